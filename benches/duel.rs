@@ -1,0 +1,62 @@
+//! Criterion benches of the hot path: the cost of one die (`dice/d20`) and of one whole trial
+//! per ruleset (`duel/<ruleset>`: duel, aftermath and healing timeline). Before benching a
+//! ruleset it prints the mean dice rolled per trial, measured with `CountingDice` over the
+//! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use duelsim::dice::{CountingDice, Dice, FastDice};
+use duelsim::log::NoLog;
+use duelsim::rules::Ruleset;
+use duelsim::scenario::{self, Model};
+use duelsim::stats::Tally;
+use std::hint::black_box;
+use std::path::Path;
+
+fn bench_dice(c: &mut Criterion) {
+    let mut group = c.benchmark_group("dice");
+    let mut dice = FastDice::seed_from_u64(1);
+    group.bench_function("d20", |b| b.iter(|| dice.d(black_box(20), "bench")));
+    group.finish();
+}
+
+fn rolls_per_trial<R: Ruleset>(model: &R) -> f64 {
+    let n = 200_000;
+    let mut dice = CountingDice {
+        inner: FastDice::seed_from_u64(99),
+        rolls: 0,
+    };
+    let mut tally = Tally::new(model.shape());
+    for _ in 0..n {
+        model.trial(&mut dice, &mut NoLog, &mut tally);
+    }
+    dice.rolls as f64 / n as f64
+}
+
+fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
+    eprintln!(
+        "{name}: {:.2} dice rolled per trial (CountingDice, 200000 trials)",
+        rolls_per_trial(model)
+    );
+    let mut group = c.benchmark_group("duel");
+    let mut dice = FastDice::seed_from_u64(2);
+    let mut tally = Tally::new(model.shape());
+    group.bench_function(name, |b| {
+        b.iter(|| model.trial(&mut dice, &mut NoLog, black_box(&mut tally)))
+    });
+    group.finish();
+}
+
+fn bench_rulesets(c: &mut Criterion) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml");
+    let scenario = match scenario::load(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("the bench scenario must load: {e}"),
+    };
+    match &scenario.points[0].model {
+        Model::TwinD20(m) => bench_trial(c, "twin-d20", m),
+    }
+}
+
+criterion_group!(benches, bench_dice, bench_rulesets);
+criterion_main!(benches);

@@ -1,0 +1,352 @@
+//! Dice: the one door through which every ruleset gets its randomness.
+//!
+//! Rules are written against the [`Dice`] trait and are generic over it, so the hot path is
+//! monomorphized for the fast source and no draw goes through dynamic dispatch. Three sources
+//! implement it:
+//!
+//! - [`FastDice`]: xoshiro256++ with unbiased bounded rolls (Lemire's multiply-and-reject), for runs;
+//! - [`ScriptedDice`]: replays given results, for worked examples and `duelsim trace --dice`;
+//!   running out of results is reported as an error, never a panic;
+//! - [`EnumeratingDice`]: walks every outcome of a short sequence, for exact probabilities.
+//!
+//! This module does not know any rule: labels passed to [`Dice::d`] are only for narration.
+
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use std::fmt;
+
+/// A source of die results.
+pub trait Dice {
+    /// Rolls one die with `sides` faces and returns a result in `1..=sides`.
+    /// `label` says what the die is for ("black d20 (attack)"); only narration uses it.
+    fn d(&mut self, sides: u32, label: &'static str) -> u32;
+
+    /// True once a scripted source has run out: rules stop their loops when it is set.
+    /// Always false for random sources, so the check compiles away.
+    #[inline]
+    fn exhausted(&self) -> bool {
+        false
+    }
+}
+
+/// The fast source: xoshiro256++ with unbiased bounded rolls.
+#[derive(Clone, Debug)]
+pub struct FastDice {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl FastDice {
+    /// A generator seeded from one 64-bit value (expanded with SplitMix64 by `rand_xoshiro`).
+    pub fn seed_from_u64(seed: u64) -> Self {
+        FastDice {
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Dice for FastDice {
+    #[inline]
+    fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
+        debug_assert!(sides > 0);
+        // Lemire, "Fast random integer generation in an interval" (2019): the high half of
+        // x * sides is uniform once the low half is outside the biased zone below 2^32 mod sides.
+        let mut m = u64::from(self.rng.next_u32()) * u64::from(sides);
+        if (m as u32) < sides {
+            let threshold = sides.wrapping_neg() % sides;
+            while (m as u32) < threshold {
+                m = u64::from(self.rng.next_u32()) * u64::from(sides);
+            }
+        }
+        (m >> 32) as u32 + 1
+    }
+}
+
+/// Why a script of die results could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScriptError {
+    /// The script ended before the rules asked for die number `index` (1-based).
+    RanOut {
+        index: usize,
+        sides: u32,
+        label: &'static str,
+    },
+    /// Die number `index` was given a result its die cannot show.
+    OutOfRange {
+        index: usize,
+        sides: u32,
+        label: &'static str,
+        value: u32,
+    },
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptError::RanOut {
+                index,
+                sides,
+                label,
+            } => write!(
+                f,
+                "the given dice ran out: die #{index} ({label}, d{sides}) has no result; give more results"
+            ),
+            ScriptError::OutOfRange {
+                index,
+                sides,
+                label,
+                value,
+            } => write!(
+                f,
+                "die #{index} ({label}) is a d{sides} but the given result is {value}; expected 1 to {sides}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// Replays given results in order. After the first problem it keeps answering (with the die's
+/// highest face) so the rules can unwind, and [`ScriptedDice::finish`] reports the problem.
+#[derive(Clone, Debug, Default)]
+pub struct ScriptedDice {
+    results: Vec<u32>,
+    next: usize,
+    error: Option<ScriptError>,
+}
+
+impl ScriptedDice {
+    /// A source that will answer with `results`, in order.
+    pub fn new(results: impl Into<Vec<u32>>) -> Self {
+        ScriptedDice {
+            results: results.into(),
+            next: 0,
+            error: None,
+        }
+    }
+
+    /// How many results have been consumed so far.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+
+    /// The first problem met while replaying, if any.
+    pub fn error(&self) -> Option<&ScriptError> {
+        self.error.as_ref()
+    }
+
+    /// Ok when every die asked for had a valid result.
+    pub fn finish(&self) -> Result<(), ScriptError> {
+        match &self.error {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Dice for ScriptedDice {
+    fn d(&mut self, sides: u32, label: &'static str) -> u32 {
+        let index = self.next + 1;
+        let Some(&value) = self.results.get(self.next) else {
+            self.error.get_or_insert(ScriptError::RanOut {
+                index,
+                sides,
+                label,
+            });
+            return sides;
+        };
+        self.next += 1;
+        if value == 0 || value > sides {
+            self.error.get_or_insert(ScriptError::OutOfRange {
+                index,
+                sides,
+                label,
+                value,
+            });
+            return sides;
+        }
+        value
+    }
+
+    fn exhausted(&self) -> bool {
+        self.error.is_some()
+    }
+}
+
+/// Walks every outcome of a sequence of rolls whose length and dice may depend on earlier
+/// results (a depth-first odometer). Each run of the experiment sees one outcome; its
+/// probability is the product of 1/sides over the dice it rolled.
+#[derive(Clone, Debug, Default)]
+pub struct EnumeratingDice {
+    /// (result, sides) of every die of the current outcome.
+    path: Vec<(u32, u32)>,
+    position: usize,
+}
+
+impl EnumeratingDice {
+    /// Runs `experiment` once per outcome and passes each result with its exact probability.
+    pub fn for_each<T>(mut experiment: impl FnMut(&mut Self) -> T, mut visit: impl FnMut(T, f64)) {
+        let mut dice = EnumeratingDice::default();
+        loop {
+            dice.position = 0;
+            let result = experiment(&mut dice);
+            dice.path.truncate(dice.position);
+            let probability = dice
+                .path
+                .iter()
+                .fold(1.0, |p, &(_, sides)| p / f64::from(sides));
+            visit(result, probability);
+            if !dice.advance() {
+                return;
+            }
+        }
+    }
+
+    fn advance(&mut self) -> bool {
+        while let Some(last) = self.path.last_mut() {
+            if last.0 < last.1 {
+                last.0 += 1;
+                return true;
+            }
+            self.path.pop();
+        }
+        false
+    }
+}
+
+impl Dice for EnumeratingDice {
+    fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
+        let value = match self.path.get(self.position) {
+            Some(&(value, s)) if s == sides => value,
+            _ => {
+                self.path.truncate(self.position);
+                self.path.push((1, sides));
+                1
+            }
+        };
+        self.position += 1;
+        value
+    }
+}
+
+/// Counts the dice another source rolls: used to measure rolls per duel for the bench floor.
+#[derive(Clone, Debug)]
+pub struct CountingDice<D> {
+    /// The source that actually rolls.
+    pub inner: D,
+    /// Dice rolled so far.
+    pub rolls: u64,
+}
+
+impl<D: Dice> Dice for CountingDice<D> {
+    #[inline]
+    fn d(&mut self, sides: u32, label: &'static str) -> u32 {
+        self.rolls += 1;
+        self.inner.d(sides, label)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.inner.exhausted()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_dice_stay_in_range_and_hit_every_face() {
+        let mut dice = FastDice::seed_from_u64(7);
+        for sides in [1u32, 2, 3, 6, 10, 20, 100, 1000] {
+            let mut seen = vec![0u32; sides as usize + 1];
+            for _ in 0..sides * 200 {
+                let r = dice.d(sides, "test");
+                assert!((1..=sides).contains(&r), "d{sides} gave {r}");
+                seen[r as usize] += 1;
+            }
+            assert!(seen[1..].iter().all(|&c| c > 0), "d{sides} missed a face");
+        }
+    }
+
+    #[test]
+    fn fast_d20_is_uniform_within_chi_square_bound() {
+        // 20 faces, 19 degrees of freedom: the 0.9999 quantile of chi-square(19) is about 49.5.
+        let mut dice = FastDice::seed_from_u64(12345);
+        let n = 400_000u32;
+        let mut counts = [0u64; 21];
+        for _ in 0..n {
+            counts[dice.d(20, "test") as usize] += 1;
+        }
+        let expected = f64::from(n) / 20.0;
+        let chi2: f64 = counts[1..]
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
+        assert!(chi2 < 49.5, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn same_seed_same_rolls_other_seed_other_rolls() {
+        let roll = |seed| {
+            let mut d = FastDice::seed_from_u64(seed);
+            (0..32).map(|_| d.d(20, "t")).collect::<Vec<_>>()
+        };
+        assert_eq!(roll(1), roll(1));
+        assert_ne!(roll(1), roll(2));
+    }
+
+    #[test]
+    fn scripted_dice_replay_then_report_running_out() {
+        let mut dice = ScriptedDice::new([3, 11]);
+        assert_eq!(dice.d(20, "black"), 3);
+        assert_eq!(dice.d(20, "white"), 11);
+        assert!(dice.finish().is_ok());
+        assert!(!dice.exhausted());
+        dice.d(20, "next");
+        assert!(dice.exhausted());
+        assert_eq!(
+            dice.finish(),
+            Err(ScriptError::RanOut {
+                index: 3,
+                sides: 20,
+                label: "next"
+            })
+        );
+    }
+
+    #[test]
+    fn scripted_dice_reject_impossible_results() {
+        let mut dice = ScriptedDice::new([21]);
+        dice.d(20, "black");
+        assert!(matches!(
+            dice.finish(),
+            Err(ScriptError::OutOfRange {
+                value: 21,
+                sides: 20,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn enumeration_covers_every_outcome_once_with_total_probability_one() {
+        // Roll a d2; on a 2 roll a d3 as well: outcomes (1), (2,1), (2,2), (2,3).
+        let mut seen = Vec::new();
+        let mut total = 0.0;
+        EnumeratingDice::for_each(
+            |d| {
+                let first = d.d(2, "a");
+                if first == 2 {
+                    (first, d.d(3, "b"))
+                } else {
+                    (first, 0)
+                }
+            },
+            |outcome, p| {
+                seen.push(outcome);
+                total += p;
+            },
+        );
+        assert_eq!(seen, vec![(1, 0), (2, 1), (2, 2), (2, 3)]);
+        assert!((total - 1.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,116 @@
+//! The `duelsim` command line: argument parsing only. Each subcommand calls the library
+//! (`duelsim::commands`); errors map to exit codes: 2 for bad input, 1 for a failure while running.
+
+use clap::{Parser, Subcommand};
+use duelsim::commands::{self, RunOptions, TraceOptions};
+use duelsim::dice::ScriptError;
+use duelsim::scenario::error::InputError;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Monte Carlo balance tool for tabletop combat rules.
+#[derive(Parser)]
+#[command(name = "duelsim", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run scenarios and write summary.csv, distributions.csv and manifest.json.
+    Run {
+        /// Scenario files (TOML).
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+        /// Output folder (default: reports/<scenario name>).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Trials per point, overriding the scenario.
+        #[arg(long)]
+        trials: Option<u64>,
+        /// Seed, overriding the scenario.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Worker threads (default: all cores). The output does not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// No progress bar and no closing line.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Validate scenarios and print what would run.
+    Check {
+        /// Scenario files (TOML).
+        #[arg(required = true)]
+        scenarios: Vec<PathBuf>,
+    },
+    /// Narrate one duel blow by blow, every die with its label.
+    Trace {
+        /// Scenario file (TOML).
+        scenario: PathBuf,
+        /// Seed of the dice (default: the scenario's).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Which sweep point.
+        #[arg(long, default_value_t = 0)]
+        point: usize,
+        /// Die results to replay, in the order the trace prints them: --dice 1,3,11
+        #[arg(long, value_delimiter = ',')]
+        dice: Option<Vec<u32>>,
+    },
+    /// List the rulesets, or one ruleset's parameters and defaults.
+    Rulesets {
+        /// A ruleset id.
+        id: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Run {
+            scenarios,
+            output,
+            trials,
+            seed,
+            threads,
+            quiet,
+        } => commands::run(&RunOptions {
+            scenarios,
+            output,
+            trials,
+            seed,
+            threads,
+            quiet,
+        })
+        .map(|_| ()),
+        Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
+        Command::Trace {
+            scenario,
+            seed,
+            point,
+            dice,
+        } => commands::trace(&TraceOptions {
+            scenario,
+            seed,
+            point,
+            dice,
+        })
+        .map(|s| print!("{s}")),
+        Command::Rulesets { id } => commands::rulesets(id.as_deref()).map(|s| print!("{s}")),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            if error.downcast_ref::<InputError>().is_some()
+                || error.downcast_ref::<ScriptError>().is_some()
+            {
+                ExitCode::from(2)
+            } else {
+                ExitCode::from(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! `summary.csv` (one row per point) and `distributions.csv` (long format: point, metric, bin,
+//! count). Numbers are written with fixed decimals so equal tallies give equal bytes; an
+//! estimate that does not exist (a mean of nothing) is an empty cell.
+
+use super::{Export, RunResult};
+use crate::stats::{Histogram, RecoveryTally, Tally, wilson};
+use anyhow::Result;
+
+/// `summary.csv`.
+pub struct Summary;
+
+/// `distributions.csv`.
+pub struct Distributions;
+
+fn number(x: f64) -> String {
+    format!("{x:.6}")
+}
+
+fn optional(x: Option<f64>) -> String {
+    x.map(number).unwrap_or_default()
+}
+
+fn optional_int(x: Option<u32>) -> String {
+    x.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// Appends `<name>_rate, <name>_lo, <name>_hi` for `successes` out of `n`.
+fn push_rate(header: &mut Vec<String>, row: &mut Vec<String>, name: &str, successes: u64, n: u64) {
+    let (rate, lo, hi) = wilson(successes, n);
+    header.extend([
+        format!("{name}_rate"),
+        format!("{name}_lo"),
+        format!("{name}_hi"),
+    ]);
+    if n == 0 {
+        row.extend([String::new(), String::new(), String::new()]);
+    } else {
+        row.extend([number(rate), number(lo), number(hi)]);
+    }
+}
+
+fn push(header: &mut Vec<String>, row: &mut Vec<String>, name: &str, value: String) {
+    header.push(name.to_owned());
+    row.push(value);
+}
+
+/// The header and cells of one summary row.
+pub fn summary_row(
+    swept: &[(String, String)],
+    point: usize,
+    t: &Tally,
+) -> (Vec<String>, Vec<String>) {
+    let (mut h, mut r) = (Vec::new(), Vec::new());
+    push(&mut h, &mut r, "point", point.to_string());
+    for (name, value) in swept {
+        push(&mut h, &mut r, name, value.clone());
+    }
+    push(&mut h, &mut r, "trials", t.trials.to_string());
+    push_rate(&mut h, &mut r, "a_win", t.wins[0], t.trials);
+    push_rate(&mut h, &mut r, "b_win", t.wins[1], t.trials);
+    push_rate(&mut h, &mut r, "draw", t.draws, t.trials);
+    push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.trials);
+    push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.trials);
+    push(&mut h, &mut r, "rounds_mean", optional(t.rounds.mean()));
+    push(
+        &mut h,
+        &mut r,
+        "rounds_se",
+        optional(t.rounds.standard_error()),
+    );
+    push(
+        &mut h,
+        &mut r,
+        "rounds_p50",
+        optional_int(t.rounds.quantile(0.5)),
+    );
+    push(
+        &mut h,
+        &mut r,
+        "rounds_p90",
+        optional_int(t.rounds.quantile(0.9)),
+    );
+    push(&mut h, &mut r, "hits", t.hit_damage.count().to_string());
+    push(
+        &mut h,
+        &mut r,
+        "damage_per_hit_mean",
+        optional(t.hit_damage.mean()),
+    );
+    push(
+        &mut h,
+        &mut r,
+        "damage_per_hit_se",
+        optional(t.hit_damage.standard_error()),
+    );
+    let pooled = t.recovery_pooled();
+    push_recovery(&mut h, &mut r, "", &pooled);
+    for (side, rec) in ["a_", "b_"].iter().zip(&t.recovery) {
+        push(
+            &mut h,
+            &mut r,
+            &format!("{side}patients"),
+            rec.patients.to_string(),
+        );
+        push(
+            &mut h,
+            &mut r,
+            &format!("{side}recovery_days_mean"),
+            optional(rec.days_to_whole.mean()),
+        );
+    }
+    (h, r)
+}
+
+fn push_recovery(h: &mut Vec<String>, r: &mut Vec<String>, prefix: &str, rec: &RecoveryTally) {
+    let days: &Histogram = &rec.days_to_whole;
+    push(h, r, &format!("{prefix}patients"), rec.patients.to_string());
+    push(
+        h,
+        r,
+        &format!("{prefix}recovery_days_mean"),
+        optional(days.mean()),
+    );
+    push(
+        h,
+        r,
+        &format!("{prefix}recovery_days_se"),
+        optional(days.standard_error()),
+    );
+    push(
+        h,
+        r,
+        &format!("{prefix}recovery_days_p50"),
+        optional_int(days.quantile(0.5)),
+    );
+    push(
+        h,
+        r,
+        &format!("{prefix}recovery_days_p90"),
+        optional_int(days.quantile(0.9)),
+    );
+    push_rate(
+        h,
+        r,
+        &format!("{prefix}unhealed"),
+        rec.unhealed,
+        rec.patients,
+    );
+    push_rate(
+        h,
+        r,
+        &format!("{prefix}recovery_death"),
+        rec.deaths,
+        rec.patients,
+    );
+    push_rate(
+        h,
+        r,
+        &format!("{prefix}impairment"),
+        rec.impaired,
+        rec.patients,
+    );
+    push(
+        h,
+        r,
+        &format!("{prefix}impairment_mean"),
+        optional(rec.impairment.mean()),
+    );
+}
+
+impl Export for Summary {
+    fn file_name(&self) -> &'static str {
+        "summary.csv"
+    }
+
+    fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        for (i, (point, tally)) in run.scenario.points.iter().zip(&run.tallies).enumerate() {
+            let (header, row) = summary_row(&point.swept, i, tally);
+            if i == 0 {
+                out.write_record(&header)?;
+            }
+            out.write_record(&row)?;
+        }
+        Ok(out.into_inner()?)
+    }
+}
+
+/// The histograms of one tally, by metric name.
+pub fn distributions(t: &Tally) -> Vec<(&'static str, Histogram)> {
+    let pooled = t.recovery_pooled();
+    vec![
+        ("rounds", t.rounds.clone()),
+        ("hit_damage", t.hit_damage.clone()),
+        ("recovery_days", pooled.days_to_whole.clone()),
+        ("recovery_days_a", t.recovery[0].days_to_whole.clone()),
+        ("recovery_days_b", t.recovery[1].days_to_whole.clone()),
+        ("impairment", pooled.impairment),
+    ]
+}
+
+impl Export for Distributions {
+    fn file_name(&self) -> &'static str {
+        "distributions.csv"
+    }
+
+    fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        out.write_record(["point", "metric", "bin", "count"])?;
+        for (point, tally) in run.tallies.iter().enumerate() {
+            for (metric, histogram) in distributions(tally) {
+                for (bin, &count) in histogram.bins().iter().enumerate() {
+                    if count > 0 {
+                        out.write_record([
+                            point.to_string(),
+                            metric.to_owned(),
+                            bin.to_string(),
+                            count.to_string(),
+                        ])?;
+                    }
+                }
+            }
+        }
+        Ok(out.into_inner()?)
+    }
+}

@@ -1,0 +1,43 @@
+//! `manifest.json`: what ran, from which file, with which seed, how long it took.
+//! The only output that may differ between identical runs (duration, threads, throughput).
+
+use super::{Export, RunResult};
+use crate::engine::CHUNK_TRIALS;
+use anyhow::Result;
+use serde_json::json;
+
+/// `manifest.json`.
+pub struct Manifest;
+
+impl Export for Manifest {
+    fn file_name(&self) -> &'static str {
+        "manifest.json"
+    }
+
+    fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
+        let s = run.scenario;
+        let value = json!({
+            "tool": "duelsim",
+            "version": env!("CARGO_PKG_VERSION"),
+            "scenario": {
+                "name": s.name,
+                "file": s.path.display().to_string(),
+                "hash_fnv1a64": s.source_hash,
+                "ruleset": s.ruleset,
+                "description": s.description,
+            },
+            "seed": s.seed,
+            "points": s.points.len(),
+            "trials_per_point": s.trials,
+            "trials": run.total_trials(),
+            "chunk_trials": CHUNK_TRIALS,
+            "chunk_seed": "mix64(mix64(mix64(seed) ^ point) ^ chunk), mix64 = SplitMix64 output function",
+            "threads": run.threads,
+            "duration_s": run.duration.as_secs_f64(),
+            "trials_per_s": run.trials_per_second(),
+        });
+        let mut bytes = serde_json::to_vec_pretty(&value)?;
+        bytes.push(b'\n');
+        Ok(bytes)
+    }
+}

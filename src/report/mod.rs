@@ -1,0 +1,78 @@
+//! The outputs of a run: one file per output behind the small [`Export`] trait.
+//!
+//! Every output is rendered to bytes first, then all are written to temporary files in the
+//! output folder and renamed into place, so an interrupted run never leaves a half-written
+//! report. This module reads finished tallies; it never runs trials.
+
+pub mod csv;
+pub mod manifest;
+
+use crate::scenario::Scenario;
+use crate::stats::Tally;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A finished run: the scenario, one tally per point, and how it was run.
+#[derive(Debug)]
+pub struct RunResult<'a> {
+    /// The scenario that ran.
+    pub scenario: &'a Scenario,
+    /// One merged tally per point, in point order.
+    pub tallies: Vec<Tally>,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall time of the trials.
+    pub duration: Duration,
+}
+
+impl RunResult<'_> {
+    /// Trials over all points.
+    pub fn total_trials(&self) -> u64 {
+        self.tallies.iter().map(|t| t.trials).sum()
+    }
+
+    /// Trials per second of wall time.
+    pub fn trials_per_second(&self) -> f64 {
+        self.total_trials() as f64 / self.duration.as_secs_f64().max(1e-9)
+    }
+}
+
+/// One output file.
+pub trait Export {
+    /// The file's name inside the output folder.
+    fn file_name(&self) -> &'static str;
+    /// The file's whole content.
+    fn render(&self, run: &RunResult) -> Result<Vec<u8>>;
+}
+
+/// Every output a run writes, in writing order.
+pub fn exports() -> Vec<Box<dyn Export>> {
+    vec![
+        Box::new(csv::Summary),
+        Box::new(csv::Distributions),
+        Box::new(manifest::Manifest),
+    ]
+}
+
+/// Renders every output and moves them into `dir` (created if needed). Returns the files written.
+pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
+    let rendered = exports()
+        .iter()
+        .map(|e| Ok((e.file_name(), e.render(run)?)))
+        .collect::<Result<Vec<_>>>()?;
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+    let mut staged = Vec::new();
+    for (name, bytes) in &rendered {
+        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        std::fs::write(&temporary, bytes)
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        staged.push((temporary, dir.join(name)));
+    }
+    for (temporary, path) in &staged {
+        std::fs::rename(temporary, path)
+            .with_context(|| format!("cannot move {} into place", path.display()))?;
+    }
+    Ok(staged.into_iter().map(|(_, p)| p).collect())
+}

@@ -1,0 +1,89 @@
+//! The rulesets: one module per ruleset, named by its id, each owning its fighter type, its
+//! tables, its duel and its healing timeline.
+//!
+//! Every ruleset implements [`Ruleset`]: one trial (a duel, its aftermath, the survivors'
+//! healing) written once against [`Dice`] and [`Log`], so the same code runs fast in the engine
+//! and narrated in `duelsim trace`. This module also holds the catalogue of ruleset ids that
+//! `duelsim rulesets` lists. It knows nothing of files or threads.
+
+pub mod twin_d20;
+pub mod two_d20;
+
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::{Tally, TallyShape};
+
+/// A compiled ruleset with its fighters: everything one trial needs, flat and read-only.
+pub trait Ruleset: Sync {
+    /// The histogram sizes this point's tallies need.
+    fn shape(&self) -> TallyShape;
+
+    /// Runs one trial (duel, aftermath, healing of the survivors) and counts it in `tally`.
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally);
+}
+
+/// One documented parameter of a ruleset, as `duelsim rulesets <id>` lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct Parameter {
+    /// The section it is written in (`rules`, `healing`, `a`/`b`, `weapons.<name>`, ...).
+    pub section: &'static str,
+    /// Its key.
+    pub key: &'static str,
+    /// Its default, as TOML (or `required`).
+    pub default: &'static str,
+    /// What it means and where it comes from.
+    pub doc: &'static str,
+}
+
+/// A ruleset the tool knows about.
+#[derive(Clone, Copy, Debug)]
+pub struct RulesetInfo {
+    /// The id a scenario names in `ruleset = "..."`.
+    pub id: &'static str,
+    /// One line on what it covers.
+    pub summary: &'static str,
+    /// Whether this version can run it.
+    pub implemented: bool,
+}
+
+/// Every ruleset id, in the order the shared rules README lists them.
+pub const RULESETS: [RulesetInfo; 5] = [
+    RulesetInfo {
+        id: "twin-d20",
+        summary: "black and white d20 vs Defense; Coverage/Protection; wound circles vs Toughness; Aftermath; Recovery and Medicine",
+        implemented: true,
+    },
+    RulesetInfo {
+        id: "guard-pierce",
+        summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows",
+        implemented: false,
+    },
+    RulesetInfo {
+        id: "zone-d100",
+        summary: "d100 skill tests, victory stars, zone and location dice, injury, shock and the healing sequence",
+        implemented: false,
+    },
+    RulesetInfo {
+        id: "wound-levels",
+        summary: "small-range roll plus skill levels, multiple actions, dodge, accumulating wound levels 1-7",
+        implemented: false,
+    },
+    RulesetInfo {
+        id: "d6-pool",
+        summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck and heal pools",
+        implemented: false,
+    },
+];
+
+/// The ids of all rulesets, for suggestions.
+pub fn ids() -> Vec<&'static str> {
+    RULESETS.iter().map(|r| r.id).collect()
+}
+
+/// The documented parameters of a ruleset, `None` for an unknown or unimplemented id.
+pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
+    match id {
+        twin_d20::ID => Some(twin_d20::PARAMETERS),
+        _ => None,
+    }
+}

@@ -1,0 +1,1088 @@
+//! The `twin-d20` ruleset: black and white d20 against Defense, damage from the dice,
+//! Coverage/Protection armour, wound circles against Toughness, the Aftermath, and the healing
+//! timeline of Recovery rolls helped by Medicine.
+//!
+//! The rule text (`shared/rules/twin-d20.txt`) describes one attack and the time after the
+//! battle; the duel around the attacks is our design, written down with every other reading in
+//! `docs/rules/twin-d20.md`. This module owns the scenario schema of the ruleset, its compiled
+//! fighters, the duel and the healing timeline. It does not read files or run threads.
+
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::two_d20::{AttackRoll, AttributeDice, HitFaces, attribute_roll};
+use crate::rules::{Parameter, Ruleset};
+use crate::scenario::error::{InputError, Source, unknown_name};
+use crate::scenario::fields::{Name, Ranged};
+use crate::scenario::schema::{NamedFighter, ScenarioFile};
+use crate::stats::{DuelOutcome, Recovery, Side, Tally, TallyShape};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The id scenarios use.
+pub const ID: &str = "twin-d20";
+
+// ---------------------------------------------------------------------------------------------
+// Scenario schema
+// ---------------------------------------------------------------------------------------------
+
+/// A fighter as the scenario writes it (`[a]`, `[b]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// Shown in reports and traces; defaults to `a` / `b`.
+    pub name: Option<String>,
+    /// The Attack value: a die hits when no higher than it.
+    pub attack: Ranged<0, 40>,
+    /// The Defense value: a die hits when above it.
+    pub defense: Ranged<0, 20>,
+    /// Toughness: a Wound above it incapacitates; also the Recovery roll's value.
+    pub toughness: Ranged<1, 40>,
+    /// A key of `[weapons]`.
+    pub weapon: Name,
+    /// A key of `[armour]`; none when absent.
+    pub armour: Option<Name>,
+    /// How the fighter trades Defense for Attack.
+    #[serde(default)]
+    pub stance: Stance,
+}
+
+impl NamedFighter for FighterSpec {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+}
+
+/// A fighter's tactic: trade Defense for Attack or the other way round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stance {
+    /// Attack and Defense as written.
+    #[default]
+    Normal,
+    /// Attack + `stance_shift`, Defense − `stance_shift`.
+    Aggressive,
+    /// Attack − `stance_shift`, Defense + `stance_shift`.
+    Defensive,
+}
+
+/// A weapon entry (`[weapons.<name>]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponSpec {
+    /// The weapon's Damage.
+    pub damage: Ranged<0, 40>,
+    /// Added to the wielder's Attack (a well-balanced or clumsy weapon).
+    #[serde(default)]
+    pub attack: Ranged<-20, 20>,
+}
+
+/// An armour entry (`[armour.<name>]`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmourSpec {
+    /// Coverage 1–19 is checked with the white die; 20 is sealed; 0 never protects.
+    pub coverage: Ranged<0, 20>,
+    /// Subtracted from the Damage when the armour is struck.
+    pub protection: Ranged<0, 40>,
+    /// Added to the wearer's Defense (a shield, or a penalty for heavy armour).
+    #[serde(default)]
+    pub defense: Ranged<-20, 20>,
+}
+
+impl<const LO: i64, const HI: i64> Default for Ranged<LO, HI> {
+    fn default() -> Self {
+        Ranged::new(0)
+    }
+}
+
+/// Who strikes first in each round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FirstStrike {
+    /// A d2 at the start of the duel picks who strikes first; the order then holds every round.
+    #[default]
+    Random,
+    /// Fighter `a` always strikes first.
+    A,
+    /// Fighter `b` always strikes first.
+    B,
+}
+
+/// The constants of the ruleset a scenario can override in `[rules]`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Whether a die equal to Defense hits ("above" read strictly: it does not).
+    pub hit_on_defense: bool,
+    /// What a last digit of 0 (on a 10 or 20) counts as when one die hits.
+    pub zero_digit_counts: Ranged<0, 40>,
+    /// When both dice hit and their difference is at least this, the bonus is `big_difference_bonus`.
+    pub big_difference: Ranged<1, 20>,
+    /// The bonus for a difference of `big_difference` or more (instead of twice the difference).
+    pub big_difference_bonus: Ranged<0, 80>,
+    /// Play with the Aftermath rules (mark above the worst Wound; death far above Toughness).
+    pub aftermath: bool,
+    /// Dead in the Aftermath when a Wound is more than this many circles above Toughness.
+    pub death_margin: Ranged<0, 40>,
+    /// Wound circles on the sheet; a Wound with no empty circle up to the last is marked beyond it.
+    pub wound_circles: Ranged<2, 60>,
+    /// Who strikes first each round.
+    pub first_strike: FirstStrike,
+    /// Attack and Defense traded by the aggressive and defensive stances.
+    pub stance_shift: Ranged<0, 20>,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules {
+            hit_on_defense: false,
+            zero_digit_counts: Ranged::new(10),
+            big_difference: Ranged::new(10),
+            big_difference_bonus: Ranged::new(20),
+            aftermath: true,
+            death_margin: Ranged::new(5),
+            wound_circles: Ranged::new(40),
+            first_strike: FirstStrike::Random,
+            stance_shift: Ranged::new(2),
+        }
+    }
+}
+
+/// The healing timeline's settings (`[healing]`).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Healing {
+    /// Days between Recovery rolls (the text: a month, a week or a night; the group chooses).
+    pub interval_days: Ranged<1, 365>,
+    /// Days followed before a still-wounded fighter is counted as unhealed.
+    pub horizon_days: Ranged<1, 3650>,
+    /// The healer's Medicine value; 0 means no healer.
+    pub medicine: Ranged<0, 40>,
+    /// Equipment bonus (or penalty for improvised tools) added to the Medicine value.
+    pub equipment: Ranged<-20, 20>,
+    /// Medicine rolls before each Recovery roll; the highest success counts.
+    pub medicine_rolls: Ranged<1, 10>,
+}
+
+impl Default for Healing {
+    fn default() -> Self {
+        Healing {
+            interval_days: Ranged::new(7),
+            horizon_days: Ranged::new(365),
+            medicine: Ranged::new(0),
+            equipment: Ranged::new(0),
+            medicine_rolls: Ranged::new(1),
+        }
+    }
+}
+
+/// A whole twin-d20 scenario file.
+pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
+
+/// Every parameter a twin-d20 scenario can set, with its default.
+pub const PARAMETERS: &[Parameter] = &[
+    Parameter {
+        section: "rules",
+        key: "hit_on_defense",
+        default: "false",
+        doc: "a die equal to Defense hits (\"above\" read strictly: no)",
+    },
+    Parameter {
+        section: "rules",
+        key: "zero_digit_counts",
+        default: "10",
+        doc: "one die hits: a missing die's last digit 0 counts as this",
+    },
+    Parameter {
+        section: "rules",
+        key: "big_difference",
+        default: "10",
+        doc: "both dice hit: a difference this large or more...",
+    },
+    Parameter {
+        section: "rules",
+        key: "big_difference_bonus",
+        default: "20",
+        doc: "...adds this instead of twice the difference",
+    },
+    Parameter {
+        section: "rules",
+        key: "aftermath",
+        default: "true",
+        doc: "play with the Aftermath: mark the circle above the worst Wound after the battle",
+    },
+    Parameter {
+        section: "rules",
+        key: "death_margin",
+        default: "5",
+        doc: "Aftermath: dead when a Wound is more than this many circles above Toughness",
+    },
+    Parameter {
+        section: "rules",
+        key: "wound_circles",
+        default: "40",
+        doc: "wound circles on the sheet; a Wound finding none empty is marked beyond the last",
+    },
+    Parameter {
+        section: "rules",
+        key: "first_strike",
+        default: "\"random\"",
+        doc: "who strikes first each round: random (a d2 per duel), a, b",
+    },
+    Parameter {
+        section: "rules",
+        key: "stance_shift",
+        default: "2",
+        doc: "Attack/Defense traded by the aggressive and defensive stances",
+    },
+    Parameter {
+        section: "healing",
+        key: "interval_days",
+        default: "7",
+        doc: "days between Recovery rolls (month, week or night: the group chooses)",
+    },
+    Parameter {
+        section: "healing",
+        key: "horizon_days",
+        default: "365",
+        doc: "days followed before a wounded survivor counts as unhealed",
+    },
+    Parameter {
+        section: "healing",
+        key: "medicine",
+        default: "0",
+        doc: "the healer's Medicine value (0: no healer)",
+    },
+    Parameter {
+        section: "healing",
+        key: "equipment",
+        default: "0",
+        doc: "equipment bonus (+) or improvised-tools penalty (-) to Medicine",
+    },
+    Parameter {
+        section: "healing",
+        key: "medicine_rolls",
+        default: "1",
+        doc: "Medicine rolls before each Recovery roll; the highest success adds to Toughness",
+    },
+    Parameter {
+        section: "a / b",
+        key: "name",
+        default: "\"a\" / \"b\"",
+        doc: "the fighter's name in reports and traces",
+    },
+    Parameter {
+        section: "a / b",
+        key: "attack",
+        default: "required",
+        doc: "Attack (0-40): a die hits when no higher than it",
+    },
+    Parameter {
+        section: "a / b",
+        key: "defense",
+        default: "required",
+        doc: "Defense (0-20): a die hits when above it",
+    },
+    Parameter {
+        section: "a / b",
+        key: "toughness",
+        default: "required",
+        doc: "Toughness (1-40): a Wound above it incapacitates",
+    },
+    Parameter {
+        section: "a / b",
+        key: "weapon",
+        default: "required",
+        doc: "a key of [weapons]",
+    },
+    Parameter {
+        section: "a / b",
+        key: "armour",
+        default: "none",
+        doc: "a key of [armour]",
+    },
+    Parameter {
+        section: "a / b",
+        key: "stance",
+        default: "\"normal\"",
+        doc: "normal, aggressive (+Attack -Defense) or defensive (-Attack +Defense)",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "damage",
+        default: "required",
+        doc: "the weapon's Damage (0-40)",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "attack",
+        default: "0",
+        doc: "added to the wielder's Attack",
+    },
+    Parameter {
+        section: "armour.<name>",
+        key: "coverage",
+        default: "required",
+        doc: "Coverage (0-20): struck when the white die is not higher; 20 sealed",
+    },
+    Parameter {
+        section: "armour.<name>",
+        key: "protection",
+        default: "required",
+        doc: "Protection subtracted from the Damage when struck",
+    },
+    Parameter {
+        section: "armour.<name>",
+        key: "defense",
+        default: "0",
+        doc: "added to the wearer's Defense",
+    },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Compiled model
+// ---------------------------------------------------------------------------------------------
+
+/// One fighter, compiled: flat numbers only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fighter {
+    /// Attack after weapon and stance.
+    pub attack: i32,
+    /// Defense after armour and stance.
+    pub defense: i32,
+    /// Toughness.
+    pub toughness: u32,
+    /// The weapon's Damage.
+    pub damage: u32,
+    /// The armour's Coverage (0 when unarmoured).
+    pub coverage: u32,
+    /// The armour's Protection.
+    pub protection: u32,
+}
+
+/// The wound circles of one fighter: bit `n` set when circle `n` is filled. Circle
+/// `wound_circles + 1` stands for "beyond the last circle".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WoundCircles(u64);
+
+impl WoundCircles {
+    /// Circles holding the given Wounds (each at its own number; for tests and examples).
+    pub fn from_wounds(wounds: &[u32]) -> Self {
+        WoundCircles(wounds.iter().fold(0, |bits, &w| bits | 1 << w))
+    }
+
+    /// Marks a Wound: its circle, or the nearest empty circle above. Returns the circle marked.
+    #[inline]
+    pub fn mark(&mut self, wound: u32, circles: u32) -> u32 {
+        let beyond = circles + 1;
+        let from = wound.clamp(1, beyond);
+        let empty_from = !self.0 & (u64::MAX << from);
+        let circle = empty_from.trailing_zeros().min(beyond);
+        self.0 |= 1 << circle;
+        circle
+    }
+
+    /// The most severe Wound, 0 when unwounded.
+    #[inline]
+    pub fn highest(self) -> u32 {
+        63 - self.0.leading_zeros().min(63)
+    }
+
+    /// Whether any circle is filled.
+    #[inline]
+    pub fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Recovery: lowers the highest Wound by `by`; Wounds passed on the way heal. A Wound landing
+    /// on a filled circle merges with it; a Wound lowered to 0 or below heals.
+    #[inline]
+    pub fn lower_highest(&mut self, by: u32) {
+        let highest = self.highest();
+        if highest == 0 {
+            return;
+        }
+        let to = highest.saturating_sub(by);
+        // Clear circles to..=highest, then mark `to` again when it is a circle.
+        let keep_below = if to == 0 { 0 } else { (1u64 << to) - 1 };
+        self.0 &= keep_below;
+        if to > 0 {
+            self.0 |= 1 << to;
+        }
+    }
+
+    /// The filled circles, lowest first.
+    pub fn list(self) -> Vec<u32> {
+        (1..64).filter(|&c| self.0 >> c & 1 == 1).collect()
+    }
+}
+
+/// A compiled twin-d20 point: both fighters and every table the duel uses.
+#[derive(Clone, Debug)]
+pub struct TwinD20 {
+    /// The fighters, `a` then `b`.
+    pub fighters: [Fighter; 2],
+    /// Their names, for narration.
+    pub names: [String; 2],
+    /// `hit_faces[s]`: the faces with which side `s` hits the other.
+    hit_faces: [HitFaces; 2],
+    /// Damage bonus when one die hits, by the face of the die that missed.
+    one_die_bonus: [u32; 21],
+    /// Damage bonus when both hit, by the difference between the dice.
+    both_dice_bonus: [u32; 20],
+    /// The rules as set.
+    pub rules: Rules,
+    /// The healing settings.
+    pub healing: Healing,
+    /// Rounds before the duel is called a draw.
+    pub round_limit: u32,
+}
+
+const RECOVERY_DICE: AttributeDice = AttributeDice {
+    black: "black d20 (Recovery)",
+    white: "white d20 (Recovery)",
+};
+const MEDICINE_DICE: AttributeDice = AttributeDice {
+    black: "black d20 (Medicine)",
+    white: "white d20 (Medicine)",
+};
+
+impl TwinD20 {
+    /// Builds the compiled point from compiled fighters and settings.
+    pub fn new(
+        fighters: [Fighter; 2],
+        names: [String; 2],
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let faces = |attacker: &Fighter, defender: &Fighter| {
+            HitFaces::new(defender.defense, attacker.attack, rules.hit_on_defense)
+        };
+        let mut one_die_bonus = [0; 21];
+        for (face, bonus) in one_die_bonus.iter_mut().enumerate() {
+            *bonus = match face % 10 {
+                0 => rules.zero_digit_counts.u32(),
+                digit => digit as u32,
+            };
+        }
+        let mut both_dice_bonus = [0; 20];
+        for (difference, bonus) in both_dice_bonus.iter_mut().enumerate() {
+            *bonus = if difference as u32 >= rules.big_difference.u32() {
+                rules.big_difference_bonus.u32()
+            } else {
+                2 * difference as u32
+            };
+        }
+        TwinD20 {
+            hit_faces: [
+                faces(&fighters[0], &fighters[1]),
+                faces(&fighters[1], &fighters[0]),
+            ],
+            fighters,
+            names,
+            one_die_bonus,
+            both_dice_bonus,
+            rules,
+            healing,
+            round_limit,
+        }
+    }
+
+    /// Compiles a scenario file into a point, resolving weapon and armour names.
+    pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
+        let rules = file.rules.clone();
+        let mut fighters = [None, None];
+        for side in Side::BOTH {
+            let spec = file.fighter(side);
+            let key = side.key();
+            let weapon = lookup(
+                &file.weapons,
+                &spec.weapon,
+                "weapon",
+                &format!("{key}.weapon"),
+                source,
+            )?;
+            let armour = match &spec.armour {
+                Some(name) => Some(lookup(
+                    &file.armour,
+                    name,
+                    "armour",
+                    &format!("{key}.armour"),
+                    source,
+                )?),
+                None => None,
+            };
+            let shift = rules.stance_shift.i32();
+            let (attack_shift, defense_shift) = match spec.stance {
+                Stance::Normal => (0, 0),
+                Stance::Aggressive => (shift, -shift),
+                Stance::Defensive => (-shift, shift),
+            };
+            if spec.toughness.get() >= rules.wound_circles.get() {
+                return Err(source.error_at(
+                    spec.toughness.span(),
+                    Some(&format!("{key}.toughness")),
+                    format!(
+                        "Toughness {} leaves no circle above it on a sheet of {} wound circles; expected less than rules.wound_circles",
+                        spec.toughness.get(),
+                        rules.wound_circles.get()
+                    ),
+                ));
+            }
+            fighters[side.index()] = Some(Fighter {
+                attack: spec.attack.i32() + weapon.attack.i32() + attack_shift,
+                defense: spec.defense.i32() + armour.map_or(0, |a| a.defense.i32()) + defense_shift,
+                toughness: spec.toughness.u32(),
+                damage: weapon.damage.u32(),
+                coverage: armour.map_or(0, |a| a.coverage.u32()),
+                protection: armour.map_or(0, |a| a.protection.u32()),
+            });
+        }
+        let [Some(a), Some(b)] = fighters else {
+            unreachable!("both sides compiled above")
+        };
+        Ok(TwinD20::new(
+            [a, b],
+            [file.fighter_name(Side::A), file.fighter_name(Side::B)],
+            rules,
+            file.healing.clone(),
+            file.round_limit.u32(),
+        ))
+    }
+
+    /// One attack of `attacker` on `defender`: returns the Damage dealt after armour when the
+    /// attack hit (0 when the armour took it all), `None` on a miss.
+    #[inline]
+    pub fn strike<D: Dice, L: Log>(
+        &self,
+        attacker: Side,
+        wounds: &mut WoundCircles,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<u32> {
+        let atk = &self.fighters[attacker.index()];
+        let def = &self.fighters[attacker.other().index()];
+        log.say(|| {
+            format!(
+                "{} attacks {}: Attack {} vs Defense {}, Damage {}",
+                self.names[attacker.index()],
+                self.names[attacker.other().index()],
+                atk.attack,
+                def.defense,
+                atk.damage
+            )
+        });
+        let roll = AttackRoll::roll(dice);
+        let faces = self.hit_faces[attacker.index()];
+        let (black_hits, white_hits) = (faces.hits(roll.black), faces.hits(roll.white));
+        let (bonus, how) = match (black_hits, white_hits) {
+            (false, false) => {
+                log.say(|| format!("  black {} and white {} both miss", roll.black, roll.white));
+                return None;
+            }
+            (true, false) => (
+                self.one_die_bonus[roll.white as usize],
+                "white missed: its last digit",
+            ),
+            (false, true) => (
+                self.one_die_bonus[roll.black as usize],
+                "black missed: its last digit",
+            ),
+            (true, true) => (
+                self.both_dice_bonus[roll.black.abs_diff(roll.white) as usize],
+                "both hit: twice the difference",
+            ),
+        };
+        let damage = atk.damage + bonus;
+        log.say(|| {
+            format!(
+                "  black {} white {}: {how} adds {bonus}: Damage {damage}",
+                roll.black, roll.white
+            )
+        });
+        // Coverage 20 is sealed; otherwise a white die above Coverage bypasses the armour.
+        let struck = roll.white <= def.coverage;
+        let dealt = if struck {
+            damage.saturating_sub(def.protection)
+        } else {
+            damage
+        };
+        if def.coverage > 0 {
+            log.say(|| {
+                if struck {
+                    format!(
+                        "  armour struck (white {} vs Coverage {}): Protection {} leaves {dealt}",
+                        roll.white, def.coverage, def.protection
+                    )
+                } else {
+                    format!(
+                        "  armour bypassed (white {} above Coverage {})",
+                        roll.white, def.coverage
+                    )
+                }
+            });
+        }
+        if dealt > 0 {
+            let circle = wounds.mark(dealt, self.rules.wound_circles.u32());
+            log.say(|| {
+                format!(
+                    "  {} marks Wound {circle}; wounds now {:?}",
+                    self.names[attacker.other().index()],
+                    wounds.list()
+                )
+            });
+        }
+        Some(dealt)
+    }
+
+    /// The Aftermath for one fighter: marks the circle above the worst Wound; true when dead.
+    pub fn aftermath<L: Log>(&self, side: Side, wounds: &mut WoundCircles, log: &mut L) -> bool {
+        if !self.rules.aftermath || !wounds.any() {
+            return false;
+        }
+        let fighter = &self.fighters[side.index()];
+        let circle = wounds.mark(wounds.highest() + 1, self.rules.wound_circles.u32());
+        let dead = circle > fighter.toughness + self.rules.death_margin.u32();
+        log.say(|| {
+            format!(
+                "Aftermath: {} marks circle {circle} (Toughness {}): {}",
+                self.names[side.index()],
+                fighter.toughness,
+                if dead { "dead" } else { "alive" }
+            )
+        });
+        dead
+    }
+
+    /// The healing timeline of a wounded survivor: a Recovery roll every `interval_days`, with
+    /// the healer's Medicine first, until whole or past the horizon.
+    pub fn recover<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        mut wounds: WoundCircles,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Recovery {
+        let h = &self.healing;
+        let toughness = self.fighters[side.index()].toughness as i32;
+        let interval = h.interval_days.u32();
+        let horizon = h.horizon_days.u32();
+        let medicine = h.medicine.i32() + h.equipment.i32();
+        let mut day = 0;
+        while day + interval <= horizon && !dice.exhausted() {
+            day += interval;
+            let mut bonus = 0;
+            if h.medicine.get() > 0 {
+                for _ in 0..h.medicine_rolls.get() {
+                    if let Some(result) = attribute_roll(dice, medicine, MEDICINE_DICE) {
+                        bonus = bonus.max(result);
+                    }
+                }
+                log.say(|| format!("day {day}: Medicine {medicine} adds {bonus} to Toughness"));
+            }
+            let value = toughness + bonus as i32;
+            match attribute_roll(dice, value, RECOVERY_DICE) {
+                Some(result) => {
+                    let highest = wounds.highest();
+                    wounds.lower_highest(result);
+                    log.say(|| {
+                        format!(
+                            "day {day}: Recovery roll with {value}: {result} success; Wound {highest} lowered to {}; wounds now {:?}",
+                            highest.saturating_sub(result),
+                            wounds.list()
+                        )
+                    });
+                    if !wounds.any() {
+                        log.say(|| {
+                            format!("{} is whole after {day} days", self.names[side.index()])
+                        });
+                        return Recovery {
+                            days_to_whole: Some(day),
+                            died: false,
+                            impairment: 0,
+                        };
+                    }
+                }
+                None => {
+                    log.say(|| format!("day {day}: Recovery roll with {value} fails: no healing"))
+                }
+            }
+        }
+        log.say(|| {
+            format!(
+                "{} still has wounds {:?} at the horizon ({horizon} days)",
+                self.names[side.index()],
+                wounds.list()
+            )
+        });
+        Recovery {
+            days_to_whole: None,
+            died: false,
+            impairment: 0,
+        }
+    }
+}
+
+fn lookup<'f, T>(
+    table: &'f BTreeMap<String, T>,
+    name: &Name,
+    what: &str,
+    field: &str,
+    source: &Source,
+) -> Result<&'f T, InputError> {
+    table.get(name.get_ref()).ok_or_else(|| {
+        let known: Vec<&str> = table.keys().map(String::as_str).collect();
+        source.error_at(
+            Some(name.span()),
+            Some(field),
+            unknown_name(what, name.get_ref(), &known),
+        )
+    })
+}
+
+impl Ruleset for TwinD20 {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 80,
+            horizon_days: self.healing.horizon_days.u32(),
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let mut wounds = [WoundCircles::default(); 2];
+        let first = match self.rules.first_strike {
+            FirstStrike::A => Side::A,
+            FirstStrike::B => Side::B,
+            FirstStrike::Random => {
+                if dice.d(2, "d2 (who strikes first: 1 = a, 2 = b)") == 1 {
+                    Side::A
+                } else {
+                    Side::B
+                }
+            }
+        };
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for attacker in [first, first.other()] {
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                let defender = attacker.other();
+                if let Some(dealt) = self.strike(attacker, &mut wounds[defender.index()], dice, log)
+                {
+                    tally.record_hit(dealt);
+                }
+                let fighter = &self.fighters[defender.index()];
+                if wounds[defender.index()].highest() > fighter.toughness {
+                    log.say(|| {
+                        format!(
+                            "{} is incapacitated (Wound {} above Toughness {}): {} wins",
+                            self.names[defender.index()],
+                            wounds[defender.index()].highest(),
+                            fighter.toughness,
+                            self.names[attacker.index()]
+                        )
+                    });
+                    winner = Some(attacker);
+                    break 'duel;
+                }
+            }
+        }
+        if winner.is_none() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let mut dead = [false; 2];
+        for side in Side::BOTH {
+            dead[side.index()] = self.aftermath(side, &mut wounds[side.index()], log);
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead,
+        });
+        for side in Side::BOTH {
+            if !dead[side.index()] && wounds[side.index()].any() {
+                let recovery = self.recover(side, wounds[side.index()], dice, log);
+                tally.record_recovery(side, &recovery);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::{EnumeratingDice, FastDice, ScriptedDice};
+    use crate::log::{NoLog, VecLog};
+
+    fn fighter(attack: i32, defense: i32, toughness: u32, damage: u32) -> Fighter {
+        Fighter {
+            attack,
+            defense,
+            toughness,
+            damage,
+            coverage: 0,
+            protection: 0,
+        }
+    }
+
+    fn point(a: Fighter, b: Fighter, rules: Rules) -> TwinD20 {
+        TwinD20::new(
+            [a, b],
+            ["a".into(), "b".into()],
+            rules,
+            Healing::default(),
+            50,
+        )
+    }
+
+    fn strike_with(model: &TwinD20, dice: &[u32]) -> (Option<u32>, WoundCircles) {
+        let mut wounds = WoundCircles::default();
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let dealt = model.strike(Side::A, &mut wounds, &mut scripted, &mut NoLog);
+        assert!(scripted.finish().is_ok());
+        (dealt, wounds)
+    }
+
+    #[test]
+    fn example_one_die_hits_attack_12_defense_6_damage_2_black_3_white_11_is_5() {
+        let model = point(fighter(12, 0, 8, 2), fighter(0, 6, 8, 0), Rules::default());
+        let (dealt, wounds) = strike_with(&model, &[3, 11]);
+        assert_eq!(dealt, Some(5));
+        assert_eq!(wounds.list(), vec![5]);
+    }
+
+    #[test]
+    fn example_both_dice_hit_attack_15_defense_5_damage_3_black_10_white_6_is_11() {
+        let model = point(fighter(15, 0, 8, 3), fighter(0, 5, 20, 0), Rules::default());
+        assert_eq!(strike_with(&model, &[10, 6]).0, Some(11));
+    }
+
+    #[test]
+    fn a_missing_ten_or_twenty_counts_as_ten_and_a_big_difference_counts_as_twenty() {
+        let model = point(
+            fighter(20, 0, 8, 2),
+            fighter(0, 10, 30, 0),
+            Rules::default(),
+        );
+        // White 20 hits, black 10 equals Defense 10 and misses: its digit 0 counts 10.
+        assert_eq!(strike_with(&model, &[10, 20]).0, Some(12));
+        let wide = point(fighter(20, 0, 8, 2), fighter(0, 1, 30, 0), Rules::default());
+        // Both hit, difference 17: counts as 20.
+        assert_eq!(strike_with(&wide, &[3, 20]).0, Some(22));
+        // Difference 9: twice is 18.
+        assert_eq!(strike_with(&wide, &[3, 12]).0, Some(20));
+    }
+
+    #[test]
+    fn both_dice_missing_is_no_hit() {
+        let model = point(fighter(12, 0, 8, 2), fighter(0, 6, 8, 0), Rules::default());
+        assert_eq!(strike_with(&model, &[3, 13]).0, None);
+    }
+
+    #[test]
+    fn coverage_is_checked_with_the_white_die_even_when_it_misses() {
+        let mut b = fighter(0, 6, 30, 0);
+        b.coverage = 11;
+        b.protection = 3;
+        let model = point(fighter(12, 0, 8, 2), b, Rules::default());
+        // White 11 hits and is not above Coverage 11: struck, 5 - 3 = 2.
+        assert_eq!(strike_with(&model, &[3, 11]).0, Some(2));
+        // White 4 misses, still checked: struck. Black 9 hits, white's digit 4: 6 - 3 = 3.
+        assert_eq!(strike_with(&model, &[9, 4]).0, Some(3));
+        // White 12 hits and is above Coverage 11: bypassed. Black 3 missed: 2 + 3 = 5.
+        assert_eq!(strike_with(&model, &[3, 12]).0, Some(5));
+    }
+
+    #[test]
+    fn coverage_20_is_sealed_and_protection_can_stop_everything() {
+        let mut b = fighter(0, 6, 30, 0);
+        b.coverage = 20;
+        b.protection = 30;
+        let model = point(fighter(20, 0, 8, 2), b, Rules::default());
+        let (dealt, wounds) = strike_with(&model, &[3, 20]);
+        assert_eq!(dealt, Some(0));
+        assert!(!wounds.any());
+    }
+
+    #[test]
+    fn a_filled_circle_moves_the_wound_to_the_nearest_empty_circle_above() {
+        let mut w = WoundCircles::from_wounds(&[11, 12, 14]);
+        assert_eq!(w.mark(11, 40), 13);
+        assert_eq!(w.mark(11, 40), 15);
+        assert_eq!(w.mark(3, 40), 3);
+        let mut full = WoundCircles::from_wounds(&[39, 40]);
+        assert_eq!(full.mark(39, 40), 41, "beyond the last circle");
+        assert_eq!(full.mark(45, 40), 41);
+    }
+
+    #[test]
+    fn example_recovery_wounds_6_and_7_result_4_leaves_3() {
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        let mut dice = ScriptedDice::new([11, 4, 20, 20]);
+        let mut log = VecLog::default();
+        let mut wounds = WoundCircles::from_wounds(&[6, 7]);
+        // One Recovery roll: Toughness 8, black 11 white 4: result 4.
+        let result = crate::rules::two_d20::attribute_roll(&mut dice, 8, RECOVERY_DICE);
+        assert_eq!(result, Some(4));
+        wounds.lower_highest(4);
+        assert_eq!(wounds.list(), vec![3]);
+        // Through the timeline: the same roll, then a failure (20, 20) leaves the 3.
+        let mut dice = ScriptedDice::new([11, 4, 20, 20]);
+        let mut short = model.clone();
+        short.healing.horizon_days = Ranged::new(14);
+        let r = short.recover(
+            Side::A,
+            WoundCircles::from_wounds(&[6, 7]),
+            &mut dice,
+            &mut log,
+        );
+        assert!(dice.finish().is_ok());
+        assert_eq!(r.days_to_whole, None);
+        assert!(
+            log.lines
+                .iter()
+                .any(|l| l.contains("Wound 7 lowered to 3; wounds now [3]")),
+            "{:?}",
+            log.lines
+        );
+    }
+
+    #[test]
+    fn recovery_heals_when_the_result_clears_the_highest_wound() {
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        // Wounds 2 and 5; failure in week 1 (both above 8), then result 8 clears both in week 2.
+        let mut dice = ScriptedDice::new([9, 12, 8, 1]);
+        let r = model.recover(
+            Side::A,
+            WoundCircles::from_wounds(&[2, 5]),
+            &mut dice,
+            &mut NoLog,
+        );
+        assert_eq!(r.days_to_whole, Some(14));
+    }
+
+    #[test]
+    fn medicine_adds_its_highest_success_to_toughness_for_the_next_roll() {
+        let mut model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        model.healing.medicine = Ranged::new(10);
+        model.healing.equipment = Ranged::new(2);
+        // Medicine 12: black 12, white 15 -> 12. Recovery with 8 + 12 = 20: black 17 white 19 -> 19.
+        let mut dice = ScriptedDice::new([12, 15, 17, 19]);
+        let r = model.recover(
+            Side::A,
+            WoundCircles::from_wounds(&[18]),
+            &mut dice,
+            &mut NoLog,
+        );
+        assert!(dice.finish().is_ok());
+        assert_eq!(r.days_to_whole, Some(7));
+    }
+
+    #[test]
+    fn aftermath_marks_above_the_worst_wound_and_kills_beyond_the_margin() {
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        let mut wounds = WoundCircles::from_wounds(&[9]);
+        assert!(!model.aftermath(Side::A, &mut wounds, &mut NoLog));
+        assert_eq!(wounds.list(), vec![9, 10]);
+        let mut wounds = WoundCircles::from_wounds(&[13]);
+        // Circle 14 is 6 above Toughness 8: dead.
+        assert!(model.aftermath(Side::A, &mut wounds, &mut NoLog));
+        let mut rules = Rules::default();
+        rules.aftermath = false;
+        let off = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), rules);
+        let mut wounds = WoundCircles::from_wounds(&[20]);
+        assert!(!off.aftermath(Side::A, &mut wounds, &mut NoLog));
+        assert_eq!(wounds.list(), vec![20]);
+    }
+
+    /// Exact distribution of the damage of one attack (0 = miss) over the 400 dice pairs.
+    fn exact_damage_distribution(model: &TwinD20) -> Vec<f64> {
+        let mut probability = vec![0.0; 81];
+        EnumeratingDice::for_each(
+            |dice| model.strike(Side::A, &mut WoundCircles::default(), dice, &mut NoLog),
+            |dealt, p| probability[dealt.map_or(0, |d| d as usize)] += p,
+        );
+        probability
+    }
+
+    #[test]
+    fn enumeration_walks_exactly_400_dice_pairs() {
+        let model = point(fighter(12, 0, 8, 2), fighter(0, 6, 8, 0), Rules::default());
+        let mut outcomes = 0;
+        EnumeratingDice::for_each(
+            |dice| model.strike(Side::A, &mut WoundCircles::default(), dice, &mut NoLog),
+            |_, p| {
+                outcomes += 1;
+                assert!((p - 1.0 / 400.0).abs() < 1e-15);
+            },
+        );
+        assert_eq!(outcomes, 400);
+    }
+
+    #[test]
+    fn sampled_exchange_damage_matches_exact_enumeration_within_4_5_sigma() {
+        let mut b = fighter(0, 6, 40, 0);
+        b.coverage = 12;
+        b.protection = 3;
+        let model = point(fighter(15, 0, 8, 3), b, Rules::default());
+        let exact = exact_damage_distribution(&model);
+        let exact_mean: f64 = exact.iter().enumerate().map(|(d, p)| d as f64 * p).sum();
+        let exact_var: f64 = exact
+            .iter()
+            .enumerate()
+            .map(|(d, p)| (d as f64 - exact_mean).powi(2) * p)
+            .sum();
+        let n = 200_000;
+        let mut dice = FastDice::seed_from_u64(2026);
+        let mut counts = vec![0u64; 81];
+        let mut sum = 0u64;
+        for _ in 0..n {
+            let d = model
+                .strike(Side::A, &mut WoundCircles::default(), &mut dice, &mut NoLog)
+                .unwrap_or(0);
+            counts[d as usize] += 1;
+            sum += u64::from(d);
+        }
+        let mean = sum as f64 / n as f64;
+        let se = (exact_var / n as f64).sqrt();
+        assert!(
+            (mean - exact_mean).abs() < 4.5 * se,
+            "mean {mean} vs exact {exact_mean} (se {se})"
+        );
+        for (d, &p) in exact.iter().enumerate() {
+            let share = counts[d] as f64 / n as f64;
+            let se = (p * (1.0 - p) / n as f64).sqrt().max(1e-9);
+            assert!(
+                (share - p).abs() < 4.5 * se + 1e-12,
+                "damage {d}: {share} vs {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_full_duel_replays_from_scripted_dice() {
+        let model = point(fighter(12, 6, 8, 2), fighter(12, 6, 8, 2), Rules::default());
+        // d2 = 1: a first. a: 3, 11 -> b Wound 5. b: 1, 2 miss. a: 20, 9 -> 2 + 10... white 9 hits,
+        // black 20 above Attack misses: digit 0 counts 10: Damage 12 -> b incapacitated.
+        // Aftermath: b marks 13 (5 above 8: alive). b's Recovery rolls: 8, 1 -> 8: 13 becomes 5
+        // and the 12 heals on the way; then 5, 2 -> 5: whole after 14 days. a is unwounded.
+        let mut dice = ScriptedDice::new([1, 3, 11, 1, 2, 20, 9, 8, 1, 5, 2]);
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut dice, &mut log, &mut tally);
+        assert!(dice.finish().is_ok(), "{:?} {:?}", dice.error(), log.lines);
+        assert_eq!(dice.used(), 11);
+        assert_eq!(tally.wins, [1, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        assert_eq!(tally.recovery[1].days_to_whole.bins()[14], 1);
+        assert_eq!(tally.recovery[0].patients, 0);
+    }
+}

@@ -1,0 +1,118 @@
+//! The two-d20 core shared by `twin-d20` and `guard-pierce`: the black and white attack dice,
+//! which dice hit, and the attribute roll.
+//!
+//! Both texts roll a black and a white d20 against a target number (Defense, Guard) and an
+//! upper bound (the Attack or the value used): a die hits when it is above the target and no
+//! higher than the bound. Both also use the attribute roll: two d20, the result is the highest
+//! die at or below the value. Nothing here knows damage, armour or wounds.
+
+use crate::dice::Dice;
+
+/// The black and white dice of one attack roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackRoll {
+    /// The black d20.
+    pub black: u32,
+    /// The white d20 (also the one armour Coverage is checked against).
+    pub white: u32,
+}
+
+impl AttackRoll {
+    /// Rolls black then white.
+    #[inline]
+    pub fn roll<D: Dice>(dice: &mut D) -> Self {
+        let black = dice.d(20, "black d20 (attack)");
+        let white = dice.d(20, "white d20 (attack)");
+        AttackRoll { black, white }
+    }
+}
+
+/// Which faces of a d20 hit, as a bit set (bit `f` set when face `f` hits), precomputed per
+/// attacker and defender so the hot path tests a die with one shift.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HitFaces(u32);
+
+impl HitFaces {
+    /// Faces above `target` (or at it, when `equal_hits`) and no higher than `bound`.
+    pub fn new(target: i32, bound: i32, equal_hits: bool) -> Self {
+        let lowest = if equal_hits { target } else { target + 1 };
+        let mut faces = 0;
+        for face in 1..=20 {
+            if face >= lowest && face <= bound {
+                faces |= 1 << face;
+            }
+        }
+        HitFaces(faces)
+    }
+
+    /// Whether `face` hits.
+    #[inline]
+    pub fn hits(self, face: u32) -> bool {
+        (self.0 >> face) & 1 == 1
+    }
+}
+
+/// The attribute roll: two d20; the result is the highest die at or below `value`, `None` when
+/// both dice are above it (a failure). Text: "Toughness 8, black 11 white 4 → 4".
+#[inline]
+pub fn attribute_roll<D: Dice>(dice: &mut D, value: i32, what: AttributeDice) -> Option<u32> {
+    let black = dice.d(20, what.black);
+    let white = dice.d(20, what.white);
+    attribute_result(black, white, value)
+}
+
+/// The result of an attribute roll from its two dice.
+#[inline]
+pub fn attribute_result(black: u32, white: u32, value: i32) -> Option<u32> {
+    let ok = |die: u32| i64::from(die) <= i64::from(value);
+    match (ok(black), ok(white)) {
+        (true, true) => Some(black.max(white)),
+        (true, false) => Some(black),
+        (false, true) => Some(white),
+        (false, false) => None,
+    }
+}
+
+/// The labels of an attribute roll's two dice, for narration.
+#[derive(Clone, Copy, Debug)]
+pub struct AttributeDice {
+    /// Label of the black die.
+    pub black: &'static str,
+    /// Label of the white die.
+    pub white: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+
+    #[test]
+    fn attribute_roll_example_toughness_8_black_11_white_4_is_4() {
+        let mut dice = ScriptedDice::new([11, 4]);
+        let labels = AttributeDice {
+            black: "b",
+            white: "w",
+        };
+        assert_eq!(attribute_roll(&mut dice, 8, labels), Some(4));
+    }
+
+    #[test]
+    fn attribute_roll_takes_highest_success_and_fails_when_both_above() {
+        assert_eq!(attribute_result(5, 7, 8), Some(7));
+        assert_eq!(attribute_result(8, 2, 8), Some(8));
+        assert_eq!(attribute_result(9, 12, 8), None);
+        assert_eq!(attribute_result(1, 1, 0), None);
+    }
+
+    #[test]
+    fn hit_faces_are_above_target_and_within_bound() {
+        let faces = HitFaces::new(6, 12, false);
+        assert!(!faces.hits(3));
+        assert!(!faces.hits(6));
+        assert!(faces.hits(7));
+        assert!(faces.hits(12));
+        assert!(!faces.hits(13));
+        assert!(HitFaces::new(6, 12, true).hits(6));
+    }
+}

@@ -1,0 +1,243 @@
+//! Errors in a scenario file, told the way a designer can act on them.
+//!
+//! Every [`InputError`] prints as one line: `file:line:column: field: what was found, what was
+//! expected`, with the nearest known name when a name looks misspelled. This module turns TOML
+//! and serde errors (which carry a byte span) into that form; it does not validate anything itself.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+
+/// A problem with the user's input: exit code 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// `file:line:column` or just `file`, or empty for input that is not from a file.
+    pub place: String,
+    /// The dotted path of the field, when known (`a.toughness`).
+    pub field: Option<String>,
+    /// What is wrong and what was expected.
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.place.is_empty() {
+            write!(f, "{}: ", self.place)?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, "{field}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InputError {}
+
+impl InputError {
+    /// An error about a command-line value or another input without a file position.
+    pub fn plain(message: impl Into<String>) -> Self {
+        InputError {
+            place: String::new(),
+            field: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// One scenario file's text, to place errors in it.
+#[derive(Clone, Copy, Debug)]
+pub struct Source<'a> {
+    /// The file's path as the user gave it.
+    pub path: &'a Path,
+    /// The whole text of the file.
+    pub text: &'a str,
+}
+
+impl<'a> Source<'a> {
+    /// An error at a byte span of the file; the field is named from the text when not given.
+    pub fn error_at(
+        &self,
+        span: Option<Range<usize>>,
+        field: Option<&str>,
+        message: impl Into<String>,
+    ) -> InputError {
+        let place = match &span {
+            Some(span) => {
+                let (line, column) = self.line_column(span.start);
+                format!("{}:{line}:{column}", self.path.display())
+            }
+            None => self.path.display().to_string(),
+        };
+        let field = field
+            .map(str::to_owned)
+            .or_else(|| span.and_then(|s| self.field_at(s.start)));
+        InputError {
+            place,
+            field,
+            message: message.into(),
+        }
+    }
+
+    /// Turns a TOML or serde error into an [`InputError`], suggesting the nearest known name
+    /// for an unknown key or variant.
+    pub fn from_toml(&self, error: &toml::de::Error) -> InputError {
+        let message = error.message().trim().replace('\n', " ");
+        self.error_at(error.span(), None, explain_serde_message(&message))
+    }
+
+    /// 1-based line and column of a byte offset (columns count characters).
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..floor_char_boundary(self.text, offset)];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, before[line_start..].chars().count() + 1)
+    }
+
+    /// The dotted path of the key written on the line holding `offset`, inside the nearest
+    /// table header above it.
+    pub fn field_at(&self, offset: usize) -> Option<String> {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line_start = self.text[..offset].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = self.text[offset..]
+            .find('\n')
+            .map_or(self.text.len(), |i| offset + i);
+        let line = self.text[line_start..line_end].trim();
+        if let Some(header) = table_header(line) {
+            return Some(header);
+        }
+        let key = line
+            .split_once('=')
+            .map(|(k, _)| clean_key(k))
+            .filter(|k| !k.is_empty() && !k.starts_with('#'));
+        let table = self.text[..line_start]
+            .lines()
+            .rev()
+            .find_map(|l| table_header(l.trim()));
+        match (table, key) {
+            (Some(t), Some(k)) => Some(format!("{t}.{k}")),
+            (None, Some(k)) => Some(k),
+            (Some(t), None) => Some(t),
+            (None, None) => None,
+        }
+    }
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+fn table_header(line: &str) -> Option<String> {
+    let inner = line.strip_prefix('[')?;
+    let inner = inner.strip_prefix('[').unwrap_or(inner);
+    let end = inner.find(']')?;
+    Some(clean_key(&inner[..end]))
+}
+
+fn clean_key(key: &str) -> String {
+    key.split('.')
+        .map(|part| part.trim().trim_matches('"').trim_matches('\''))
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
+/// Rewrites serde's "unknown field `x`, expected one of `a`, `b`" so it suggests the nearest name.
+fn explain_serde_message(message: &str) -> String {
+    for (prefix, what) in [("unknown field `", "key"), ("unknown variant `", "value")] {
+        let Some(rest) = message.strip_prefix(prefix) else {
+            continue;
+        };
+        let Some((found, expected)) = rest.split_once('`') else {
+            continue;
+        };
+        let known: Vec<&str> = expected
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .filter(|s| !s.is_empty())
+            .collect();
+        return unknown_name(what, found, &known);
+    }
+    message.to_owned()
+}
+
+/// "unknown weapon 'brodsword' (did you mean 'broadsword'?); known: broadsword, mace, spear"
+pub fn unknown_name(what: &str, found: &str, known: &[&str]) -> String {
+    let mut message = format!("unknown {what} '{found}'");
+    if let Some(best) = nearest(found, known) {
+        message.push_str(&format!(" (did you mean '{best}'?)"));
+    }
+    if known.is_empty() {
+        message.push_str("; none are defined");
+    } else {
+        message.push_str(&format!("; known: {}", known.join(", ")));
+    }
+    message
+}
+
+/// The known name closest to `found` by edit distance, if it is close enough to be a typo.
+pub fn nearest<'k>(found: &str, known: &[&'k str]) -> Option<&'k str> {
+    let limit = (found.chars().count() / 3).max(2);
+    known
+        .iter()
+        .map(|k| (edit_distance(&found.to_lowercase(), &k.to_lowercase()), *k))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_name_finds_typos_only() {
+        let known = ["broadsword", "mace", "spear"];
+        assert_eq!(nearest("brodsword", &known), Some("broadsword"));
+        assert_eq!(nearest("Mace", &known), Some("mace"));
+        assert_eq!(nearest("halberd", &known), None);
+    }
+
+    #[test]
+    fn field_path_comes_from_table_and_key() {
+        let text = "name = \"x\"\n[a]\nattack = 12\ntoughness = -3\n";
+        let source = Source {
+            path: Path::new("s.toml"),
+            text,
+        };
+        let offset = text.find("-3").unwrap_or(0);
+        assert_eq!(source.field_at(offset).as_deref(), Some("a.toughness"));
+        assert_eq!(source.line_column(offset), (4, 13));
+        assert_eq!(source.field_at(2).as_deref(), Some("name"));
+    }
+
+    #[test]
+    fn unknown_field_message_suggests() {
+        let m = explain_serde_message("unknown field `wepon`, expected one of `name`, `weapon`");
+        assert_eq!(
+            m,
+            "unknown key 'wepon' (did you mean 'weapon'?); known: name, weapon"
+        );
+    }
+}

@@ -1,0 +1,98 @@
+//! The common shape of every scenario file, generic over what each ruleset puts in it.
+//!
+//! A scenario names its ruleset, seed, trial count and round limit, two fighters `a` and `b`,
+//! named weapon and armour entries the fighters refer to, `[rules]` overrides of the ruleset's
+//! constants and `[healing]` settings. Each ruleset supplies the types of those sections; this
+//! module supplies the envelope. Unknown keys are errors everywhere.
+
+use crate::scenario::fields::Ranged;
+use crate::stats::Side;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// Trials run when a scenario does not say.
+pub const DEFAULT_TRIALS: i64 = 100_000;
+/// Rounds before a duel is a draw when a scenario does not say.
+pub const DEFAULT_ROUND_LIMIT: i64 = 50;
+/// The seed when a scenario does not say.
+pub const DEFAULT_SEED: i64 = 1;
+
+/// A scenario file of one ruleset: `F` fighter, `W` weapon, `A` armour, `R` rules, `H` healing.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile<F, W, A, R, H> {
+    /// The scenario's name; also the output folder's name.
+    pub name: Spanned<String>,
+    /// The ruleset id.
+    pub ruleset: Spanned<String>,
+    /// Free text shown in reports.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The seed every chunk's dice derive from.
+    #[serde(default = "default_seed")]
+    pub seed: Ranged<0, { i64::MAX }>,
+    /// Trials per sweep point.
+    #[serde(default = "default_trials")]
+    pub trials: Ranged<1, 1_000_000_000_000>,
+    /// Rounds before a duel is called a draw.
+    #[serde(default = "default_round_limit")]
+    pub round_limit: Ranged<1, 10_000>,
+    /// The first fighter.
+    pub a: F,
+    /// The second fighter.
+    pub b: F,
+    /// Weapons by name.
+    #[serde(default = "BTreeMap::new")]
+    pub weapons: BTreeMap<String, W>,
+    /// Armour by name.
+    #[serde(default = "BTreeMap::new")]
+    pub armour: BTreeMap<String, A>,
+    /// Overrides of the ruleset's constants.
+    #[serde(default)]
+    pub rules: R,
+    /// Healing timeline settings.
+    #[serde(default)]
+    pub healing: H,
+}
+
+/// What the envelope needs to know of a ruleset's fighter.
+pub trait NamedFighter {
+    /// The name the scenario gives, if any.
+    fn name(&self) -> Option<&str>;
+}
+
+impl<F: NamedFighter, W, A, R, H> ScenarioFile<F, W, A, R, H> {
+    /// The fighter of one side.
+    pub fn fighter(&self, side: Side) -> &F {
+        match side {
+            Side::A => &self.a,
+            Side::B => &self.b,
+        }
+    }
+
+    /// The fighter's name, or `a` / `b` when the file gives none.
+    pub fn fighter_name(&self, side: Side) -> String {
+        self.fighter(side)
+            .name()
+            .map_or_else(|| side.key().to_owned(), str::to_owned)
+    }
+}
+
+fn default_seed() -> Ranged<0, { i64::MAX }> {
+    Ranged::new(DEFAULT_SEED)
+}
+
+fn default_trials() -> Ranged<1, 1_000_000_000_000> {
+    Ranged::new(DEFAULT_TRIALS)
+}
+
+fn default_round_limit() -> Ranged<1, 10_000> {
+    Ranged::new(DEFAULT_ROUND_LIMIT)
+}
+
+/// Only the ruleset id, read first to know which schema the rest follows.
+#[derive(Deserialize)]
+pub(crate) struct Envelope {
+    pub ruleset: Option<Spanned<String>>,
+}

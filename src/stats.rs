@@ -1,0 +1,408 @@
+//! Mergeable tallies and the estimates drawn from them.
+//!
+//! Every accumulator is an integer (counts, sums, sums of squares, fixed-bin histograms), so
+//! merging chunk tallies is exact and the result does not depend on how chunks were spread over
+//! threads or machines. Floating point appears only when estimates are drawn at the end:
+//! rates with 95% Wilson intervals, means with standard errors, quantiles from histograms.
+//!
+//! This module knows nothing of any ruleset; rulesets fill a [`Tally`] through its record methods.
+
+/// Which fighter of the duel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The fighter of the scenario's `[a]` table.
+    A = 0,
+    /// The fighter of the scenario's `[b]` table.
+    B = 1,
+}
+
+impl Side {
+    /// Both sides, `A` first.
+    pub const BOTH: [Side; 2] = [Side::A, Side::B];
+
+    /// The other fighter.
+    #[inline]
+    pub fn other(self) -> Side {
+        match self {
+            Side::A => Side::B,
+            Side::B => Side::A,
+        }
+    }
+
+    /// Index into per-side arrays.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `"a"` or `"b"`, as in the scenario file.
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+}
+
+/// A fixed-bin histogram of non-negative integers: bin `i` counts the value `i`; the last bin
+/// also takes every larger value. The exact sum and sum of squares are kept beside the bins, so
+/// the mean is exact even for values in the overflow bin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Histogram {
+    bins: Vec<u64>,
+    count: u64,
+    sum: u64,
+    sum_sq: u128,
+}
+
+impl Histogram {
+    /// A histogram of `bins` bins (values `0..bins-1`, the last one open-ended). Allocates once.
+    pub fn new(bins: usize) -> Self {
+        Histogram {
+            bins: vec![0; bins.max(1)],
+            count: 0,
+            sum: 0,
+            sum_sq: 0,
+        }
+    }
+
+    /// Counts one value.
+    #[inline]
+    pub fn add(&mut self, value: u32) {
+        let last = self.bins.len() - 1;
+        self.bins[(value as usize).min(last)] += 1;
+        self.count += 1;
+        self.sum += u64::from(value);
+        self.sum_sq += u128::from(value) * u128::from(value);
+    }
+
+    /// Adds another histogram of the same shape.
+    pub fn merge(&mut self, other: &Histogram) {
+        debug_assert_eq!(self.bins.len(), other.bins.len());
+        for (a, b) in self.bins.iter_mut().zip(&other.bins) {
+            *a += b;
+        }
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+    }
+
+    /// Values counted.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The counts, bin by bin.
+    pub fn bins(&self) -> &[u64] {
+        &self.bins
+    }
+
+    /// The exact mean, `None` when empty.
+    pub fn mean(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.sum as f64 / self.count as f64)
+    }
+
+    /// The standard error of the mean, `None` with fewer than two values.
+    pub fn standard_error(&self) -> Option<f64> {
+        if self.count < 2 {
+            return None;
+        }
+        let n = self.count as f64;
+        let mean = self.sum as f64 / n;
+        let variance = (self.sum_sq as f64 - n * mean * mean) / (n - 1.0);
+        Some((variance.max(0.0) / n).sqrt())
+    }
+
+    /// The smallest value `v` with at least `q` of the counts at or below it (`q` in 0..=1).
+    /// A quantile in the open last bin is reported as that bin's value.
+    pub fn quantile(&self, q: f64) -> Option<u32> {
+        if self.count == 0 {
+            return None;
+        }
+        let target = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let mut seen = 0;
+        for (value, &c) in self.bins.iter().enumerate() {
+            seen += c;
+            if seen >= target {
+                return Some(value as u32);
+            }
+        }
+        Some(self.bins.len() as u32 - 1)
+    }
+}
+
+/// A 95% Wilson score interval for `successes` out of `n`: (rate, low, high).
+pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n_f = n as f64;
+    let p = successes as f64 / n_f;
+    let z2 = Z * Z;
+    let denominator = 1.0 + z2 / n_f;
+    let centre = (p + z2 / (2.0 * n_f)) / denominator;
+    let half = Z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denominator;
+    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// What happened to one fighter after the duel, in its healing timeline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// Days until whole, `None` when still wounded at the horizon or dead.
+    pub days_to_whole: Option<u32>,
+    /// Died during recovery.
+    pub died: bool,
+    /// Lasting impairment left (0 when none; the ruleset's own units).
+    pub impairment: u32,
+}
+
+/// The healing timelines of one side, over many trials.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecoveryTally {
+    /// Survivors of the duel who had wounds to heal.
+    pub patients: u64,
+    /// Days to whole of those who became whole within the horizon.
+    pub days_to_whole: Histogram,
+    /// Patients still wounded at the horizon.
+    pub unhealed: u64,
+    /// Patients who died during recovery.
+    pub deaths: u64,
+    /// Patients left with lasting impairment.
+    pub impaired: u64,
+    /// Lasting impairment of the impaired.
+    pub impairment: Histogram,
+}
+
+impl RecoveryTally {
+    fn new(horizon_days: u32) -> Self {
+        RecoveryTally {
+            patients: 0,
+            days_to_whole: Histogram::new(horizon_days as usize + 1),
+            unhealed: 0,
+            deaths: 0,
+            impaired: 0,
+            impairment: Histogram::new(101),
+        }
+    }
+
+    /// Counts one patient's timeline.
+    pub fn record(&mut self, r: &Recovery) {
+        self.patients += 1;
+        match r.days_to_whole {
+            Some(days) => self.days_to_whole.add(days),
+            None if r.died => {}
+            None => self.unhealed += 1,
+        }
+        self.deaths += u64::from(r.died);
+        if r.impairment > 0 {
+            self.impaired += 1;
+            self.impairment.add(r.impairment);
+        }
+    }
+
+    fn merge(&mut self, o: &RecoveryTally) {
+        self.patients += o.patients;
+        self.days_to_whole.merge(&o.days_to_whole);
+        self.unhealed += o.unhealed;
+        self.deaths += o.deaths;
+        self.impaired += o.impaired;
+        self.impairment.merge(&o.impairment);
+    }
+}
+
+/// The sizes a tally's histograms need; fixed per scenario point before the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TallyShape {
+    /// The round limit: rounds are counted in bins 0..=limit.
+    pub round_limit: u32,
+    /// Largest damage binned exactly; larger damage goes in the last bin.
+    pub max_damage: u32,
+    /// The healing horizon in days.
+    pub horizon_days: u32,
+}
+
+/// Everything counted over a set of trials. Allocated once per chunk, merged exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tally {
+    /// Trials run.
+    pub trials: u64,
+    /// Duels won by each side.
+    pub wins: [u64; 2],
+    /// Duels that reached the round limit with both fighters still in the fight.
+    pub draws: u64,
+    /// Fighters dead by the end of the duel and its aftermath.
+    pub dead: [u64; 2],
+    /// Rounds each duel lasted.
+    pub rounds: Histogram,
+    /// Damage dealt by each hit, after armour (0 when the armour stopped it all).
+    pub hit_damage: Histogram,
+    /// Healing timelines of each side's wounded survivors.
+    pub recovery: [RecoveryTally; 2],
+}
+
+/// How one duel ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DuelOutcome {
+    /// The side still in the fight, `None` for a draw at the round limit.
+    pub winner: Option<Side>,
+    /// Rounds fought.
+    pub rounds: u32,
+    /// Each side dead after the duel and its aftermath.
+    pub dead: [bool; 2],
+}
+
+impl Tally {
+    /// An empty tally with histograms of the given shape.
+    pub fn new(shape: TallyShape) -> Self {
+        Tally {
+            trials: 0,
+            wins: [0; 2],
+            draws: 0,
+            dead: [0; 2],
+            rounds: Histogram::new(shape.round_limit as usize + 1),
+            hit_damage: Histogram::new(shape.max_damage as usize + 1),
+            recovery: [
+                RecoveryTally::new(shape.horizon_days),
+                RecoveryTally::new(shape.horizon_days),
+            ],
+        }
+    }
+
+    /// Counts one duel's outcome.
+    #[inline]
+    pub fn record_duel(&mut self, outcome: &DuelOutcome) {
+        self.trials += 1;
+        match outcome.winner {
+            Some(side) => self.wins[side.index()] += 1,
+            None => self.draws += 1,
+        }
+        for side in Side::BOTH {
+            self.dead[side.index()] += u64::from(outcome.dead[side.index()]);
+        }
+        self.rounds.add(outcome.rounds);
+    }
+
+    /// Counts the damage of one hit.
+    #[inline]
+    pub fn record_hit(&mut self, damage: u32) {
+        self.hit_damage.add(damage);
+    }
+
+    /// Counts one wounded survivor's healing timeline.
+    #[inline]
+    pub fn record_recovery(&mut self, side: Side, recovery: &Recovery) {
+        self.recovery[side.index()].record(recovery);
+    }
+
+    /// Adds another tally of the same shape.
+    pub fn merge(&mut self, o: &Tally) {
+        self.trials += o.trials;
+        for i in 0..2 {
+            self.wins[i] += o.wins[i];
+            self.dead[i] += o.dead[i];
+            self.recovery[i].merge(&o.recovery[i]);
+        }
+        self.draws += o.draws;
+        self.rounds.merge(&o.rounds);
+        self.hit_damage.merge(&o.hit_damage);
+    }
+
+    /// Both sides' healing timelines pooled.
+    pub fn recovery_pooled(&self) -> RecoveryTally {
+        let mut pooled = self.recovery[0].clone();
+        pooled.merge(&self.recovery[1]);
+        pooled
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn histogram_mean_quantiles_and_overflow() {
+        let mut h = Histogram::new(5);
+        for v in [1, 2, 2, 3, 10] {
+            h.add(v);
+        }
+        assert_eq!(h.bins(), &[0, 1, 2, 1, 1]);
+        assert_eq!(h.mean(), Some(18.0 / 5.0));
+        assert_eq!(h.quantile(0.5), Some(2));
+        assert_eq!(h.quantile(0.9), Some(4));
+        assert_eq!(h.quantile(0.2), Some(1));
+        assert_eq!(Histogram::new(3).quantile(0.5), None);
+    }
+
+    #[test]
+    fn histogram_standard_error_matches_formula() {
+        let mut h = Histogram::new(10);
+        for v in [2, 4, 4, 4, 5, 5, 7, 9] {
+            h.add(v);
+        }
+        // Sample variance of these eight values is 32/7.
+        let expected = (32.0f64 / 7.0 / 8.0).sqrt();
+        let se = h.standard_error().unwrap_or(f64::NAN);
+        assert!((se - expected).abs() < 1e-12, "{se} vs {expected}");
+    }
+
+    #[test]
+    fn wilson_interval_known_values() {
+        // 8 of 10: the 95% Wilson interval is (0.4902, 0.9433).
+        let (p, lo, hi) = wilson(8, 10);
+        assert!((p - 0.8).abs() < 1e-12);
+        assert!((lo - 0.4902).abs() < 1e-4, "{lo}");
+        assert!((hi - 0.9433).abs() < 1e-4, "{hi}");
+        let (_, lo0, hi0) = wilson(0, 100);
+        assert_eq!(lo0, 0.0);
+        assert!(hi0 > 0.03 && hi0 < 0.04);
+    }
+
+    #[test]
+    fn merging_is_the_same_as_counting_together() {
+        let shape = TallyShape {
+            round_limit: 10,
+            max_damage: 20,
+            horizon_days: 30,
+        };
+        let outcomes = [
+            DuelOutcome {
+                winner: Some(Side::A),
+                rounds: 3,
+                dead: [false, true],
+            },
+            DuelOutcome {
+                winner: None,
+                rounds: 10,
+                dead: [false, false],
+            },
+            DuelOutcome {
+                winner: Some(Side::B),
+                rounds: 1,
+                dead: [false, false],
+            },
+        ];
+        let mut whole = Tally::new(shape);
+        let mut first = Tally::new(shape);
+        let mut second = Tally::new(shape);
+        for (i, o) in outcomes.iter().enumerate() {
+            whole.record_duel(o);
+            whole.record_hit(i as u32 * 7);
+            let part = if i == 0 { &mut first } else { &mut second };
+            part.record_duel(o);
+            part.record_hit(i as u32 * 7);
+        }
+        let r = Recovery {
+            days_to_whole: Some(14),
+            died: false,
+            impairment: 0,
+        };
+        whole.record_recovery(Side::B, &r);
+        second.record_recovery(Side::B, &r);
+        first.merge(&second);
+        assert_eq!(first, whole);
+        assert_eq!(whole.wins, [1, 1]);
+        assert_eq!(whole.draws, 1);
+        assert_eq!(whole.recovery[1].patients, 1);
+    }
+}
