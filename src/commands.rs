@@ -184,12 +184,12 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         if self.inner.exhausted() {
             self.lines
                 .borrow_mut()
-                .push(format!("    die #{n}: {label} (d{sides}): no result given"));
+                .push(format!("    die #{n}: {label}: no result given"));
         } else {
             self.results.push(value);
             self.lines
                 .borrow_mut()
-                .push(format!("    die #{n}: {label} (d{sides}) = {value}"));
+                .push(format!("    die #{n}: {label} = {value}"));
         }
         value
     }
@@ -246,6 +246,7 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
     );
     let (lines, used, problem) = match (&point.model, &options.dice) {
         (Model::TwinD20(m), Some(given)) => {
+            let _ = writeln!(out, "dice: the {} given results", given.len());
             let (lines, used, dice) = trace_with(m, ScriptedDice::new(given.clone()));
             (lines, used, dice.finish().err())
         }

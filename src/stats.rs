@@ -143,7 +143,18 @@ pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
     let denominator = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / denominator;
     let half = Z * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / denominator;
-    (p, (centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 or n successes the bound is exactly 0 or 1; rounding would leave a hair off it.
+    let low = if successes == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if successes == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (p, low, high)
 }
 
 /// What happened to one fighter after the duel, in its healing timeline.

@@ -669,6 +669,13 @@ impl TwinD20 {
         let interval = h.interval_days.u32();
         let horizon = h.horizon_days.u32();
         let medicine = h.medicine.i32() + h.equipment.i32();
+        log.say(|| {
+            format!(
+                "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",
+                self.names[side.index()],
+                wounds.list()
+            )
+        });
         let mut day = 0;
         while day + interval <= horizon && !dice.exhausted() {
             day += interval;
@@ -794,7 +801,7 @@ impl Ruleset for TwinD20 {
                 }
             }
         }
-        if winner.is_none() {
+        if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
         let mut dead = [false; 2];

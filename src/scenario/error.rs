@@ -133,7 +133,8 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 fn table_header(line: &str) -> Option<String> {
     let inner = line.strip_prefix('[')?;
     let inner = inner.strip_prefix('[').unwrap_or(inner);
-    let end = inner.find(']')?;
+    // A header missing its `]` (a syntax error being reported) still names its table.
+    let end = inner.find(']').unwrap_or(inner.len());
     Some(clean_key(&inner[..end]))
 }
 
@@ -146,6 +147,10 @@ fn clean_key(key: &str) -> String {
 
 /// Rewrites serde's "unknown field `x`, expected one of `a`, `b`" so it suggests the nearest name.
 fn explain_serde_message(message: &str) -> String {
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        let key = rest.trim_end_matches('`');
+        return format!("missing the required key '{key}'");
+    }
     for (prefix, what) in [("unknown field `", "key"), ("unknown variant `", "value")] {
         let Some(rest) = message.strip_prefix(prefix) else {
             continue;

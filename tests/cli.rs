@@ -1,0 +1,384 @@
+//! The `duelsim` binary as a designer uses it: outputs, determinism across threads and seeds,
+//! the text's worked examples through `trace --dice`, and clear exit-2 errors for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SCENARIO: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
+
+fn duelsim(args: &[&str]) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output();
+    match output {
+        Ok(o) => o,
+        Err(e) => panic!("cannot start duelsim: {e}"),
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+fn run_to(dir: &Path, extra: &[&str]) -> (Vec<u8>, Vec<u8>) {
+    let out = dir.to_string_lossy().into_owned();
+    let mut args = vec!["run", SCENARIO, "-q", "--trials", "100000", "-o", &out];
+    args.extend_from_slice(extra);
+    let o = duelsim(&args);
+    assert!(o.status.success(), "run failed: {}", text(&o.stderr));
+    let read = |f: &str| std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    (read("summary.csv"), read("distributions.csv"))
+}
+
+#[test]
+fn run_writes_the_three_files_with_the_contract_columns() {
+    let dir = scratch("files");
+    let (summary, distributions) = run_to(&dir.join("out"), &[]);
+    let summary = text(&summary);
+    let header = summary.lines().next().unwrap_or_default();
+    for column in [
+        "point",
+        "trials",
+        "a_win_rate",
+        "a_win_lo",
+        "a_win_hi",
+        "b_win_rate",
+        "b_win_lo",
+        "b_win_hi",
+        "draw_rate",
+        "a_dead_rate",
+        "b_dead_rate",
+        "rounds_mean",
+        "recovery_days_mean",
+        "recovery_days_p50",
+        "recovery_days_p90",
+        "recovery_death_rate",
+        "impairment_rate",
+        "impairment_mean",
+        "unhealed_rate",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == column),
+            "missing column {column} in {header}"
+        );
+    }
+    assert_eq!(summary.lines().count(), 2);
+    assert!(text(&distributions).starts_with("point,metric,bin,count\n0,rounds,1,"));
+    let manifest = std::fs::read_to_string(dir.join("out/manifest.json")).unwrap_or_default();
+    assert!(manifest.contains("\"trials\": 100000"), "{manifest}");
+    assert!(manifest.contains("\"trials_per_s\""));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out"))
+        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        leftovers.len(),
+        3,
+        "only the three outputs, no temporary files: {leftovers:?}"
+    );
+}
+
+#[test]
+fn output_is_byte_identical_across_thread_counts_and_repeats_and_changes_with_the_seed() {
+    let dir = scratch("determinism");
+    let one = run_to(&dir.join("t1"), &["--threads", "1"]);
+    let two = run_to(&dir.join("t2"), &["--threads", "2"]);
+    let again = run_to(&dir.join("t2-again"), &["--threads", "2"]);
+    assert_eq!(one, two, "--threads 1 and --threads 2 differ");
+    assert_eq!(two, again, "the same seed twice differs");
+    let other = run_to(&dir.join("seed"), &["--seed", "7"]);
+    assert_ne!(one.0, other.0, "a different seed gave the same summary");
+    assert_ne!(one.1, other.1);
+}
+
+fn trace(fixture: &str, dice: &str) -> String {
+    let o = duelsim(&[
+        "trace",
+        &format!("tests/fixtures/{fixture}"),
+        "--dice",
+        dice,
+    ]);
+    assert!(o.status.success(), "trace failed: {}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+#[test]
+fn trace_replays_the_one_die_damage_example() {
+    let t = trace("example-one-die.toml", "3,11,1,1,5,1");
+    assert!(t.contains("die #1: black d20 (attack) = 3"), "{t}");
+    assert!(t.contains("die #2: white d20 (attack) = 11"), "{t}");
+    assert!(
+        t.contains("black missed: its last digit adds 3: Damage 5"),
+        "{t}"
+    );
+    assert!(t.contains("b marks Wound 5"), "{t}");
+}
+
+#[test]
+fn trace_replays_the_both_dice_damage_example() {
+    let t = trace("example-both-dice.toml", "10,6,1,1,11,1");
+    assert!(
+        t.contains("both hit: twice the difference adds 8: Damage 11"),
+        "{t}"
+    );
+    assert!(t.contains("b marks Wound 11"), "{t}");
+}
+
+#[test]
+fn trace_replays_the_recovery_example() {
+    let t = trace("example-recovery.toml", "6,15,1,1,7,15,1,1,11,4,3,20");
+    assert!(t.contains("b recovers: Toughness 8, wounds [6, 7]"), "{t}");
+    assert!(t.contains("die #9: black d20 (Recovery) = 11"), "{t}");
+    assert!(t.contains("die #10: white d20 (Recovery) = 4"), "{t}");
+    assert!(
+        t.contains("Recovery roll with 8: 4 success; Wound 7 lowered to 3; wounds now [3]"),
+        "{t}"
+    );
+    assert!(t.contains("b is whole after 14 days"), "{t}");
+}
+
+#[test]
+fn trace_with_a_seed_prints_dice_that_replay_to_the_same_story() {
+    let seeded = duelsim(&["trace", SCENARIO, "--seed", "5"]);
+    assert!(seeded.status.success());
+    let seeded = text(&seeded.stdout);
+    let dice = seeded
+        .lines()
+        .find_map(|l| l.strip_prefix("dice used ("))
+        .and_then(|l| l.split("--dice ").nth(1))
+        .unwrap_or_default()
+        .to_owned();
+    assert!(!dice.is_empty(), "{seeded}");
+    let replayed = text(&duelsim(&["trace", SCENARIO, "--dice", &dice]).stdout);
+    let story = |t: &str| t.lines().skip(2).map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(story(&seeded), story(&replayed));
+}
+
+#[test]
+fn trace_with_too_few_dice_exits_2_and_says_which_die_was_missing() {
+    let o = duelsim(&[
+        "trace",
+        "tests/fixtures/example-one-die.toml",
+        "--dice",
+        "3,11,1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("die #4 (white d20 (attack), d20) has no result"),
+        "{err}"
+    );
+    let o = duelsim(&[
+        "trace",
+        "tests/fixtures/example-one-die.toml",
+        "--dice",
+        "3,25",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("is a d20 but the given result is 25"));
+}
+
+#[test]
+fn rulesets_lists_every_parameter_with_its_default() {
+    let all = text(&duelsim(&["rulesets"]).stdout);
+    for id in [
+        "twin-d20",
+        "guard-pierce",
+        "zone-d100",
+        "wound-levels",
+        "d6-pool",
+    ] {
+        assert!(all.contains(id), "{all}");
+    }
+    let one = text(&duelsim(&["rulesets", "twin-d20"]).stdout);
+    for line in [
+        "hit_on_defense         = false",
+        "death_margin           = 5",
+        "interval_days          = 7",
+        "first_strike           = \"random\"",
+    ] {
+        assert!(one.contains(line), "missing '{line}' in\n{one}");
+    }
+    let o = duelsim(&["rulesets", "twin-d2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("did you mean 'twin-d20'?"));
+}
+
+#[test]
+fn check_describes_what_would_run() {
+    let o = duelsim(&["check", SCENARIO]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert!(
+        out.contains(
+            "ok: 'knight-vs-brigand' (twin-d20), Knight vs Brigand, 1 point(s) x 1000000 trials"
+        ),
+        "{out}"
+    );
+}
+
+/// One kind of bad input: how to break the shipped scenario, and what the error must say.
+struct Bad {
+    name: &'static str,
+    from: &'static str,
+    to: &'static str,
+    expect: &'static [&'static str],
+}
+
+const BAD_INPUTS: &[Bad] = &[
+    Bad {
+        name: "misspelled-weapon",
+        from: "weapon = \"broadsword\"",
+        to: "weapon = \"brodsword\"",
+        expect: &[
+            ":17:10: a.weapon: unknown weapon 'brodsword' (did you mean 'broadsword'?); known: broadsword, spear",
+        ],
+    },
+    Bad {
+        name: "negative-toughness",
+        from: "toughness = 9",
+        to: "toughness = -3",
+        expect: &[":16:13: a.toughness: expected a whole number from 1 to 40, found -3"],
+    },
+    Bad {
+        name: "unknown-key",
+        from: "defense = 6\n",
+        to: "defense = 6\nwepon = \"spear\"\n",
+        expect: &[":16:1: a.wepon: unknown key 'wepon' (did you mean 'weapon'?)"],
+    },
+    Bad {
+        name: "broken-toml",
+        from: "[b]",
+        to: "[b",
+        expect: &[":20:", "b: "],
+    },
+    Bad {
+        name: "unknown-ruleset",
+        from: "ruleset = \"twin-d20\"",
+        to: "ruleset = \"twin-d2\"",
+        expect: &[":6:11: ruleset: unknown ruleset 'twin-d2' (did you mean 'twin-d20'?)"],
+    },
+    Bad {
+        name: "unknown-stance",
+        from: "stance = \"aggressive\"",
+        to: "stance = \"agressive\"",
+        expect: &["b.stance: unknown value 'agressive' (did you mean 'aggressive'?)"],
+    },
+    Bad {
+        name: "text-for-number",
+        from: "toughness = 8",
+        to: "toughness = \"eight\"",
+        expect: &["b.toughness: expected a whole number from 1 to 40, found the text \"eight\""],
+    },
+    Bad {
+        name: "missing-key",
+        from: "toughness = 8\n",
+        to: "",
+        expect: &[":20:1: b: missing the required key 'toughness'"],
+    },
+    Bad {
+        name: "wrong-type-bool",
+        from: "aftermath = true",
+        to: "aftermath = \"yes\"",
+        expect: &["rules.aftermath: invalid type: string \"yes\", expected a boolean"],
+    },
+    Bad {
+        name: "zero-interval",
+        from: "interval_days = 7",
+        to: "interval_days = 0",
+        expect: &["healing.interval_days: expected a whole number from 1 to 365, found 0"],
+    },
+    Bad {
+        name: "unknown-section",
+        from: "[rules]",
+        to: "[rulez]",
+        expect: &["rulez: unknown key 'rulez' (did you mean 'rules'?)"],
+    },
+    Bad {
+        name: "unknown-armour",
+        from: "armour = \"mail and shield\"",
+        to: "armour = \"plate\"",
+        expect: &["a.armour: unknown armour 'plate'; known: mail and shield"],
+    },
+    Bad {
+        name: "bad-name",
+        from: "name = \"knight-vs-brigand\"",
+        to: "name = \"../escape\"",
+        expect: &["name: '../escape' cannot name the output folder"],
+    },
+    Bad {
+        name: "toughness-above-sheet",
+        from: "[rules]",
+        to: "[rules]\nwound_circles = 9",
+        expect: &[":16:13: a.toughness: Toughness 9 leaves no circle above it"],
+    },
+];
+
+#[test]
+fn bad_input_exits_2_with_one_line_naming_line_and_field_and_creates_nothing() {
+    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(SCENARIO))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let dir = scratch("bad");
+    for bad in BAD_INPUTS {
+        assert!(
+            original.contains(bad.from),
+            "{}: the shipped scenario no longer contains {:?}",
+            bad.name,
+            bad.from
+        );
+        let file = dir.join(format!("{}.toml", bad.name));
+        std::fs::write(&file, original.replacen(bad.from, bad.to, 1))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let file = file.to_string_lossy().into_owned();
+        let out = dir.join(format!("{}-out", bad.name));
+        for args in [
+            vec!["check", &file],
+            vec!["run", &file, "-q", "-o", &out.to_string_lossy()],
+        ] {
+            let o = duelsim(&args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>());
+            let err = text(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{}: {err}", bad.name);
+            assert_eq!(err.lines().count(), 1, "{}: not one line: {err}", bad.name);
+            assert!(
+                err.starts_with(&format!("error: {file}:")),
+                "{}: {err}",
+                bad.name
+            );
+            for expected in bad.expect {
+                assert!(
+                    err.contains(expected),
+                    "{}: expected {expected:?} in {err}",
+                    bad.name
+                );
+            }
+            assert!(
+                !err.contains("panicked") && !err.contains("backtrace"),
+                "{err}"
+            );
+            assert!(!out.exists(), "{}: an output folder was created", bad.name);
+        }
+    }
+}
+
+#[test]
+fn bad_command_line_values_exit_2() {
+    for args in [
+        vec!["run", SCENARIO, "--trials", "0", "-q"],
+        vec!["run", SCENARIO, "--threads", "0", "-q", "--trials", "10"],
+        vec!["run", "no/such/file.toml"],
+        vec!["trace", SCENARIO, "--point", "3"],
+    ] {
+        let o = duelsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
+        assert_eq!(text(&o.stderr).lines().count(), 1, "{args:?}");
+    }
+}
