@@ -1001,8 +1001,10 @@ mod tests {
         let mut wounds = WoundCircles::from_wounds(&[13]);
         // Circle 14 is 6 above Toughness 8: dead.
         assert!(model.aftermath(Side::A, &mut wounds, &mut NoLog));
-        let mut rules = Rules::default();
-        rules.aftermath = false;
+        let rules = Rules {
+            aftermath: false,
+            ..Rules::default()
+        };
         let off = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), rules);
         let mut wounds = WoundCircles::from_wounds(&[20]);
         assert!(!off.aftermath(Side::A, &mut wounds, &mut NoLog));
@@ -1091,5 +1093,23 @@ mod tests {
         assert_eq!(tally.rounds.bins()[2], 1);
         assert_eq!(tally.recovery[1].days_to_whole.bins()[14], 1);
         assert_eq!(tally.recovery[0].patients, 0);
+    }
+
+    #[test]
+    fn documented_defaults_are_the_defaults_in_force() {
+        let rules = toml::Table::try_from(Rules::default()).unwrap_or_default();
+        let healing = toml::Table::try_from(Healing::default()).unwrap_or_default();
+        let mut documented = 0;
+        for p in PARAMETERS {
+            let table = match p.section {
+                "rules" => &rules,
+                "healing" => &healing,
+                _ => continue,
+            };
+            let value = table.get(p.key).map(|v| v.to_string());
+            assert_eq!(value.as_deref(), Some(p.default), "{}.{}", p.section, p.key);
+            documented += 1;
+        }
+        assert_eq!(documented, rules.len() + healing.len(), "every [rules] and [healing] key is documented");
     }
 }
