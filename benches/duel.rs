@@ -2,6 +2,7 @@
 //! per ruleset (`duel/<ruleset>`: duel, aftermath and healing timeline). Before benching a
 //! ruleset it prints the mean dice rolled per trial, measured with `CountingDice` over the
 //! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
+//! `BENCH_SCENARIO=path.toml cargo bench --bench duel` benches another twin-d20 scenario.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use duelsim::dice::{CountingDice, Dice, FastDice};
@@ -47,8 +48,11 @@ fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
 }
 
 fn bench_rulesets(c: &mut Criterion) {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml");
+    let path = std::env::var("BENCH_SCENARIO")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml")
+        });
     let scenario = match scenario::load(&path) {
         Ok(s) => s,
         Err(e) => panic!("the bench scenario must load: {e}"),

@@ -194,6 +194,23 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         value
     }
 
+    fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
+        let (a, b) = self.inner.pair(sides, first, second);
+        let n = self.results.len() + 1;
+        if self.inner.exhausted() {
+            self.lines.borrow_mut().push(format!(
+                "    dice #{n} and #{}: {first}, {second}: not enough results given",
+                n + 1
+            ));
+        } else {
+            self.results.extend([a, b]);
+            let mut lines = self.lines.borrow_mut();
+            lines.push(format!("    die #{n}: {first} = {a}"));
+            lines.push(format!("    die #{}: {second} = {b}", n + 1));
+        }
+        (a, b)
+    }
+
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }

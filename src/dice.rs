@@ -21,6 +21,16 @@ pub trait Dice {
     /// `label` says what the die is for ("black d20 (attack)"); only narration uses it.
     fn d(&mut self, sides: u32, label: &'static str) -> u32;
 
+    /// Rolls two dice of `sides` faces, first then second: the same as two calls of [`Dice::d`],
+    /// which is what every source but the fast one does. The fast source draws both from one
+    /// 64-bit output (each half reduced without bias), since most rules roll dice in pairs.
+    #[inline]
+    fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
+        let a = self.d(sides, first);
+        let b = self.d(sides, second);
+        (a, b)
+    }
+
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -44,13 +54,14 @@ impl FastDice {
     }
 }
 
-impl Dice for FastDice {
+impl FastDice {
+    /// Reduces a uniform 32-bit value to `1..=sides` without bias (Lemire, "Fast random
+    /// integer generation in an interval", 2019): the high half of `x * sides` is uniform once
+    /// the low half is outside the biased zone below `2^32 mod sides`; inside it, draw again.
     #[inline]
-    fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
+    fn bounded(&mut self, x: u32, sides: u32) -> u32 {
         debug_assert!(sides > 0);
-        // Lemire, "Fast random integer generation in an interval" (2019): the high half of
-        // x * sides is uniform once the low half is outside the biased zone below 2^32 mod sides.
-        let mut m = u64::from(self.rng.next_u32()) * u64::from(sides);
+        let mut m = u64::from(x) * u64::from(sides);
         if (m as u32) < sides {
             let threshold = sides.wrapping_neg() % sides;
             while (m as u32) < threshold {
@@ -58,6 +69,22 @@ impl Dice for FastDice {
             }
         }
         (m >> 32) as u32 + 1
+    }
+}
+
+impl Dice for FastDice {
+    #[inline]
+    fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
+        let x = self.rng.next_u32();
+        self.bounded(x, sides)
+    }
+
+    #[inline]
+    fn pair(&mut self, sides: u32, _first: &'static str, _second: &'static str) -> (u32, u32) {
+        let x = self.rng.next_u64();
+        let first = self.bounded(x as u32, sides);
+        let second = self.bounded((x >> 32) as u32, sides);
+        (first, second)
     }
 }
 
@@ -244,6 +271,12 @@ impl<D: Dice> Dice for CountingDice<D> {
         self.inner.d(sides, label)
     }
 
+    #[inline]
+    fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
+        self.rolls += 2;
+        self.inner.pair(sides, first, second)
+    }
+
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }
@@ -282,6 +315,31 @@ mod tests {
             .map(|&c| (c as f64 - expected).powi(2) / expected)
             .sum();
         assert!(chi2 < 49.5, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn fast_pairs_are_uniform_and_independent_within_chi_square_bound() {
+        // 400 cells (black, white), 399 degrees of freedom: the 0.9999 quantile is about 510.
+        let mut dice = FastDice::seed_from_u64(99);
+        let n = 800_000u32;
+        let mut counts = vec![0u64; 400];
+        for _ in 0..n {
+            let (b, w) = dice.pair(20, "black", "white");
+            assert!((1..=20).contains(&b) && (1..=20).contains(&w));
+            counts[((b - 1) * 20 + (w - 1)) as usize] += 1;
+        }
+        let expected = f64::from(n) / 400.0;
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
+        assert!(chi2 < 510.0, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn scripted_pairs_replay_in_order() {
+        let mut dice = ScriptedDice::new([3, 11]);
+        assert_eq!(dice.pair(20, "black", "white"), (3, 11));
     }
 
     #[test]

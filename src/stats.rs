@@ -45,35 +45,45 @@ impl Side {
 }
 
 /// A fixed-bin histogram of non-negative integers: bin `i` counts the value `i`; the last bin
-/// also takes every larger value. The exact sum and sum of squares are kept beside the bins, so
-/// the mean is exact even for values in the overflow bin.
+/// also takes every larger value. Values that land in the last bin are also summed exactly, so
+/// the mean and standard error are exact whatever the values. Counting a value is one
+/// increment; sums are derived from the bins when an estimate is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Histogram {
     bins: Vec<u64>,
-    count: u64,
-    sum: u64,
-    sum_sq: u128,
+    /// Sum of the values counted in the last bin.
+    last_sum: u128,
+    /// Sum of the squares of the values counted in the last bin.
+    last_sum_sq: u128,
 }
 
 impl Histogram {
     /// A histogram of `bins` bins (values `0..bins-1`, the last one open-ended). Allocates once.
     pub fn new(bins: usize) -> Self {
         Histogram {
-            bins: vec![0; bins.max(1)],
-            count: 0,
-            sum: 0,
-            sum_sq: 0,
+            bins: vec![0; bins.max(2)],
+            last_sum: 0,
+            last_sum_sq: 0,
         }
     }
 
     /// Counts one value.
     #[inline]
     pub fn add(&mut self, value: u32) {
+        self.add_times(value, 1);
+    }
+
+    /// Counts `value` `times` times (0 or 1 lets the hot path count without a branch).
+    #[inline]
+    pub fn add_times(&mut self, value: u32, times: u64) {
         let last = self.bins.len() - 1;
-        self.bins[(value as usize).min(last)] += 1;
-        self.count += 1;
-        self.sum += u64::from(value);
-        self.sum_sq += u128::from(value) * u128::from(value);
+        let bin = (value as usize).min(last);
+        self.bins[bin] += times;
+        if bin == last {
+            let v = u128::from(value);
+            self.last_sum += v * u128::from(times);
+            self.last_sum_sq += v * v * u128::from(times);
+        }
     }
 
     /// Adds another histogram of the same shape.
@@ -82,14 +92,13 @@ impl Histogram {
         for (a, b) in self.bins.iter_mut().zip(&other.bins) {
             *a += b;
         }
-        self.count += other.count;
-        self.sum += other.sum;
-        self.sum_sq += other.sum_sq;
+        self.last_sum += other.last_sum;
+        self.last_sum_sq += other.last_sum_sq;
     }
 
     /// Values counted.
     pub fn count(&self) -> u64 {
-        self.count
+        self.bins.iter().sum()
     }
 
     /// The counts, bin by bin.
@@ -97,29 +106,45 @@ impl Histogram {
         &self.bins
     }
 
+    /// The exact sum and sum of squares of the values counted.
+    fn sums(&self) -> (u128, u128) {
+        let last = self.bins.len() - 1;
+        self.bins[..last].iter().enumerate().fold(
+            (self.last_sum, self.last_sum_sq),
+            |(sum, sum_sq), (value, &c)| {
+                let (v, c) = (value as u128, u128::from(c));
+                (sum + v * c, sum_sq + v * v * c)
+            },
+        )
+    }
+
     /// The exact mean, `None` when empty.
     pub fn mean(&self) -> Option<f64> {
-        (self.count > 0).then(|| self.sum as f64 / self.count as f64)
+        let count = self.count();
+        (count > 0).then(|| self.sums().0 as f64 / count as f64)
     }
 
     /// The standard error of the mean, `None` with fewer than two values.
     pub fn standard_error(&self) -> Option<f64> {
-        if self.count < 2 {
+        let count = self.count();
+        if count < 2 {
             return None;
         }
-        let n = self.count as f64;
-        let mean = self.sum as f64 / n;
-        let variance = (self.sum_sq as f64 - n * mean * mean) / (n - 1.0);
+        let (sum, sum_sq) = self.sums();
+        let n = count as f64;
+        let mean = sum as f64 / n;
+        let variance = (sum_sq as f64 - n * mean * mean) / (n - 1.0);
         Some((variance.max(0.0) / n).sqrt())
     }
 
     /// The smallest value `v` with at least `q` of the counts at or below it (`q` in 0..=1).
     /// A quantile in the open last bin is reported as that bin's value.
     pub fn quantile(&self, q: f64) -> Option<u32> {
-        if self.count == 0 {
+        let count = self.count();
+        if count == 0 {
             return None;
         }
-        let target = ((q * self.count as f64).ceil() as u64).clamp(1, self.count);
+        let target = ((q * count as f64).ceil() as u64).clamp(1, count);
         let mut seen = 0;
         for (value, &c) in self.bins.iter().enumerate() {
             seen += c;
@@ -198,18 +223,17 @@ impl RecoveryTally {
     }
 
     /// Counts one patient's timeline.
+    #[inline]
     pub fn record(&mut self, r: &Recovery) {
         self.patients += 1;
-        match r.days_to_whole {
-            Some(days) => self.days_to_whole.add(days),
-            None if r.died => {}
-            None => self.unhealed += 1,
-        }
+        let whole = r.days_to_whole.is_some();
+        self.days_to_whole
+            .add_times(r.days_to_whole.unwrap_or(0), u64::from(whole));
+        self.unhealed += u64::from(!whole & !r.died);
         self.deaths += u64::from(r.died);
-        if r.impairment > 0 {
-            self.impaired += 1;
-            self.impairment.add(r.impairment);
-        }
+        let impaired = r.impairment > 0;
+        self.impaired += u64::from(impaired);
+        self.impairment.add_times(r.impairment, u64::from(impaired));
     }
 
     fn merge(&mut self, o: &RecoveryTally) {
@@ -238,10 +262,9 @@ pub struct TallyShape {
 pub struct Tally {
     /// Trials run.
     pub trials: u64,
-    /// Duels won by each side.
-    pub wins: [u64; 2],
-    /// Duels that reached the round limit with both fighters still in the fight.
-    pub draws: u64,
+    /// Duels won by `a`, won by `b`, and drawn (the round limit reached with both still in
+    /// the fight), indexed by [`DuelOutcome::end`].
+    pub ends: [u64; 3],
     /// Fighters dead by the end of the duel and its aftermath.
     pub dead: [u64; 2],
     /// Rounds each duel lasted.
@@ -263,13 +286,30 @@ pub struct DuelOutcome {
     pub dead: [bool; 2],
 }
 
+impl DuelOutcome {
+    /// 0 when `a` won, 1 when `b` won, 2 for a draw: the index into [`Tally::ends`].
+    #[inline]
+    pub fn end(&self) -> usize {
+        self.winner.map_or(2, Side::index)
+    }
+}
+
 impl Tally {
+    /// Duels won by `side`.
+    pub fn wins(&self, side: Side) -> u64 {
+        self.ends[side.index()]
+    }
+
+    /// Duels drawn at the round limit.
+    pub fn draws(&self) -> u64 {
+        self.ends[2]
+    }
+
     /// An empty tally with histograms of the given shape.
     pub fn new(shape: TallyShape) -> Self {
         Tally {
             trials: 0,
-            wins: [0; 2],
-            draws: 0,
+            ends: [0; 3],
             dead: [0; 2],
             rounds: Histogram::new(shape.round_limit as usize + 1),
             hit_damage: Histogram::new(shape.max_damage as usize + 1),
@@ -284,20 +324,17 @@ impl Tally {
     #[inline]
     pub fn record_duel(&mut self, outcome: &DuelOutcome) {
         self.trials += 1;
-        match outcome.winner {
-            Some(side) => self.wins[side.index()] += 1,
-            None => self.draws += 1,
-        }
+        self.ends[outcome.end()] += 1;
         for side in Side::BOTH {
             self.dead[side.index()] += u64::from(outcome.dead[side.index()]);
         }
         self.rounds.add(outcome.rounds);
     }
 
-    /// Counts the damage of one hit.
+    /// Counts the damage of one attack when it hit (`hit` false counts nothing), without a branch.
     #[inline]
-    pub fn record_hit(&mut self, damage: u32) {
-        self.hit_damage.add(damage);
+    pub fn record_hit(&mut self, damage: u32, hit: bool) {
+        self.hit_damage.add_times(damage, u64::from(hit));
     }
 
     /// Counts one wounded survivor's healing timeline.
@@ -310,11 +347,12 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         self.trials += o.trials;
         for i in 0..2 {
-            self.wins[i] += o.wins[i];
             self.dead[i] += o.dead[i];
             self.recovery[i].merge(&o.recovery[i]);
         }
-        self.draws += o.draws;
+        for (mine, theirs) in self.ends.iter_mut().zip(&o.ends) {
+            *mine += theirs;
+        }
         self.rounds.merge(&o.rounds);
         self.hit_damage.merge(&o.hit_damage);
     }
@@ -398,10 +436,10 @@ mod tests {
         let mut second = Tally::new(shape);
         for (i, o) in outcomes.iter().enumerate() {
             whole.record_duel(o);
-            whole.record_hit(i as u32 * 7);
+            whole.record_hit(i as u32 * 7, true);
             let part = if i == 0 { &mut first } else { &mut second };
             part.record_duel(o);
-            part.record_hit(i as u32 * 7);
+            part.record_hit(i as u32 * 7, true);
         }
         let r = Recovery {
             days_to_whole: Some(14),
@@ -412,8 +450,7 @@ mod tests {
         second.record_recovery(Side::B, &r);
         first.merge(&second);
         assert_eq!(first, whole);
-        assert_eq!(whole.wins, [1, 1]);
-        assert_eq!(whole.draws, 1);
+        assert_eq!(whole.ends, [1, 1, 1]);
         assert_eq!(whole.recovery[1].patients, 1);
     }
 }

@@ -3,7 +3,7 @@
 //! estimate that does not exist (a mean of nothing) is an empty cell.
 
 use super::{Export, RunResult};
-use crate::stats::{Histogram, RecoveryTally, Tally, wilson};
+use crate::stats::{Histogram, RecoveryTally, Side, Tally, wilson};
 use anyhow::Result;
 
 /// `summary.csv`.
@@ -56,9 +56,9 @@ pub fn summary_row(
         push(&mut h, &mut r, name, value.clone());
     }
     push(&mut h, &mut r, "trials", t.trials.to_string());
-    push_rate(&mut h, &mut r, "a_win", t.wins[0], t.trials);
-    push_rate(&mut h, &mut r, "b_win", t.wins[1], t.trials);
-    push_rate(&mut h, &mut r, "draw", t.draws, t.trials);
+    push_rate(&mut h, &mut r, "a_win", t.wins(Side::A), t.trials);
+    push_rate(&mut h, &mut r, "b_win", t.wins(Side::B), t.trials);
+    push_rate(&mut h, &mut r, "draw", t.draws(), t.trials);
     push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.trials);
     push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.trials);
     push(&mut h, &mut r, "rounds_mean", optional(t.rounds.mean()));

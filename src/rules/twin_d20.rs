@@ -374,11 +374,17 @@ impl WoundCircles {
     /// Marks a Wound: its circle, or the nearest empty circle above. Returns the circle marked.
     #[inline]
     pub fn mark(&mut self, wound: u32, circles: u32) -> u32 {
+        self.mark_if(wound, circles, true)
+    }
+
+    /// Finds the circle a Wound would take and marks it only when `really` (no branch).
+    #[inline]
+    pub fn mark_if(&mut self, wound: u32, circles: u32, really: bool) -> u32 {
         let beyond = circles + 1;
         let from = wound.clamp(1, beyond);
         let empty_from = !self.0 & (u64::MAX << from);
         let circle = empty_from.trailing_zeros().min(beyond);
-        self.0 |= 1 << circle;
+        self.0 |= u64::from(really) << circle;
         circle
     }
 
@@ -395,25 +401,54 @@ impl WoundCircles {
     }
 
     /// Recovery: lowers the highest Wound by `by`; Wounds passed on the way heal. A Wound landing
-    /// on a filled circle merges with it; a Wound lowered to 0 or below heals.
+    /// on a filled circle merges with it; a Wound lowered to 0 or below heals. `by` 0 (a failed
+    /// roll) changes nothing, so callers need no branch.
     #[inline]
     pub fn lower_highest(&mut self, by: u32) {
-        let highest = self.highest();
-        if highest == 0 {
-            return;
-        }
-        let to = highest.saturating_sub(by);
-        // Clear circles to..=highest, then mark `to` again when it is a circle.
-        let keep_below = if to == 0 { 0 } else { (1u64 << to) - 1 };
-        self.0 &= keep_below;
-        if to > 0 {
-            self.0 |= 1 << to;
-        }
+        let to = self.highest().saturating_sub(by);
+        // Keep the circles below `to`, and `to` itself when it is a circle (to > 0).
+        let below = (1u64 << to) - 1;
+        self.0 = (self.0 & below) | (u64::from(to > 0) << to);
     }
 
     /// The filled circles, lowest first.
     pub fn list(self) -> Vec<u32> {
         (1..64).filter(|&c| self.0 >> c & 1 == 1).collect()
+    }
+}
+
+/// What one attack did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Strike {
+    /// At least one die hit.
+    pub hit: bool,
+    /// Damage dealt after armour (0 on a miss or when the armour took it all).
+    pub dealt: u32,
+}
+
+/// The healing settings compiled to the numbers the timeline loop reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HealingPlan {
+    interval: u32,
+    horizon: u32,
+    /// Medicine value after equipment.
+    medicine: i32,
+    /// Medicine rolls before each Recovery roll: 0 without a healer.
+    medicine_rolls: u32,
+}
+
+impl HealingPlan {
+    fn new(h: &Healing) -> Self {
+        HealingPlan {
+            interval: h.interval_days.u32(),
+            horizon: h.horizon_days.u32(),
+            medicine: h.medicine.i32() + h.equipment.i32(),
+            medicine_rolls: if h.medicine.get() > 0 {
+                h.medicine_rolls.u32()
+            } else {
+                0
+            },
+        }
     }
 }
 
@@ -427,17 +462,24 @@ pub struct TwinD20 {
     /// `hit_faces[s]`: the faces with which side `s` hits the other.
     hit_faces: [HitFaces; 2],
     /// Damage bonus when one die hits, by the face of the die that missed.
-    one_die_bonus: [u32; 21],
+    one_die_bonus: [u32; 32],
     /// Damage bonus when both hit, by the difference between the dice.
-    both_dice_bonus: [u32; 20],
+    both_dice_bonus: [u32; 32],
     /// The rules as set.
     pub rules: Rules,
+    /// `rules.wound_circles`, read on every hit.
+    circles: u32,
+    /// Per side: the Aftermath kills a fighter whose marked circle is above this.
+    death_above: [u32; 2],
+    /// The healing settings as flat numbers.
+    plan: HealingPlan,
     /// The healing settings.
     pub healing: Healing,
     /// Rounds before the duel is called a draw.
     pub round_limit: u32,
 }
 
+const FIRST_STRIKE_DIE: &str = "d2 (who strikes first: 1 = a, 2 = b)";
 const RECOVERY_DICE: AttributeDice = AttributeDice {
     black: "black d20 (Recovery)",
     white: "white d20 (Recovery)",
@@ -459,14 +501,14 @@ impl TwinD20 {
         let faces = |attacker: &Fighter, defender: &Fighter| {
             HitFaces::new(defender.defense, attacker.attack, rules.hit_on_defense)
         };
-        let mut one_die_bonus = [0; 21];
+        let mut one_die_bonus = [0; 32];
         for (face, bonus) in one_die_bonus.iter_mut().enumerate() {
             *bonus = match face % 10 {
                 0 => rules.zero_digit_counts.u32(),
                 digit => digit as u32,
             };
         }
-        let mut both_dice_bonus = [0; 20];
+        let mut both_dice_bonus = [0; 32];
         for (difference, bonus) in both_dice_bonus.iter_mut().enumerate() {
             *bonus = if difference as u32 >= rules.big_difference.u32() {
                 rules.big_difference_bonus.u32()
@@ -475,6 +517,9 @@ impl TwinD20 {
             };
         }
         TwinD20 {
+            circles: rules.wound_circles.u32(),
+            death_above: fighters.map(|f| f.toughness + rules.death_margin.u32()),
+            plan: HealingPlan::new(&healing),
             hit_faces: [
                 faces(&fighters[0], &fighters[1]),
                 faces(&fighters[1], &fighters[0]),
@@ -487,6 +532,17 @@ impl TwinD20 {
             healing,
             round_limit,
         }
+    }
+
+    /// The same point with other healing settings.
+    pub fn with_healing(self, healing: Healing) -> Self {
+        TwinD20::new(
+            self.fighters,
+            self.names,
+            self.rules,
+            healing,
+            self.round_limit,
+        )
     }
 
     /// Compiles a scenario file into a point, resolving weapon and armour names.
@@ -551,8 +607,10 @@ impl TwinD20 {
         ))
     }
 
-    /// One attack of `attacker` on `defender`: returns the Damage dealt after armour when the
-    /// attack hit (0 when the armour took it all), `None` on a miss.
+    /// One attack of `attacker` on the other fighter, marking the Wound it deals.
+    ///
+    /// Written without data-dependent branches (the dice decide which table cell is read, not
+    /// which code runs), because mispredicted branches cost more than the dice on this path.
     #[inline]
     pub fn strike<D: Dice, L: Log>(
         &self,
@@ -560,7 +618,7 @@ impl TwinD20 {
         wounds: &mut WoundCircles,
         dice: &mut D,
         log: &mut L,
-    ) -> Option<u32> {
+    ) -> Strike {
         let atk = &self.fighters[attacker.index()];
         let def = &self.fighters[attacker.other().index()];
         log.say(|| {
@@ -575,56 +633,64 @@ impl TwinD20 {
         });
         let roll = AttackRoll::roll(dice);
         let faces = self.hit_faces[attacker.index()];
-        let (black_hits, white_hits) = (faces.hits(roll.black), faces.hits(roll.white));
-        let (bonus, how) = match (black_hits, white_hits) {
-            (false, false) => {
-                log.say(|| format!("  black {} and white {} both miss", roll.black, roll.white));
-                return None;
-            }
-            (true, false) => (
-                self.one_die_bonus[roll.white as usize],
-                "white missed: its last digit",
-            ),
-            (false, true) => (
-                self.one_die_bonus[roll.black as usize],
-                "black missed: its last digit",
-            ),
-            (true, true) => (
-                self.both_dice_bonus[roll.black.abs_diff(roll.white) as usize],
-                "both hit: twice the difference",
-            ),
-        };
-        let damage = atk.damage + bonus;
-        log.say(|| {
-            format!(
-                "  black {} white {}: {how} adds {bonus}: Damage {damage}",
-                roll.black, roll.white
-            )
-        });
+        // 0: both miss; 1: only black hits; 2: only white hits; 3: both hit.
+        let case = usize::from(faces.hits(roll.black)) | usize::from(faces.hits(roll.white)) << 1;
+        let bonuses = [
+            0,
+            self.one_die_bonus[roll.white as usize & 31],
+            self.one_die_bonus[roll.black as usize & 31],
+            self.both_dice_bonus[roll.black.abs_diff(roll.white) as usize & 31],
+        ];
+        let hit = case != 0;
+        let damage = (atk.damage + bonuses[case]) * u32::from(hit);
         // Coverage 20 is sealed; otherwise a white die above Coverage bypasses the armour.
         let struck = roll.white <= def.coverage;
-        let dealt = if struck {
-            damage.saturating_sub(def.protection)
-        } else {
-            damage
+        let dealt = damage.saturating_sub(def.protection * u32::from(struck));
+        let circle = wounds.mark_if(dealt, self.circles, dealt > 0);
+        if L::ON {
+            self.narrate_strike(
+                attacker, roll, case, damage, struck, dealt, circle, *wounds, log,
+            );
+        }
+        Strike { hit, dealt }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn narrate_strike<L: Log>(
+        &self,
+        attacker: Side,
+        roll: AttackRoll,
+        case: usize,
+        damage: u32,
+        struck: bool,
+        dealt: u32,
+        circle: u32,
+        wounds: WoundCircles,
+        log: &mut L,
+    ) {
+        let (black, white) = (roll.black, roll.white);
+        let def = &self.fighters[attacker.other().index()];
+        let how = match case {
+            0 => return log.say(|| format!("  black {black} and white {white} both miss")),
+            1 => "white missed: its last digit",
+            2 => "black missed: its last digit",
+            _ => "both hit: twice the difference",
         };
+        let bonus = damage - self.fighters[attacker.index()].damage;
+        log.say(|| format!("  black {black} white {white}: {how} adds {bonus}: Damage {damage}"));
         if def.coverage > 0 {
             log.say(|| {
                 if struck {
                     format!(
-                        "  armour struck (white {} vs Coverage {}): Protection {} leaves {dealt}",
-                        roll.white, def.coverage, def.protection
+                        "  armour struck (white {white} vs Coverage {}): Protection {} leaves {dealt}",
+                        def.coverage, def.protection
                     )
                 } else {
-                    format!(
-                        "  armour bypassed (white {} above Coverage {})",
-                        roll.white, def.coverage
-                    )
+                    format!("  armour bypassed (white {white} above Coverage {})", def.coverage)
                 }
             });
         }
         if dealt > 0 {
-            let circle = wounds.mark(dealt, self.rules.wound_circles.u32());
             log.say(|| {
                 format!(
                     "  {} marks Wound {circle}; wounds now {:?}",
@@ -633,25 +699,24 @@ impl TwinD20 {
                 )
             });
         }
-        Some(dealt)
     }
 
     /// The Aftermath for one fighter: marks the circle above the worst Wound; true when dead.
     pub fn aftermath<L: Log>(&self, side: Side, wounds: &mut WoundCircles, log: &mut L) -> bool {
-        if !self.rules.aftermath || !wounds.any() {
-            return false;
-        }
         let fighter = &self.fighters[side.index()];
-        let circle = wounds.mark(wounds.highest() + 1, self.rules.wound_circles.u32());
-        let dead = circle > fighter.toughness + self.rules.death_margin.u32();
-        log.say(|| {
-            format!(
-                "Aftermath: {} marks circle {circle} (Toughness {}): {}",
-                self.names[side.index()],
-                fighter.toughness,
-                if dead { "dead" } else { "alive" }
-            )
-        });
+        let applies = self.rules.aftermath && wounds.any();
+        let circle = wounds.mark_if(wounds.highest() + 1, self.circles, applies);
+        let dead = applies & (circle > self.death_above[side.index()]);
+        if applies {
+            log.say(|| {
+                format!(
+                    "Aftermath: {} marks circle {circle} (Toughness {}): {}",
+                    self.names[side.index()],
+                    fighter.toughness,
+                    if dead { "dead" } else { "alive" }
+                )
+            });
+        }
         dead
     }
 
@@ -664,11 +729,13 @@ impl TwinD20 {
         dice: &mut D,
         log: &mut L,
     ) -> Recovery {
-        let h = &self.healing;
+        let HealingPlan {
+            interval,
+            horizon,
+            medicine,
+            medicine_rolls,
+        } = self.plan;
         let toughness = self.fighters[side.index()].toughness as i32;
-        let interval = h.interval_days.u32();
-        let horizon = h.horizon_days.u32();
-        let medicine = h.medicine.i32() + h.equipment.i32();
         log.say(|| {
             format!(
                 "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",
@@ -680,40 +747,33 @@ impl TwinD20 {
         while day + interval <= horizon && !dice.exhausted() {
             day += interval;
             let mut bonus = 0;
-            if h.medicine.get() > 0 {
-                for _ in 0..h.medicine_rolls.get() {
-                    if let Some(result) = attribute_roll(dice, medicine, MEDICINE_DICE) {
-                        bonus = bonus.max(result);
-                    }
-                }
-                log.say(|| format!("day {day}: Medicine {medicine} adds {bonus} to Toughness"));
+            for _ in 0..medicine_rolls {
+                bonus = bonus.max(attribute_roll(dice, medicine, MEDICINE_DICE));
             }
             let value = toughness + bonus as i32;
-            match attribute_roll(dice, value, RECOVERY_DICE) {
-                Some(result) => {
-                    let highest = wounds.highest();
-                    wounds.lower_highest(result);
-                    log.say(|| {
-                        format!(
-                            "day {day}: Recovery roll with {value}: {result} success; Wound {highest} lowered to {}; wounds now {:?}",
-                            highest.saturating_sub(result),
-                            wounds.list()
-                        )
-                    });
-                    if !wounds.any() {
-                        log.say(|| {
-                            format!("{} is whole after {day} days", self.names[side.index()])
-                        });
-                        return Recovery {
-                            days_to_whole: Some(day),
-                            died: false,
-                            impairment: 0,
-                        };
-                    }
+            let result = attribute_roll(dice, value, RECOVERY_DICE);
+            let highest = wounds.highest();
+            wounds.lower_highest(result);
+            if L::ON {
+                if medicine_rolls > 0 {
+                    log.say(|| format!("day {day}: Medicine {medicine} adds {bonus} to Toughness"));
                 }
-                None => {
-                    log.say(|| format!("day {day}: Recovery roll with {value} fails: no healing"))
-                }
+                log.say(|| match result {
+                    0 => format!("day {day}: Recovery roll with {value} fails: no healing"),
+                    _ => format!(
+                        "day {day}: Recovery roll with {value}: {result} success; Wound {highest} lowered to {}; wounds now {:?}",
+                        highest.saturating_sub(result),
+                        wounds.list()
+                    ),
+                });
+            }
+            if !wounds.any() {
+                log.say(|| format!("{} is whole after {day} days", self.names[side.index()]));
+                return Recovery {
+                    days_to_whole: Some(day),
+                    died: false,
+                    impairment: 0,
+                };
             }
         }
         log.say(|| {
@@ -762,13 +822,7 @@ impl Ruleset for TwinD20 {
         let first = match self.rules.first_strike {
             FirstStrike::A => Side::A,
             FirstStrike::B => Side::B,
-            FirstStrike::Random => {
-                if dice.d(2, "d2 (who strikes first: 1 = a, 2 = b)") == 1 {
-                    Side::A
-                } else {
-                    Side::B
-                }
-            }
+            FirstStrike::Random => Side::BOTH[(dice.d(2, FIRST_STRIKE_DIE) - 1) as usize & 1],
         };
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -781,10 +835,8 @@ impl Ruleset for TwinD20 {
                     break 'duel;
                 }
                 let defender = attacker.other();
-                if let Some(dealt) = self.strike(attacker, &mut wounds[defender.index()], dice, log)
-                {
-                    tally.record_hit(dealt);
-                }
+                let strike = self.strike(attacker, &mut wounds[defender.index()], dice, log);
+                tally.record_hit(strike.dealt, strike.hit);
                 let fighter = &self.fighters[defender.index()];
                 if wounds[defender.index()].highest() > fighter.toughness {
                     log.say(|| {
@@ -852,9 +904,9 @@ mod tests {
     fn strike_with(model: &TwinD20, dice: &[u32]) -> (Option<u32>, WoundCircles) {
         let mut wounds = WoundCircles::default();
         let mut scripted = ScriptedDice::new(dice.to_vec());
-        let dealt = model.strike(Side::A, &mut wounds, &mut scripted, &mut NoLog);
+        let strike = model.strike(Side::A, &mut wounds, &mut scripted, &mut NoLog);
         assert!(scripted.finish().is_ok());
-        (dealt, wounds)
+        (strike.hit.then_some(strike.dealt), wounds)
     }
 
     #[test]
@@ -937,13 +989,15 @@ mod tests {
         let mut wounds = WoundCircles::from_wounds(&[6, 7]);
         // One Recovery roll: Toughness 8, black 11 white 4: result 4.
         let result = crate::rules::two_d20::attribute_roll(&mut dice, 8, RECOVERY_DICE);
-        assert_eq!(result, Some(4));
+        assert_eq!(result, 4);
         wounds.lower_highest(4);
         assert_eq!(wounds.list(), vec![3]);
         // Through the timeline: the same roll, then a failure (20, 20) leaves the 3.
         let mut dice = ScriptedDice::new([11, 4, 20, 20]);
-        let mut short = model.clone();
-        short.healing.horizon_days = Ranged::new(14);
+        let short = model.clone().with_healing(Healing {
+            horizon_days: Ranged::new(14),
+            ..Healing::default()
+        });
         let r = short.recover(
             Side::A,
             WoundCircles::from_wounds(&[6, 7]),
@@ -962,6 +1016,22 @@ mod tests {
     }
 
     #[test]
+    fn lowering_merges_on_a_filled_circle_and_a_failed_roll_changes_nothing() {
+        let mut w = WoundCircles::from_wounds(&[2, 7]);
+        w.lower_highest(5);
+        assert_eq!(w.list(), vec![2]);
+        let mut w = WoundCircles::from_wounds(&[2, 7]);
+        w.lower_highest(0);
+        assert_eq!(w.list(), vec![2, 7]);
+        let mut w = WoundCircles::from_wounds(&[2, 7, 9]);
+        w.lower_highest(20);
+        assert!(!w.any());
+        let mut empty = WoundCircles::default();
+        empty.lower_highest(4);
+        assert!(!empty.any());
+    }
+
+    #[test]
     fn recovery_heals_when_the_result_clears_the_highest_wound() {
         let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
         // Wounds 2 and 5; failure in week 1 (both above 8), then result 8 clears both in week 2.
@@ -977,9 +1047,13 @@ mod tests {
 
     #[test]
     fn medicine_adds_its_highest_success_to_toughness_for_the_next_roll() {
-        let mut model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
-        model.healing.medicine = Ranged::new(10);
-        model.healing.equipment = Ranged::new(2);
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default()).with_healing(
+            Healing {
+                medicine: Ranged::new(10),
+                equipment: Ranged::new(2),
+                ..Healing::default()
+            },
+        );
         // Medicine 12: black 12, white 15 -> 12. Recovery with 8 + 12 = 20: black 17 white 19 -> 19.
         let mut dice = ScriptedDice::new([12, 15, 17, 19]);
         let r = model.recover(
@@ -1016,7 +1090,7 @@ mod tests {
         let mut probability = vec![0.0; 81];
         EnumeratingDice::for_each(
             |dice| model.strike(Side::A, &mut WoundCircles::default(), dice, &mut NoLog),
-            |dealt, p| probability[dealt.map_or(0, |d| d as usize)] += p,
+            |strike, p| probability[strike.dealt as usize] += p,
         );
         probability
     }
@@ -1055,7 +1129,7 @@ mod tests {
         for _ in 0..n {
             let d = model
                 .strike(Side::A, &mut WoundCircles::default(), &mut dice, &mut NoLog)
-                .unwrap_or(0);
+                .dealt;
             counts[d as usize] += 1;
             sum += u64::from(d);
         }
@@ -1088,7 +1162,7 @@ mod tests {
         model.trial(&mut dice, &mut log, &mut tally);
         assert!(dice.finish().is_ok(), "{:?} {:?}", dice.error(), log.lines);
         assert_eq!(dice.used(), 11);
-        assert_eq!(tally.wins, [1, 0]);
+        assert_eq!(tally.ends, [1, 0, 0]);
         assert_eq!(tally.dead, [0, 0]);
         assert_eq!(tally.rounds.bins()[2], 1);
         assert_eq!(tally.recovery[1].days_to_whole.bins()[14], 1);
@@ -1110,6 +1184,10 @@ mod tests {
             assert_eq!(value.as_deref(), Some(p.default), "{}.{}", p.section, p.key);
             documented += 1;
         }
-        assert_eq!(documented, rules.len() + healing.len(), "every [rules] and [healing] key is documented");
+        assert_eq!(
+            documented,
+            rules.len() + healing.len(),
+            "every [rules] and [healing] key is documented"
+        );
     }
 }

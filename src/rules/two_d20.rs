@@ -21,8 +21,7 @@ impl AttackRoll {
     /// Rolls black then white.
     #[inline]
     pub fn roll<D: Dice>(dice: &mut D) -> Self {
-        let black = dice.d(20, "black d20 (attack)");
-        let white = dice.d(20, "white d20 (attack)");
+        let (black, white) = dice.pair(20, "black d20 (attack)", "white d20 (attack)");
         AttackRoll { black, white }
     }
 }
@@ -52,25 +51,20 @@ impl HitFaces {
     }
 }
 
-/// The attribute roll: two d20; the result is the highest die at or below `value`, `None` when
-/// both dice are above it (a failure). Text: "Toughness 8, black 11 white 4 → 4".
+/// The attribute roll: two d20; the result is the highest die at or below `value`, and 0 when
+/// both dice are above it (a failure: every success is at least 1). Text: "Toughness 8, black
+/// 11 white 4 → 4".
 #[inline]
-pub fn attribute_roll<D: Dice>(dice: &mut D, value: i32, what: AttributeDice) -> Option<u32> {
-    let black = dice.d(20, what.black);
-    let white = dice.d(20, what.white);
+pub fn attribute_roll<D: Dice>(dice: &mut D, value: i32, what: AttributeDice) -> u32 {
+    let (black, white) = dice.pair(20, what.black, what.white);
     attribute_result(black, white, value)
 }
 
-/// The result of an attribute roll from its two dice.
+/// The result of an attribute roll from its two dice (0 for a failure), without a branch.
 #[inline]
-pub fn attribute_result(black: u32, white: u32, value: i32) -> Option<u32> {
-    let ok = |die: u32| i64::from(die) <= i64::from(value);
-    match (ok(black), ok(white)) {
-        (true, true) => Some(black.max(white)),
-        (true, false) => Some(black),
-        (false, true) => Some(white),
-        (false, false) => None,
-    }
+pub fn attribute_result(black: u32, white: u32, value: i32) -> u32 {
+    let within = |die: u32| die * u32::from(i64::from(die) <= i64::from(value));
+    within(black).max(within(white))
 }
 
 /// The labels of an attribute roll's two dice, for narration.
@@ -94,15 +88,17 @@ mod tests {
             black: "b",
             white: "w",
         };
-        assert_eq!(attribute_roll(&mut dice, 8, labels), Some(4));
+        assert_eq!(attribute_roll(&mut dice, 8, labels), 4);
     }
 
     #[test]
     fn attribute_roll_takes_highest_success_and_fails_when_both_above() {
-        assert_eq!(attribute_result(5, 7, 8), Some(7));
-        assert_eq!(attribute_result(8, 2, 8), Some(8));
-        assert_eq!(attribute_result(9, 12, 8), None);
-        assert_eq!(attribute_result(1, 1, 0), None);
+        assert_eq!(attribute_result(5, 7, 8), 7);
+        assert_eq!(attribute_result(8, 2, 8), 8);
+        assert_eq!(attribute_result(12, 3, 8), 3);
+        assert_eq!(attribute_result(9, 12, 8), 0);
+        assert_eq!(attribute_result(1, 1, 0), 0);
+        assert_eq!(attribute_result(20, 19, 25), 20);
     }
 
     #[test]
