@@ -1,10 +1,11 @@
 //! The deterministic parallel runner: trials in fixed-size chunks, one generator per chunk,
-//! rayon across chunks, chunk tallies merged in chunk order.
+//! rayon across chunks, chunk tallies merged exactly.
 //!
 //! Each chunk's dice are seeded from (scenario seed, point index, chunk index) by
 //! [`chunk_seed`], so a chunk's trials are the same whichever thread runs it, and the merged
-//! tally is the same whatever the thread count. Chunks run in batches of a few per thread and
-//! each batch is merged before the next starts, so memory does not grow with the trial count.
+//! tally is the same whatever the thread count: every accumulator is an integer, so adding
+//! chunk tallies in any order gives the bytes that adding them in chunk order gives. Workers
+//! count into one tally each, so memory does not grow with the trial count.
 //! The engine knows no ruleset: it runs anything that implements [`Ruleset`].
 
 use crate::dice::FastDice;
@@ -17,9 +18,6 @@ use rayon::prelude::*;
 
 /// Trials in one chunk. Part of the output's identity: changing it changes every number.
 pub const CHUNK_TRIALS: u64 = 8192;
-
-/// Chunks per thread in one batch: big enough to keep threads busy, small enough to bound memory.
-const CHUNKS_PER_THREAD_IN_BATCH: usize = 16;
 
 /// SplitMix64's output function: a bijective 64-bit mix.
 #[inline]
@@ -37,6 +35,12 @@ pub fn chunk_seed(seed: u64, point: u64, chunk: u64) -> u64 {
 }
 
 /// Runs `trials` trials of one point and returns their merged tally.
+///
+/// Chunks are spread over the pool with rayon's fold and reduce: each worker counts its chunks'
+/// trials straight into its own tally, and the tallies are added at the end. Every accumulator
+/// is an integer, so the sum is exact and does not depend on which worker ran which chunk or in
+/// what order the tallies were added: the bytes are the same as merging chunk by chunk in chunk
+/// order, without a barrier between batches and with memory bounded by the number of workers.
 pub fn run_point<R: Ruleset>(
     model: &R,
     seed: u64,
@@ -44,38 +48,34 @@ pub fn run_point<R: Ruleset>(
     trials: u64,
     progress: &ProgressBar,
 ) -> Tally {
-    let chunks = trials.div_ceil(CHUNK_TRIALS);
-    let batch = (rayon::current_num_threads() * CHUNKS_PER_THREAD_IN_BATCH) as u64;
-    let mut total = Tally::new(model.shape());
-    let mut start = 0;
-    while start < chunks {
-        let end = (start + batch).min(chunks);
-        let parts: Vec<Tally> = (start..end)
-            .into_par_iter()
-            .map(|chunk| {
+    let shape = model.shape();
+    (0..trials.div_ceil(CHUNK_TRIALS))
+        .into_par_iter()
+        .fold(
+            || Tally::new(shape),
+            |mut tally, chunk| {
                 let first = chunk * CHUNK_TRIALS;
                 let n = CHUNK_TRIALS.min(trials - first);
-                let tally = run_chunk(model, chunk_seed(seed, point, chunk), n);
+                run_chunk_into(model, chunk_seed(seed, point, chunk), n, &mut tally);
                 progress.inc(n);
                 tally
-            })
-            .collect();
-        for part in &parts {
-            total.merge(part);
-        }
-        start = end;
-    }
-    total
+            },
+        )
+        .reduce(
+            || Tally::new(shape),
+            |mut a, b| {
+                a.merge(&b);
+                a
+            },
+        )
 }
 
-/// Runs `n` trials with dice seeded by `seed`: the unit of work and of reproducibility.
-pub fn run_chunk<R: Ruleset>(model: &R, seed: u64, n: u64) -> Tally {
+/// Runs `n` trials with dice seeded by `seed` into `tally`: the unit of reproducibility.
+pub fn run_chunk_into<R: Ruleset>(model: &R, seed: u64, n: u64, tally: &mut Tally) {
     let mut dice = FastDice::seed_from_u64(seed);
-    let mut tally = Tally::new(model.shape());
     for _ in 0..n {
-        model.trial(&mut dice, &mut NoLog, &mut tally);
+        model.trial(&mut dice, &mut NoLog, tally);
     }
-    tally
 }
 
 /// Runs one point of any ruleset (the match is the only dispatch; the loop is monomorphized).
@@ -94,6 +94,42 @@ pub fn run_model(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use crate::rules::twin_d20::{Fighter, Healing, Rules, TwinD20};
+
+    #[test]
+    fn the_merged_tally_is_the_same_as_chunks_added_one_by_one_in_order() {
+        let f = Fighter {
+            attack: 12,
+            defense: 6,
+            toughness: 8,
+            damage: 2,
+            coverage: 10,
+            protection: 2,
+        };
+        let model = TwinD20::new(
+            [f, f],
+            ["a".into(), "b".into()],
+            Rules::default(),
+            Healing::default(),
+            30,
+        );
+        let trials = 5 * CHUNK_TRIALS + 123;
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build();
+        let parallel = match pool {
+            Ok(pool) => pool.install(|| run_point(&model, 9, 3, trials, &ProgressBar::hidden())),
+            Err(e) => panic!("{e}"),
+        };
+        let mut in_order = Tally::new(model.shape());
+        for chunk in 0..trials.div_ceil(CHUNK_TRIALS) {
+            let mut part = Tally::new(model.shape());
+            let n = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
+            run_chunk_into(&model, chunk_seed(9, 3, chunk), n, &mut part);
+            in_order.merge(&part);
+        }
+        assert_eq!(parallel, in_order);
+        assert_eq!(parallel.trials, trials);
+    }
 
     #[test]
     fn chunk_seeds_differ_by_every_coordinate() {
