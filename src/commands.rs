@@ -13,7 +13,7 @@ use crate::scenario::error::{InputError, unknown_name};
 use crate::scenario::{self, Model, Scenario};
 use crate::stats::Tally;
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -59,9 +59,17 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if let Ok(style) = ProgressStyle::with_template(
-        "{msg} [{bar:30}] {human_pos}/{human_len} trials  {per_sec}  ETA {eta}",
+        "{msg} [{bar:30}] {human_pos}/{human_len} trials  {rate}  ETA {eta}",
     ) {
-        bar.set_style(style.progress_chars("=> "));
+        let style = style
+            .with_key(
+                "rate",
+                |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.0} trials/s", state.per_sec());
+                },
+            )
+            .progress_chars("=> ");
+        bar.set_style(style);
     }
     bar
 }
