@@ -11,7 +11,8 @@ pub mod two_d20;
 
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::stats::{Tally, TallyShape};
+use crate::stats::{Side, Tally, TallyShape};
+use serde::{Deserialize, Serialize};
 
 /// A compiled ruleset with its fighters: everything one trial needs, flat and read-only.
 pub trait Ruleset: Sync {
@@ -20,6 +21,33 @@ pub trait Ruleset: Sync {
 
     /// Runs one trial (duel, aftermath, healing of the survivors) and counts it in `tally`.
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally);
+}
+
+/// Who strikes first in each round, for rulesets whose text has no initiative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FirstStrike {
+    /// A d2 at the start of the duel picks who strikes first; the order then holds every round.
+    #[default]
+    Random,
+    /// Fighter `a` always strikes first.
+    A,
+    /// Fighter `b` always strikes first.
+    B,
+}
+
+impl FirstStrike {
+    /// Who strikes first in this duel (rolls the d2 when random).
+    #[inline]
+    pub fn roll<D: Dice>(self, dice: &mut D) -> Side {
+        match self {
+            FirstStrike::A => Side::A,
+            FirstStrike::B => Side::B,
+            FirstStrike::Random => {
+                Side::BOTH[(dice.d(2, "d2 (who strikes first: 1 = a, 2 = b)") - 1) as usize & 1]
+            }
+        }
+    }
 }
 
 /// One documented parameter of a ruleset, as `duelsim rulesets <id>` lists it.

@@ -10,13 +10,12 @@
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::two_d20::{AttackRoll, AttributeDice, HitFaces, attribute_roll};
-use crate::rules::{Parameter, Ruleset};
-use crate::scenario::error::{InputError, Source, unknown_name};
+use crate::rules::{FirstStrike, Parameter, Ruleset};
+use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{NamedFighter, ScenarioFile};
+use crate::scenario::schema::{FighterRefs, ScenarioFile};
 use crate::stats::{DuelOutcome, Recovery, Side, Tally, TallyShape};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// The id scenarios use.
 pub const ID: &str = "twin-d20";
@@ -46,9 +45,15 @@ pub struct FighterSpec {
     pub stance: Stance,
 }
 
-impl NamedFighter for FighterSpec {
+impl FighterRefs for FighterSpec {
     fn name(&self) -> Option<&str> {
         self.name.as_deref()
+    }
+    fn weapon(&self) -> &Name {
+        &self.weapon
+    }
+    fn armour(&self) -> Option<&Name> {
+        self.armour.as_ref()
     }
 }
 
@@ -93,19 +98,6 @@ impl<const LO: i64, const HI: i64> Default for Ranged<LO, HI> {
     fn default() -> Self {
         Ranged::new(0)
     }
-}
-
-/// Who strikes first in each round.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FirstStrike {
-    /// A d2 at the start of the duel picks who strikes first; the order then holds every round.
-    #[default]
-    Random,
-    /// Fighter `a` always strikes first.
-    A,
-    /// Fighter `b` always strikes first.
-    B,
 }
 
 /// The constants of the ruleset a scenario can override in `[rules]`.
@@ -479,7 +471,6 @@ pub struct TwinD20 {
     pub round_limit: u32,
 }
 
-const FIRST_STRIKE_DIE: &str = "d2 (who strikes first: 1 = a, 2 = b)";
 const RECOVERY_DICE: AttributeDice = AttributeDice {
     black: "black d20 (Recovery)",
     white: "white d20 (Recovery)",
@@ -552,23 +543,7 @@ impl TwinD20 {
         for side in Side::BOTH {
             let spec = file.fighter(side);
             let key = side.key();
-            let weapon = lookup(
-                &file.weapons,
-                &spec.weapon,
-                "weapon",
-                &format!("{key}.weapon"),
-                source,
-            )?;
-            let armour = match &spec.armour {
-                Some(name) => Some(lookup(
-                    &file.armour,
-                    name,
-                    "armour",
-                    &format!("{key}.armour"),
-                    source,
-                )?),
-                None => None,
-            };
+            let (weapon, armour) = file.equipment(side, source)?;
             let shift = rules.stance_shift.i32();
             let (attack_shift, defense_shift) = match spec.stance {
                 Stance::Normal => (0, 0),
@@ -791,23 +766,6 @@ impl TwinD20 {
     }
 }
 
-fn lookup<'f, T>(
-    table: &'f BTreeMap<String, T>,
-    name: &Name,
-    what: &str,
-    field: &str,
-    source: &Source,
-) -> Result<&'f T, InputError> {
-    table.get(name.get_ref()).ok_or_else(|| {
-        let known: Vec<&str> = table.keys().map(String::as_str).collect();
-        source.error_at(
-            Some(name.span()),
-            Some(field),
-            unknown_name(what, name.get_ref(), &known),
-        )
-    })
-}
-
 impl Ruleset for TwinD20 {
     fn shape(&self) -> TallyShape {
         TallyShape {
@@ -819,11 +777,7 @@ impl Ruleset for TwinD20 {
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut wounds = [WoundCircles::default(); 2];
-        let first = match self.rules.first_strike {
-            FirstStrike::A => Side::A,
-            FirstStrike::B => Side::B,
-            FirstStrike::Random => Side::BOTH[(dice.d(2, FIRST_STRIKE_DIE) - 1) as usize & 1],
-        };
+        let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
         let mut rounds = 0;

@@ -5,7 +5,8 @@
 //! constants and `[healing]` settings. Each ruleset supplies the types of those sections; this
 //! module supplies the envelope. Unknown keys are errors everywhere.
 
-use crate::scenario::fields::Ranged;
+use crate::scenario::error::{InputError, Source, unknown_name};
+use crate::scenario::fields::{Name, Ranged};
 use crate::stats::Side;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -57,12 +58,41 @@ pub struct ScenarioFile<F, W, A, R, H> {
 }
 
 /// What the envelope needs to know of a ruleset's fighter.
-pub trait NamedFighter {
+pub trait FighterRefs {
     /// The name the scenario gives, if any.
     fn name(&self) -> Option<&str>;
+    /// The key of `[weapons]` the fighter wields.
+    fn weapon(&self) -> &Name;
+    /// The key of `[armour]` the fighter wears, if any.
+    fn armour(&self) -> Option<&Name>;
 }
 
-impl<F: NamedFighter, W, A, R, H> ScenarioFile<F, W, A, R, H> {
+impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
+    /// The weapon and armour entries a fighter refers to; an unknown name is an error at the
+    /// place it was written, suggesting the nearest known name.
+    pub fn equipment(&self, side: Side, source: &Source) -> Result<(&W, Option<&A>), InputError> {
+        let fighter = self.fighter(side);
+        let key = side.key();
+        let weapon = lookup(
+            &self.weapons,
+            fighter.weapon(),
+            "weapon",
+            &format!("{key}.weapon"),
+            source,
+        )?;
+        let armour = match fighter.armour() {
+            Some(name) => Some(lookup(
+                &self.armour,
+                name,
+                "armour",
+                &format!("{key}.armour"),
+                source,
+            )?),
+            None => None,
+        };
+        Ok((weapon, armour))
+    }
+
     /// The fighter of one side.
     pub fn fighter(&self, side: Side) -> &F {
         match side {
@@ -77,6 +107,23 @@ impl<F: NamedFighter, W, A, R, H> ScenarioFile<F, W, A, R, H> {
             .name()
             .map_or_else(|| side.key().to_owned(), str::to_owned)
     }
+}
+
+fn lookup<'f, T>(
+    table: &'f BTreeMap<String, T>,
+    name: &Name,
+    what: &str,
+    field: &str,
+    source: &Source,
+) -> Result<&'f T, InputError> {
+    table.get(name.get_ref()).ok_or_else(|| {
+        let known: Vec<&str> = table.keys().map(String::as_str).collect();
+        source.error_at(
+            Some(name.span()),
+            Some(field),
+            unknown_name(what, name.get_ref(), &known),
+        )
+    })
 }
 
 fn default_seed() -> Ranged<0, { i64::MAX }> {
