@@ -8,7 +8,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use duelsim::dice::{CountingDice, Dice, FastDice};
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
-use duelsim::scenario::{self, Model};
+use duelsim::scenario;
 use duelsim::stats::Tally;
 use std::hint::black_box;
 use std::path::Path;
@@ -47,18 +47,26 @@ fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
     group.finish();
 }
 
+/// The shipped scenario each ruleset is benched with (`BENCH_SCENARIO` replaces the twin-d20 one).
+const BENCH_SCENARIOS: &[(&str, &str)] = &[
+    ("twin-d20", "scenarios/twin-d20/knight-vs-brigand.toml"),
+    (
+        "guard-pierce",
+        "scenarios/guard-pierce/cudgel-vs-sword.toml",
+    ),
+];
+
 fn bench_rulesets(c: &mut Criterion) {
-    let path = std::env::var("BENCH_SCENARIO")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|_| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml")
-        });
-    let scenario = match scenario::load(&path) {
-        Ok(s) => s,
-        Err(e) => panic!("the bench scenario must load: {e}"),
-    };
-    match &scenario.points[0].model {
-        Model::TwinD20(m) => bench_trial(c, "twin-d20", m),
+    for &(name, file) in BENCH_SCENARIOS {
+        let path = match std::env::var("BENCH_SCENARIO") {
+            Ok(p) if name == "twin-d20" => std::path::PathBuf::from(p),
+            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+        };
+        let scenario = match scenario::load(&path) {
+            Ok(s) => s,
+            Err(e) => panic!("the bench scenario must load: {e}"),
+        };
+        duelsim::with_model!(&scenario.points[0].model, m => bench_trial(c, name, m));
     }
 }
 

@@ -10,7 +10,7 @@ use crate::log::Log;
 use crate::report::{self, RunResult};
 use crate::rules::{self, Ruleset};
 use crate::scenario::error::{InputError, unknown_name};
-use crate::scenario::{self, Model, Scenario};
+use crate::scenario::{self, Scenario};
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -269,15 +269,16 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
         "trace of '{}' ({}), point {}",
         scenario.name, scenario.ruleset, options.point
     );
-    let (lines, used, problem) = match (&point.model, &options.dice) {
-        (Model::TwinD20(m), Some(given)) => {
+    let (lines, used, problem) = match &options.dice {
+        Some(given) => {
             let _ = writeln!(out, "dice: the {} given results", given.len());
-            let (lines, used, dice) = trace_with(m, ScriptedDice::new(given.clone()));
+            let (lines, used, dice) = crate::with_model!(&point.model, m => trace_with(m, ScriptedDice::new(given.clone())));
             (lines, used, dice.finish().err())
         }
-        (Model::TwinD20(m), None) => {
+        None => {
             let _ = writeln!(out, "dice: seed {seed}");
-            let (lines, used, _) = trace_with(m, FastDice::seed_from_u64(seed));
+            let (lines, used, _) =
+                crate::with_model!(&point.model, m => trace_with(m, FastDice::seed_from_u64(seed)));
             (lines, used, None)
         }
     };

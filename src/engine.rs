@@ -86,9 +86,7 @@ pub fn run_model(
     trials: u64,
     progress: &ProgressBar,
 ) -> Tally {
-    match model {
-        Model::TwinD20(m) => run_point(m, seed, point, trials, progress),
-    }
+    crate::with_model!(model, m => run_point(m, seed, point, trials, progress))
 }
 
 #[cfg(test)]

@@ -246,6 +246,26 @@ impl RecoveryTally {
     }
 }
 
+/// How a ruleset-specific count is reported in `summary.csv`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExtraKind {
+    /// A share of trials, with its interval (`<name>_rate`, `_lo`, `_hi`).
+    ShareOfTrials,
+    /// A share of patients (wounded survivors of both sides), with its interval.
+    ShareOfPatients,
+    /// A mean per patient (`<name>_mean`).
+    MeanPerPatient,
+}
+
+/// A ruleset-specific count: what it is called in `summary.csv` and how it is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Extra {
+    /// Column name (without the `_rate` / `_mean` suffix).
+    pub name: &'static str,
+    /// How it is reported.
+    pub kind: ExtraKind,
+}
+
 /// The sizes a tally's histograms need; fixed per scenario point before the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TallyShape {
@@ -255,6 +275,8 @@ pub struct TallyShape {
     pub max_damage: u32,
     /// The healing horizon in days.
     pub horizon_days: u32,
+    /// The ruleset's own counts, in [`Tally::extra`] order.
+    pub extras: &'static [Extra],
 }
 
 /// Everything counted over a set of trials. Allocated once per chunk, merged exactly.
@@ -273,6 +295,10 @@ pub struct Tally {
     pub hit_damage: Histogram,
     /// Healing timelines of each side's wounded survivors.
     pub recovery: [RecoveryTally; 2],
+    /// The ruleset's own counts, one per [`TallyShape::extras`] entry.
+    pub extra: Vec<u64>,
+    /// What the extra counts are.
+    pub extras: &'static [Extra],
 }
 
 /// How one duel ended.
@@ -317,6 +343,8 @@ impl Tally {
                 RecoveryTally::new(shape.horizon_days),
                 RecoveryTally::new(shape.horizon_days),
             ],
+            extra: vec![0; shape.extras.len()],
+            extras: shape.extras,
         }
     }
 
@@ -343,8 +371,17 @@ impl Tally {
         self.recovery[side.index()].record(recovery);
     }
 
+    /// Adds `n` to the ruleset's own count number `index`.
+    #[inline]
+    pub fn record_extra(&mut self, index: usize, n: u64) {
+        self.extra[index] += n;
+    }
+
     /// Adds another tally of the same shape.
     pub fn merge(&mut self, o: &Tally) {
+        for (mine, theirs) in self.extra.iter_mut().zip(&o.extra) {
+            *mine += theirs;
+        }
         self.trials += o.trials;
         for i in 0..2 {
             self.dead[i] += o.dead[i];
@@ -413,6 +450,7 @@ mod tests {
             round_limit: 10,
             max_damage: 20,
             horizon_days: 30,
+            extras: &[],
         };
         let outcomes = [
             DuelOutcome {

@@ -382,3 +382,137 @@ fn bad_command_line_values_exit_2() {
         assert_eq!(text(&o.stderr).lines().count(), 1, "{args:?}");
     }
 }
+
+/// Every scenario under `scenarios/`, recursively.
+fn shipped_scenarios() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "toml") {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios"),
+        &mut out,
+    );
+    out.sort();
+    out
+}
+
+#[test]
+fn every_shipped_scenario_runs_as_shipped_with_the_healing_columns() {
+    let scenarios = shipped_scenarios();
+    assert!(scenarios.len() >= 4, "{scenarios:?}");
+    let dir = scratch("shipped");
+    for (i, path) in scenarios.iter().enumerate() {
+        let out = dir.join(i.to_string());
+        let o = duelsim(&[
+            "run",
+            &path.to_string_lossy(),
+            "-q",
+            "--trials",
+            "20000",
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            path.display(),
+            text(&o.stderr)
+        );
+        let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_default();
+        let header = summary.lines().next().unwrap_or_default();
+        for column in [
+            "recovery_days_mean",
+            "recovery_days_p90",
+            "recovery_death_rate",
+            "unhealed_rate",
+            "impairment_rate",
+        ] {
+            assert!(header.contains(column), "{}: no {column}", path.display());
+        }
+    }
+}
+
+#[test]
+fn guard_pierce_scenarios_report_dying_and_infection_and_list_their_parameters() {
+    let dir = scratch("guard-pierce");
+    let o = duelsim(&[
+        "run",
+        "scenarios/guard-pierce/recovery-ward.toml",
+        "-q",
+        "--trials",
+        "20000",
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap_or_default();
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let value = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .and_then(|i| row.get(i))
+            .and_then(|v| v.parse::<f64>().ok())
+    };
+    for column in [
+        "a_dying_rate",
+        "b_dying_rate",
+        "died_dying_rate",
+        "infected_rate",
+        "infections_mean",
+    ] {
+        assert!(value(column).is_some(), "no {column} in {summary}");
+    }
+    assert!(
+        value("a_dying_rate").unwrap_or(0.0) > 0.0,
+        "falchions leave some fighters dying"
+    );
+    assert!(
+        value("recovery_days_mean").unwrap_or(0.0) >= 30.0,
+        "monthly rolls take at least a month"
+    );
+    let params = text(&duelsim(&["rulesets", "guard-pierce"]).stdout);
+    for key in [
+        "full_hit_pierce        = 2",
+        "interval_damage_cut    = 5",
+        "dying_minutes          = 60",
+        "attention_minutes      = 30",
+    ] {
+        assert!(params.contains(key), "missing {key} in {params}");
+    }
+}
+
+#[test]
+fn a_malformed_protection_interval_is_an_error_at_its_line() {
+    let dir = scratch("interval");
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/guard-pierce/pick-vs-plate.toml"),
+    )
+    .unwrap_or_default();
+    let file = dir.join("bad.toml");
+    let _ = std::fs::write(
+        &file,
+        original.replacen("protection = \"6-13\"", "protection = \"13-6\"", 1),
+    );
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("armour.plate.protection: expected a Protection interval such as \"4-11\""),
+        "{err}"
+    );
+    assert!(err.contains("bad.toml:38:14: "), "{err}");
+}

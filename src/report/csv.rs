@@ -3,7 +3,7 @@
 //! estimate that does not exist (a mean of nothing) is an empty cell.
 
 use super::{Export, RunResult};
-use crate::stats::{Histogram, RecoveryTally, Side, Tally, wilson};
+use crate::stats::{ExtraKind, Histogram, RecoveryTally, Side, Tally, wilson};
 use anyhow::Result;
 
 /// `summary.csv`.
@@ -95,6 +95,23 @@ pub fn summary_row(
     );
     let pooled = t.recovery_pooled();
     push_recovery(&mut h, &mut r, "", &pooled);
+    for (extra, &count) in t.extras.iter().zip(&t.extra) {
+        match extra.kind {
+            ExtraKind::ShareOfTrials => push_rate(&mut h, &mut r, extra.name, count, t.trials),
+            ExtraKind::ShareOfPatients => {
+                push_rate(&mut h, &mut r, extra.name, count, pooled.patients)
+            }
+            ExtraKind::MeanPerPatient => {
+                let mean = (pooled.patients > 0).then(|| count as f64 / pooled.patients as f64);
+                push(
+                    &mut h,
+                    &mut r,
+                    &format!("{}_mean", extra.name),
+                    optional(mean),
+                );
+            }
+        }
+    }
     for (side, rec) in ["a_", "b_"].iter().zip(&t.recovery) {
         push(
             &mut h,

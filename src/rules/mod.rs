@@ -6,6 +6,7 @@
 //! and narrated in `duelsim trace`. This module also holds the catalogue of ruleset ids that
 //! `duelsim rulesets` lists. It knows nothing of files or threads.
 
+pub mod guard_pierce;
 pub mod twin_d20;
 pub mod two_d20;
 
@@ -83,8 +84,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
     },
     RulesetInfo {
         id: "guard-pierce",
-        summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows",
-        implemented: false,
+        summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows, infection",
+        implemented: true,
     },
     RulesetInfo {
         id: "zone-d100",
@@ -112,6 +113,7 @@ pub fn ids() -> Vec<&'static str> {
 pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
     match id {
         twin_d20::ID => Some(twin_d20::PARAMETERS),
+        guard_pierce::ID => Some(guard_pierce::PARAMETERS),
         _ => None,
     }
 }

@@ -9,7 +9,9 @@
 
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::rules::two_d20::{AttackRoll, AttributeDice, HitFaces, attribute_roll};
+use crate::rules::two_d20::{
+    AttackRoll, AttributeDice, HitFaces, attribute_roll, highest_row, lower_highest_row, rows_of,
+};
 use crate::rules::{FirstStrike, Parameter, Ruleset};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
@@ -383,7 +385,7 @@ impl WoundCircles {
     /// The most severe Wound, 0 when unwounded.
     #[inline]
     pub fn highest(self) -> u32 {
-        63 - self.0.leading_zeros().min(63)
+        highest_row(self.0)
     }
 
     /// Whether any circle is filled.
@@ -397,15 +399,12 @@ impl WoundCircles {
     /// roll) changes nothing, so callers need no branch.
     #[inline]
     pub fn lower_highest(&mut self, by: u32) {
-        let to = self.highest().saturating_sub(by);
-        // Keep the circles below `to`, and `to` itself when it is a circle (to > 0).
-        let below = (1u64 << to) - 1;
-        self.0 = (self.0 & below) | (u64::from(to > 0) << to);
+        self.0 = lower_highest_row(self.0, by);
     }
 
     /// The filled circles, lowest first.
     pub fn list(self) -> Vec<u32> {
-        (1..64).filter(|&c| self.0 >> c & 1 == 1).collect()
+        rows_of(self.0)
     }
 }
 
@@ -772,6 +771,7 @@ impl Ruleset for TwinD20 {
             round_limit: self.round_limit,
             max_damage: 80,
             horizon_days: self.healing.horizon_days.u32(),
+            extras: &[],
         }
     }
 

@@ -33,15 +33,14 @@ pub struct HitFaces(u32);
 
 impl HitFaces {
     /// Faces above `target` (or at it, when `equal_hits`) and no higher than `bound`.
+    #[inline]
     pub fn new(target: i32, bound: i32, equal_hits: bool) -> Self {
-        let lowest = if equal_hits { target } else { target + 1 };
-        let mut faces = 0;
-        for face in 1..=20 {
-            if face >= lowest && face <= bound {
-                faces |= 1 << face;
-            }
-        }
-        HitFaces(faces)
+        let lowest = (target + i32::from(!equal_hits)).clamp(1, 21) as u32;
+        let highest = bound.clamp(0, 20) as u32;
+        // Faces lowest..=highest: all faces up to `highest`, less those below `lowest`.
+        let up_to_highest = (1u32 << (highest + 1)) - 1;
+        let below_lowest = (1u32 << lowest) - 1;
+        HitFaces(up_to_highest & !below_lowest & !1)
     }
 
     /// Whether `face` hits.
@@ -74,6 +73,28 @@ pub struct AttributeDice {
     pub black: &'static str,
     /// Label of the white die.
     pub white: &'static str,
+}
+
+/// The highest row set in a wound bit set (bit `n` is row `n`), 0 when none is.
+#[inline]
+pub fn highest_row(rows: u64) -> u32 {
+    63 - rows.leading_zeros().min(63)
+}
+
+/// Lowers the highest row of a wound bit set by `by`: rows passed on the way are cleared, a row
+/// landing on a set row merges with it, a row lowered to 0 or below is gone. `by` 0 changes
+/// nothing. Both texts heal this way ("Any other Wounds along the way are healed").
+#[inline]
+pub fn lower_highest_row(rows: u64, by: u32) -> u64 {
+    let to = highest_row(rows).saturating_sub(by);
+    // Keep the rows below `to`, and `to` itself when it is a row (to > 0).
+    let below = (1u64 << to) - 1;
+    (rows & below) | (u64::from(to > 0) << to)
+}
+
+/// The rows set in a wound bit set, lowest first (for narration and tests).
+pub fn rows_of(rows: u64) -> Vec<u32> {
+    (1..64).filter(|&r| rows >> r & 1 == 1).collect()
 }
 
 #[cfg(test)]
@@ -110,5 +131,16 @@ mod tests {
         assert!(faces.hits(12));
         assert!(!faces.hits(13));
         assert!(HitFaces::new(6, 12, true).hits(6));
+        for (target, bound) in [(-3, 25), (0, 0), (20, 20), (19, 20), (7, 3), (25, -2)] {
+            let faces = HitFaces::new(target, bound, false);
+            for face in 1..=20 {
+                let expected = face as i32 > target && face as i32 <= bound;
+                assert_eq!(
+                    faces.hits(face),
+                    expected,
+                    "target {target} bound {bound} face {face}"
+                );
+            }
+        }
     }
 }

@@ -9,10 +9,12 @@ pub mod error;
 pub mod fields;
 pub mod schema;
 
+use crate::rules::guard_pierce::{self, GuardPierce};
 use crate::rules::twin_d20::{self, TwinD20};
 use crate::rules::{self, Ruleset};
 use crate::stats::TallyShape;
 use error::{InputError, Source, unknown_name};
+use schema::Envelope;
 use std::path::{Path, PathBuf};
 
 /// A compiled model of one ruleset, ready to run.
@@ -20,21 +22,31 @@ use std::path::{Path, PathBuf};
 pub enum Model {
     /// The `twin-d20` ruleset.
     TwinD20(TwinD20),
+    /// The `guard-pierce` ruleset.
+    GuardPierce(GuardPierce),
+}
+
+/// Runs `$body` with `$m` bound to the concrete model inside a [`Model`]: the one place that
+/// lists the rulesets, so callers stay generic and monomorphized.
+#[macro_export]
+macro_rules! with_model {
+    ($model:expr, $m:ident => $body:expr) => {
+        match $model {
+            $crate::scenario::Model::TwinD20($m) => $body,
+            $crate::scenario::Model::GuardPierce($m) => $body,
+        }
+    };
 }
 
 impl Model {
     /// The fighters' names, `a` then `b`.
     pub fn names(&self) -> [&str; 2] {
-        match self {
-            Model::TwinD20(m) => [&m.names[0], &m.names[1]],
-        }
+        with_model!(self, m => [&m.names[0], &m.names[1]])
     }
 
     /// The histogram sizes of this model's tallies.
     pub fn shape(&self) -> TallyShape {
-        match self {
-            Model::TwinD20(m) => m.shape(),
-        }
+        with_model!(self, m => m.shape())
     }
 }
 
@@ -81,7 +93,7 @@ pub fn load(path: &Path) -> Result<Scenario, InputError> {
 /// Validates and compiles scenario text read from `path`.
 pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
-    let envelope: schema::Envelope = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
+    let envelope: schema::RulesetOnly = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
     let Some(ruleset) = envelope.ruleset else {
         return Err(source.error_at(
             None,
@@ -97,21 +109,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
         ));
     };
     match info.id {
-        twin_d20::ID => {
-            let file: twin_d20::File = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
-            let name = check_name(&file.name, &source)?;
-            let model = Model::TwinD20(TwinD20::compile(&file, &source)?);
-            Ok(Scenario {
-                path: path.to_owned(),
-                name,
-                description: file.description.clone(),
-                ruleset: info.id,
-                seed: file.seed.get() as u64,
-                trials: file.trials.get() as u64,
-                source_hash: fnv1a64_hex(text.as_bytes()),
-                points: vec![Point { swept: Vec::new(), model }],
-            })
-        }
+        twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
+        guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
         other => Err(source.error_at(
             Some(ruleset.span()),
             Some("ruleset"),
@@ -119,6 +118,33 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
                 rules::RULESETS.iter().filter(|r| r.implemented).map(|r| r.id).collect::<Vec<_>>().join(", ")),
         )),
     }
+}
+
+/// Reads the whole file with one ruleset's schema and compiles it.
+fn build<F>(
+    source: &Source,
+    ruleset: &'static str,
+    compile: impl Fn(&F, &Source) -> Result<Model, InputError>,
+) -> Result<Scenario, InputError>
+where
+    F: for<'de> serde::Deserialize<'de> + Envelope,
+{
+    let file: F = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
+    let name = check_name(file.name(), source)?;
+    let model = compile(&file, source)?;
+    Ok(Scenario {
+        path: source.path.to_owned(),
+        name,
+        description: file.description().map(str::to_owned),
+        ruleset,
+        seed: file.seed(),
+        trials: file.trials(),
+        source_hash: fnv1a64_hex(source.text.as_bytes()),
+        points: vec![Point {
+            swept: Vec::new(),
+            model,
+        }],
+    })
 }
 
 /// The scenario name becomes a folder name: letters, digits, `-`, `_` and `.` only.

@@ -140,6 +140,33 @@ fn default_round_limit() -> Ranged<1, 10_000> {
 
 /// Only the ruleset id, read first to know which schema the rest follows.
 #[derive(Deserialize)]
-pub(crate) struct Envelope {
+pub(crate) struct RulesetOnly {
     pub ruleset: Option<Spanned<String>>,
+}
+
+/// The envelope's fields, whatever the ruleset.
+pub trait Envelope {
+    /// The scenario's name as written.
+    fn name(&self) -> &Spanned<String>;
+    /// Its description.
+    fn description(&self) -> Option<&str>;
+    /// Its seed.
+    fn seed(&self) -> u64;
+    /// Its trials per point.
+    fn trials(&self) -> u64;
+}
+
+impl<F, W, A, R, H> Envelope for ScenarioFile<F, W, A, R, H> {
+    fn name(&self) -> &Spanned<String> {
+        &self.name
+    }
+    fn description(&self) -> Option<&str> {
+        self.description.as_deref()
+    }
+    fn seed(&self) -> u64 {
+        self.seed.get() as u64
+    }
+    fn trials(&self) -> u64 {
+        self.trials.get() as u64
+    }
 }
