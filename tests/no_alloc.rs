@@ -1,0 +1,99 @@
+//! The hot path allocates nothing: a counting global allocator watches thousands of trials of
+//! every shipped scenario, after their tallies were made, and must see no allocation at all.
+
+use duelsim::dice::FastDice;
+use duelsim::log::NoLog;
+use duelsim::rules::Ruleset;
+use duelsim::scenario;
+use duelsim::stats::Tally;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwards the caller's layout to the system allocator unchanged.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` was allocated by `System` with this layout in `alloc`.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: `ptr` was allocated by `System` with `layout`; the contract is the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
+    let mut dice = FastDice::seed_from_u64(5);
+    let mut tally = Tally::new(model.shape());
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..trials {
+        model.trial(&mut dice, &mut NoLog, &mut tally);
+    }
+    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    assert_eq!(tally.trials, u64::from(trials));
+    after - before
+}
+
+#[test]
+fn trials_of_every_shipped_scenario_allocate_nothing() {
+    // The counter sees allocations at all: a tally allocates its histograms.
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let shape = duelsim::stats::TallyShape {
+        round_limit: 5,
+        max_damage: 5,
+        horizon_days: 5,
+        extras: &[],
+    };
+    std::hint::black_box(Tally::new(shape));
+    assert!(
+        ALLOCATIONS.load(Ordering::Relaxed) > before,
+        "the counting allocator is not in use"
+    );
+
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut checked = 0;
+    for ruleset in std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        for file in std::fs::read_dir(ruleset.path())
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+        {
+            let path = file.path();
+            if path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let scenario = match scenario::load(&path) {
+                Ok(s) => s,
+                Err(e) => panic!("{e}"),
+            };
+            for point in &scenario.points {
+                let allocations =
+                    duelsim::with_model!(&point.model, m => allocations_in_trials(m, 20_000));
+                assert_eq!(
+                    allocations,
+                    0,
+                    "{}: {allocations} allocations in 20000 trials",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 4, "only {checked} scenarios checked");
+}
