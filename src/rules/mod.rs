@@ -6,8 +6,10 @@
 //! and narrated in `duelsim trace`. This module also holds the catalogue of ruleset ids that
 //! `duelsim rulesets` lists. It knows nothing of files or threads.
 
+pub mod d6_pool;
 pub mod guard_pierce;
 pub mod twin_d20;
+pub mod wound_levels;
 pub mod two_d20;
 
 use crate::dice::Dice;

@@ -1,0 +1,1 @@
+//! The `d6-pool` ruleset (in progress).

@@ -1,0 +1,1 @@
+//! The `wound-levels` ruleset (in progress).
