@@ -54,6 +54,10 @@ const BENCH_SCENARIOS: &[(&str, &str)] = &[
         "guard-pierce",
         "scenarios/guard-pierce/cudgel-vs-sword.toml",
     ),
+    (
+        "wound-levels",
+        "scenarios/wound-levels/knife-vs-pistol.toml",
+    ),
 ];
 
 fn bench_rulesets(c: &mut Criterion) {

@@ -9,8 +9,8 @@
 pub mod d6_pool;
 pub mod guard_pierce;
 pub mod twin_d20;
-pub mod wound_levels;
 pub mod two_d20;
+pub mod wound_levels;
 
 use crate::dice::Dice;
 use crate::log::Log;
@@ -96,8 +96,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
     },
     RulesetInfo {
         id: "wound-levels",
-        summary: "small-range roll plus skill levels, multiple actions, dodge, accumulating wound levels 1-7",
-        implemented: false,
+        summary: "4dF plus skill levels, initiative, multiple actions, Evasion and dodges, wound levels 1-7, Critical/Terminal deterioration",
+        implemented: true,
     },
     RulesetInfo {
         id: "d6-pool",
@@ -116,6 +116,7 @@ pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
     match id {
         twin_d20::ID => Some(twin_d20::PARAMETERS),
         guard_pierce::ID => Some(guard_pierce::PARAMETERS),
+        wound_levels::ID => Some(wound_levels::PARAMETERS),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@ pub mod schema;
 
 use crate::rules::guard_pierce::{self, GuardPierce};
 use crate::rules::twin_d20::{self, TwinD20};
+use crate::rules::wound_levels::{self, WoundLevels};
 use crate::rules::{self, Ruleset};
 use crate::stats::TallyShape;
 use error::{InputError, Source, unknown_name};
@@ -24,6 +25,8 @@ pub enum Model {
     TwinD20(TwinD20),
     /// The `guard-pierce` ruleset.
     GuardPierce(GuardPierce),
+    /// The `wound-levels` ruleset.
+    WoundLevels(WoundLevels),
 }
 
 /// Runs `$body` with `$m` bound to the concrete model inside a [`Model`]: the one place that
@@ -34,6 +37,7 @@ macro_rules! with_model {
         match $model {
             $crate::scenario::Model::TwinD20($m) => $body,
             $crate::scenario::Model::GuardPierce($m) => $body,
+            $crate::scenario::Model::WoundLevels($m) => $body,
         }
     };
 }
@@ -111,6 +115,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     match info.id {
         twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
         guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
+        wound_levels::ID => build::<wound_levels::File>(&source, info.id, |f, s| Ok(Model::WoundLevels(WoundLevels::compile(f, s)?))),
         other => Err(source.error_at(
             Some(ruleset.span()),
             Some("ruleset"),
