@@ -11,6 +11,7 @@ pub mod guard_pierce;
 pub mod twin_d20;
 pub mod two_d20;
 pub mod wound_levels;
+pub mod zone_d100;
 
 use crate::dice::Dice;
 use crate::log::Log;

@@ -1,0 +1,681 @@
+//! Injury sequence steps 2 to 4: impact against armour by aspect, the INJURY table, compound
+//! injuries, glancing blows, bleeders, amputation tests, and the shock index, roll and state
+//! with its stacking and rerolls. Injuries are kept in a fixed-size record per fighter so the
+//! hot path never allocates.
+
+use super::body::{BodySide, Location, Shade};
+use super::skill::{SuccessLevel, Test};
+use crate::dice::Dice;
+
+/// The aspect of a strike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+pub enum Aspect {
+    /// B.
+    #[serde(rename = "B")]
+    Blunt,
+    /// E.
+    #[serde(rename = "E")]
+    Edge,
+    /// P.
+    #[serde(rename = "P")]
+    Point,
+    /// F: fire or frost.
+    #[serde(rename = "F")]
+    Fire,
+}
+
+impl Aspect {
+    /// Index into per-aspect arrays (B, E, P, F).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The letter.
+    pub fn letter(self) -> char {
+        ['B', 'E', 'P', 'F'][self.index()]
+    }
+}
+
+/// Injury severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// M (IL1).
+    Minor,
+    /// S (IL2–3).
+    Serious,
+    /// G (IL4–5).
+    Grievous,
+}
+
+/// The severity of an injury level.
+pub fn severity(il: u8) -> Severity {
+    match il {
+        0 | 1 => Severity::Minor,
+        2 | 3 => Severity::Serious,
+        _ => Severity::Grievous,
+    }
+}
+
+/// The INJURY table: the least effective impact for IL1 to IL5.
+pub const INJURY_THRESHOLDS: [u32; 5] = [1, 5, 10, 15, 20];
+
+/// The injury level an effective impact inflicts (0: none).
+pub fn injury_level(effective: i32) -> u8 {
+    INJURY_THRESHOLDS
+        .iter()
+        .filter(|&&t| effective >= t as i32)
+        .count() as u8
+}
+
+/// Which kinds of injury compound with each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Blunt, Edge, Point strikes.
+    Strike,
+    /// Fire and Frost injuries compound only with each other.
+    FireFrost,
+    /// Area injuries compound only with other Area injuries.
+    Area,
+}
+
+/// One injury as the healing sequence will need it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Injury {
+    /// Where.
+    pub location: Location,
+    /// Which side.
+    pub side: BodySide,
+    /// The strike's aspect.
+    pub aspect: Aspect,
+    /// Injury level 1–5.
+    pub il: u8,
+    /// Compounding class.
+    pub class: Class,
+    /// A Bleeder.
+    pub bleeder: bool,
+    /// An impaled projectile (an arrow or bolt causing S3 or worse).
+    pub impaled: bool,
+    /// The location was severed.
+    pub severed: bool,
+    /// A G5 that compounded (Injury Shock 6).
+    pub compounded_g5: bool,
+    /// The order the injury was received in, for "the most recent".
+    pub order: u16,
+}
+
+impl Injury {
+    /// Its severity.
+    pub fn severity(&self) -> Severity {
+        severity(self.il)
+    }
+}
+
+/// Injuries a fighter can carry in one trial.
+pub const MAX_INJURIES: usize = 24;
+
+/// A fighter's injuries, fixed-size.
+#[derive(Clone, Copy, Debug)]
+pub struct Injuries {
+    items: [Option<Injury>; MAX_INJURIES],
+    len: usize,
+    received: u16,
+}
+
+impl Default for Injuries {
+    fn default() -> Self {
+        Injuries {
+            items: [None; MAX_INJURIES],
+            len: 0,
+            received: 0,
+        }
+    }
+}
+
+impl Injuries {
+    /// The injuries, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = &Injury> {
+        self.items[..self.len].iter().flatten()
+    }
+
+    /// How many.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// None yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds an injury; when full, the least severe old one gives way (a record of 24 injuries
+    /// is far past any survivable fight). Returns its index.
+    pub fn add(&mut self, mut injury: Injury) -> usize {
+        injury.order = self.received;
+        self.received = self.received.saturating_add(1);
+        if self.len < MAX_INJURIES {
+            self.items[self.len] = Some(injury);
+            self.len += 1;
+            return self.len - 1;
+        }
+        let weakest = (0..self.len)
+            .min_by_key(|&i| self.items[i].map_or(0, |x| x.il))
+            .unwrap_or(0);
+        self.items[weakest] = Some(injury);
+        weakest
+    }
+
+    /// The injury at an index.
+    pub fn get(&self, index: usize) -> Option<&Injury> {
+        self.items.get(index).and_then(Option::as_ref)
+    }
+
+    /// The injury at an index, to change.
+    pub fn get_mut(&mut self, index: usize) -> Option<&mut Injury> {
+        self.items.get_mut(index).and_then(Option::as_mut)
+    }
+
+    /// Compound injury (step 3.1): with other injuries of the same class in the same location,
+    /// a d10 at or under their total IL raises the highest-IL one (the most recent of equals)
+    /// by one; a G5 stays 5 but counts Injury Shock 6. Returns the index raised.
+    pub fn compound<D: Dice>(&mut self, new: usize, dice: &mut D) -> Option<usize> {
+        let n = *self.get(new)?;
+        let same = |x: &Injury| x.location == n.location && x.side == n.side && x.class == n.class;
+        let others = self
+            .iter()
+            .filter(|x| same(x) && x.order != n.order)
+            .count();
+        if others == 0 {
+            return None;
+        }
+        let total: u32 = self
+            .iter()
+            .filter(|x| same(x))
+            .map(|x| u32::from(x.il))
+            .sum();
+        if dice.d(10, "d10 (compound injury)") > total {
+            return None;
+        }
+        let target = (0..self.len)
+            .filter(|&i| self.items[i].is_some_and(|x| same(&x)))
+            .max_by_key(|&i| self.items[i].map_or((0, 0), |x| (x.il, x.order)))?;
+        let injury = self.get_mut(target)?;
+        if injury.il >= 5 {
+            injury.compounded_g5 = true;
+        } else {
+            injury.il += 1;
+        }
+        Some(target)
+    }
+}
+
+/// A glancing blow (step 3.2): an Edge or Point strike of effective impact 1 to 4 against
+/// rigid armour inflicts no M1, but Injury Shock 1 and +10 to the Shock roll.
+pub fn glancing(aspect: Aspect, effective: i32, rigid: bool) -> bool {
+    rigid && matches!(aspect, Aspect::Edge | Aspect::Point) && (1..=4).contains(&effective)
+}
+
+/// The BLEEDING table: for each circle shade (white, grey, black), which aspects make a
+/// Bleeder of an S3, a G4 and a G5 injury, as bit sets over (B, E, P, F).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BleedingTable {
+    /// `[shade][S3, G4, G5]` aspect masks.
+    pub cells: [[u8; 3]; 3],
+}
+
+const B: u8 = 1;
+const E: u8 = 2;
+const P: u8 = 4;
+
+impl Default for BleedingTable {
+    /// White: only G5 (E, P, B). Grey: G4 (E, P), G5 (E, P, B). Black: S3 (E), G4 (E, P),
+    /// G5 (E, P, B).
+    fn default() -> Self {
+        BleedingTable {
+            cells: [
+                [0, 0, E | P | B],
+                [0, E | P, E | P | B],
+                [E, E | P, E | P | B],
+            ],
+        }
+    }
+}
+
+impl BleedingTable {
+    /// Whether an injury of level `il` and `aspect` in a location of circle `shade` bleeds.
+    pub fn bleeds(&self, shade: Shade, il: u8, aspect: Aspect) -> bool {
+        let row = match shade {
+            Shade::None => return false,
+            Shade::Light => 0,
+            Shade::Grey => 1,
+            Shade::Dark => 2,
+        };
+        let column = match il {
+            3 => 0,
+            4 => 1,
+            5 => 2,
+            _ => return false,
+        };
+        let bit = match aspect {
+            Aspect::Blunt => B,
+            Aspect::Edge => E,
+            Aspect::Point => P,
+            Aspect::Fire => 0,
+        };
+        self.cells[row][column] & bit != 0
+    }
+}
+
+/// The Strength-test modifier of an amputation triangle: +20 white, 0 grey, −20 black.
+pub fn amputation_modifier(shade: Shade) -> Option<i32> {
+    match shade {
+        Shade::None => None,
+        Shade::Light => Some(20),
+        Shade::Grey => Some(0),
+        Shade::Dark => Some(-20),
+    }
+}
+
+/// The outcome of an amputation test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amputation {
+    /// The Strength test.
+    pub test: Test,
+    /// The location was severed (CF or F).
+    pub severed: bool,
+    /// The injury becomes a Bleeder (CF always; F where the location bleeds).
+    pub bleeder: bool,
+    /// The Shock roll takes −20 (S).
+    pub shock_penalty: bool,
+}
+
+/// The amputation test (step 3.4) for a G5 Edge injury in a location with a triangle.
+pub fn amputation_test<D: Dice>(
+    dice: &mut D,
+    strength_ml: i32,
+    triangle: Shade,
+    circle: Shade,
+) -> Option<Amputation> {
+    let modifier = amputation_modifier(triangle)?;
+    let test = Test::roll(
+        dice,
+        strength_ml + modifier,
+        "d100 (amputation: Strength test)",
+    );
+    let (severed, bleeder, shock_penalty) = match test.level {
+        SuccessLevel::CriticalFailure => (true, true, false),
+        SuccessLevel::Failure => (true, circle != Shade::None, false),
+        SuccessLevel::Success => (false, false, true),
+        SuccessLevel::CriticalSuccess => (false, false, false),
+    };
+    Some(Amputation {
+        test,
+        severed,
+        bleeder,
+        shock_penalty,
+    })
+}
+
+/// A shock state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ShockState {
+    /// No effect.
+    #[default]
+    None,
+    /// STN.
+    Stunned,
+    /// INC.
+    Incapacitated,
+    /// UNC.
+    Unconscious,
+    /// KIA.
+    Killed,
+}
+
+impl ShockState {
+    /// The state of a Shock State Index: 6 or less none, 7 STN, 8 INC, 9 UNC, 10+ KIA.
+    pub fn of_index(shk: i32) -> ShockState {
+        match shk {
+            i32::MIN..=6 => ShockState::None,
+            7 => ShockState::Stunned,
+            8 => ShockState::Incapacitated,
+            9 => ShockState::Unconscious,
+            _ => ShockState::Killed,
+        }
+    }
+
+    /// A new state on top of the current one: STN on STN becomes INC, INC on INC becomes UNC;
+    /// otherwise the more severe applies.
+    pub fn stack(self, new: ShockState) -> ShockState {
+        match (self, new) {
+            (ShockState::Stunned, ShockState::Stunned) => ShockState::Incapacitated,
+            (ShockState::Incapacitated, ShockState::Incapacitated) => ShockState::Unconscious,
+            (a, b) => a.max(b),
+        }
+    }
+
+    /// The usual abbreviation.
+    pub fn abbreviation(self) -> &'static str {
+        match self {
+            ShockState::None => "none",
+            ShockState::Stunned => "STN",
+            ShockState::Incapacitated => "INC",
+            ShockState::Unconscious => "UNC",
+            ShockState::Killed => "KIA",
+        }
+    }
+}
+
+/// The Shock roll's addition to the index: CF +2, F +1, S 0, CS −1.
+pub fn shock_roll_modifier(level: SuccessLevel) -> i32 {
+    match level {
+        SuccessLevel::CriticalFailure => 2,
+        SuccessLevel::Failure => 1,
+        SuccessLevel::Success => 0,
+        SuccessLevel::CriticalSuccess => -1,
+    }
+}
+
+/// The shock of one injury (step 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shock {
+    /// The Shock roll.
+    pub test: Test,
+    /// The Shock State Index.
+    pub index: i32,
+    /// The state it maps to.
+    pub state: ShockState,
+}
+
+/// Step 4: Location Shock + Injury Shock + the Shock roll (against Shock ML with its modifiers:
+/// fatigue, +10 for a glancing blow, −20 after an S amputation test).
+pub fn shock<D: Dice>(
+    dice: &mut D,
+    location_shock: i32,
+    injury_shock: i32,
+    shock_eml: i32,
+) -> Shock {
+    let test = Test::roll(dice, shock_eml, "d100 (Shock roll)");
+    let index = location_shock + injury_shock + shock_roll_modifier(test.level);
+    Shock {
+        test,
+        index,
+        state: ShockState::of_index(index),
+    }
+}
+
+/// Extended Shock's starting Healing Rate, with a coma for a CF while unconscious.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtendedShock {
+    /// The starting HR.
+    pub hr: u8,
+    /// Lapses into a coma.
+    pub coma: bool,
+}
+
+/// What a Shock Reroll (Shock ML − 20) does to an INC or UNC character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reroll {
+    /// CF: Extended Shock HR4 (and a coma when UNC); F: Extended Shock HR5. The state stays.
+    Extended(ExtendedShock),
+    /// S: becomes Stunned.
+    Stunned,
+    /// CS: the state is removed.
+    Recovered,
+}
+
+/// The Shock Reroll.
+pub fn shock_reroll<D: Dice>(
+    dice: &mut D,
+    shock_ml: i32,
+    penalty: i32,
+    state: ShockState,
+) -> (Test, Reroll) {
+    let test = Test::roll(dice, shock_ml - penalty, "d100 (Shock Reroll)");
+    let reroll = match test.level {
+        SuccessLevel::CriticalFailure => Reroll::Extended(ExtendedShock {
+            hr: 4,
+            coma: state == ShockState::Unconscious,
+        }),
+        SuccessLevel::Failure => Reroll::Extended(ExtendedShock { hr: 5, coma: false }),
+        SuccessLevel::Success => Reroll::Stunned,
+        SuccessLevel::CriticalSuccess => Reroll::Recovered,
+    };
+    (test, reroll)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+
+    fn injury(location: Location, aspect: Aspect, il: u8) -> Injury {
+        Injury {
+            location,
+            side: BodySide::Right,
+            aspect,
+            il,
+            class: Class::Strike,
+            bleeder: false,
+            impaled: false,
+            severed: false,
+            compounded_g5: false,
+            order: 0,
+        }
+    }
+
+    #[test]
+    fn impact_example_d10_plus_3_edge_strength_plus_1_roll_8_against_quilt_av4_is_8e() {
+        let strike = 8 + 3 + 1;
+        assert_eq!(strike, 12);
+        let effective = strike - 4;
+        assert_eq!(effective, 8);
+        // Injury example: at least 5 but less than 10: S2.
+        assert_eq!(injury_level(effective), 2);
+        assert_eq!(severity(injury_level(effective)), Severity::Serious);
+    }
+
+    #[test]
+    fn the_injury_table() {
+        let levels: Vec<u8> = [0, 1, 4, 5, 9, 10, 14, 15, 19, 20, 40]
+            .iter()
+            .map(|&e| injury_level(e))
+            .collect();
+        assert_eq!(levels, vec![0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5]);
+    }
+
+    #[test]
+    fn compound_example_g4_blunt_on_an_m1_edge_shoulder_rolls_4_against_tn5_and_becomes_g5() {
+        let mut record = Injuries::default();
+        record.add(injury(Location::Shoulder, Aspect::Edge, 1));
+        let new = record.add(injury(Location::Shoulder, Aspect::Blunt, 4));
+        let raised = record.compound(new, &mut ScriptedDice::new([4]));
+        assert_eq!(raised, Some(new));
+        assert_eq!(record.get(new).map(|i| i.il), Some(5));
+        assert_eq!(
+            record.get(0).map(|i| i.il),
+            Some(1),
+            "the M1 edge remains unchanged"
+        );
+        // A 6 is above TN5: nothing changes.
+        let mut record = Injuries::default();
+        record.add(injury(Location::Shoulder, Aspect::Edge, 1));
+        let new = record.add(injury(Location::Shoulder, Aspect::Blunt, 4));
+        assert_eq!(record.compound(new, &mut ScriptedDice::new([6])), None);
+    }
+
+    #[test]
+    fn no_compound_roll_for_another_location_in_the_same_zone() {
+        // Injury example: S2E abdomen with an M1B thorax: no roll at all.
+        let mut record = Injuries::default();
+        record.add(injury(Location::Thorax, Aspect::Blunt, 1));
+        let new = record.add(injury(Location::Abdomen, Aspect::Edge, 2));
+        let mut dice = ScriptedDice::new([]);
+        assert_eq!(record.compound(new, &mut dice), None);
+        assert_eq!(dice.used(), 0);
+    }
+
+    #[test]
+    fn a_compounding_g5_stays_5_with_shock_6_and_ties_raise_the_most_recent() {
+        let mut record = Injuries::default();
+        record.add(injury(Location::Thigh, Aspect::Edge, 5));
+        let new = record.add(injury(Location::Thigh, Aspect::Edge, 2));
+        let raised = record.compound(new, &mut ScriptedDice::new([1]));
+        assert_eq!(raised, Some(0));
+        assert_eq!(
+            record.get(0).map(|i| (i.il, i.compounded_g5)),
+            Some((5, true))
+        );
+        let mut record = Injuries::default();
+        record.add(injury(Location::Calf, Aspect::Edge, 2));
+        let new = record.add(injury(Location::Calf, Aspect::Point, 2));
+        assert_eq!(record.compound(new, &mut ScriptedDice::new([3])), Some(new));
+        // Fire does not compound with a strike.
+        let mut record = Injuries::default();
+        record.add(injury(Location::Calf, Aspect::Edge, 2));
+        let new = record.add(Injury {
+            class: Class::FireFrost,
+            ..injury(Location::Calf, Aspect::Fire, 2)
+        });
+        assert_eq!(record.compound(new, &mut ScriptedDice::new([1])), None);
+    }
+
+    #[test]
+    fn glancing_blows_need_rigid_armour_an_edge_or_point_and_impact_1_to_4() {
+        assert!(glancing(Aspect::Edge, 3, true));
+        assert!(glancing(Aspect::Point, 1, true));
+        assert!(!glancing(Aspect::Blunt, 3, true));
+        assert!(!glancing(Aspect::Edge, 5, true));
+        assert!(!glancing(Aspect::Edge, 3, false));
+    }
+
+    #[test]
+    fn bleeding_example_a_g4_blunt_shoulder_is_not_a_bleeder_but_a_g4_edge_is() {
+        let table = BleedingTable::default();
+        assert!(!table.bleeds(Shade::Grey, 4, Aspect::Blunt));
+        assert!(
+            table.bleeds(Shade::Grey, 4, Aspect::Edge),
+            "the healing example's G4E shoulder bleeds"
+        );
+        assert!(table.bleeds(Shade::Dark, 3, Aspect::Edge));
+        assert!(!table.bleeds(Shade::Dark, 3, Aspect::Point));
+        assert!(!table.bleeds(Shade::Light, 4, Aspect::Edge));
+        assert!(table.bleeds(Shade::Light, 5, Aspect::Blunt));
+        assert!(!table.bleeds(Shade::None, 5, Aspect::Edge));
+        assert!(
+            !table.bleeds(Shade::Dark, 2, Aspect::Edge),
+            "S2 never bleeds"
+        );
+    }
+
+    #[test]
+    fn amputation_by_the_strength_test() {
+        // Strength ML60 with a white triangle (+20): EML80. 85 is F: severed; bleeder where circled.
+        let a = amputation_test(&mut ScriptedDice::new([83]), 60, Shade::Light, Shade::Light);
+        assert_eq!(a.map(|a| (a.severed, a.bleeder)), Some((true, true)));
+        let a = amputation_test(&mut ScriptedDice::new([83]), 60, Shade::Light, Shade::None);
+        assert_eq!(
+            a.map(|a| (a.severed, a.bleeder)),
+            Some((true, false)),
+            "F: a Bleeder only where the location bleeds"
+        );
+        let a = amputation_test(&mut ScriptedDice::new([85]), 60, Shade::Light, Shade::None);
+        assert_eq!(
+            a.map(|a| (a.severed, a.bleeder)),
+            Some((true, true)),
+            "CF: a Bleeder even there"
+        );
+        let a = amputation_test(&mut ScriptedDice::new([42]), 60, Shade::Dark, Shade::None);
+        assert_eq!(
+            a.map(|a| (a.test.eml, a.severed, a.shock_penalty)),
+            Some((40, true, false)),
+            "black: -20"
+        );
+        let a = amputation_test(&mut ScriptedDice::new([41]), 60, Shade::Grey, Shade::None);
+        assert_eq!(
+            a.map(|a| (a.severed, a.shock_penalty)),
+            Some((false, true)),
+            "S: not severed, Shock -20"
+        );
+        assert_eq!(
+            amputation_test(&mut ScriptedDice::new([1]), 60, Shade::None, Shade::None),
+            None
+        );
+    }
+
+    #[test]
+    fn shock_example_s2e_abdomen_shock_ml65_rolls_75_cf_for_shk_8_incapacitated() {
+        let s = shock(&mut ScriptedDice::new([75]), 4, 2, 65);
+        assert_eq!(
+            (s.test.level, s.index, s.state),
+            (SuccessLevel::CriticalFailure, 8, ShockState::Incapacitated)
+        );
+        // The Shock Reroll at the end of the next turn: EML45, 42: S: Stunned.
+        let (t, r) = shock_reroll(
+            &mut ScriptedDice::new([42]),
+            65,
+            20,
+            ShockState::Incapacitated,
+        );
+        assert_eq!((t.eml, r), (45, Reroll::Stunned));
+        // The next Shock roll against 65: 61: S: no longer Stunned.
+        assert!(Test::resolve(61, 65).level.is_success());
+    }
+
+    #[test]
+    fn shock_states_by_index_and_their_stacking() {
+        let states: Vec<ShockState> = (5..=11).map(ShockState::of_index).collect();
+        use ShockState::*;
+        assert_eq!(
+            states,
+            vec![
+                None,
+                None,
+                Stunned,
+                Incapacitated,
+                Unconscious,
+                Killed,
+                Killed
+            ]
+        );
+        assert_eq!(Stunned.stack(Stunned), Incapacitated);
+        assert_eq!(
+            Incapacitated.stack(Incapacitated),
+            Unconscious,
+            "INC while INC equals UNC"
+        );
+        assert_eq!(Unconscious.stack(Stunned), Unconscious);
+        assert_eq!(Stunned.stack(Unconscious), Unconscious);
+    }
+
+    #[test]
+    fn shock_rerolls_cf_extended_hr4_with_coma_when_unconscious_f_hr5() {
+        let (_, r) = shock_reroll(
+            &mut ScriptedDice::new([50]),
+            65,
+            20,
+            ShockState::Unconscious,
+        );
+        assert_eq!(r, Reroll::Extended(ExtendedShock { hr: 4, coma: true }));
+        let (_, r) = shock_reroll(
+            &mut ScriptedDice::new([50]),
+            65,
+            20,
+            ShockState::Incapacitated,
+        );
+        assert_eq!(r, Reroll::Extended(ExtendedShock { hr: 4, coma: false }));
+        let (_, r) = shock_reroll(
+            &mut ScriptedDice::new([51]),
+            65,
+            20,
+            ShockState::Incapacitated,
+        );
+        assert_eq!(r, Reroll::Extended(ExtendedShock { hr: 5, coma: false }));
+        let (_, r) = shock_reroll(
+            &mut ScriptedDice::new([40]),
+            65,
+            20,
+            ShockState::Incapacitated,
+        );
+        assert_eq!(r, Reroll::Recovered);
+    }
+}
