@@ -58,6 +58,7 @@ const BENCH_SCENARIOS: &[(&str, &str)] = &[
         "wound-levels",
         "scenarios/wound-levels/knife-vs-pistol.toml",
     ),
+    ("zone-d100", "scenarios/zone-d100/broadsword-vs-spear.toml"),
 ];
 
 fn bench_rulesets(c: &mut Criterion) {

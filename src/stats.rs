@@ -255,6 +255,8 @@ pub enum ExtraKind {
     ShareOfPatients,
     /// A mean per patient (`<name>_mean`).
     MeanPerPatient,
+    /// A mean per trial (`<name>_mean`).
+    MeanPerTrial,
 }
 
 /// A ruleset-specific count: what it is called in `summary.csv` and how it is reported.

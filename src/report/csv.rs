@@ -101,6 +101,15 @@ pub fn summary_row(
             ExtraKind::ShareOfPatients => {
                 push_rate(&mut h, &mut r, extra.name, count, pooled.patients)
             }
+            ExtraKind::MeanPerTrial => {
+                let mean = (t.trials > 0).then(|| count as f64 / t.trials as f64);
+                push(
+                    &mut h,
+                    &mut r,
+                    &format!("{}_mean", extra.name),
+                    optional(mean),
+                );
+            }
             ExtraKind::MeanPerPatient => {
                 let mean = (pooled.patients > 0).then(|| count as f64 / pooled.patients as f64);
                 push(

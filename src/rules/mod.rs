@@ -92,8 +92,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
     },
     RulesetInfo {
         id: "zone-d100",
-        summary: "d100 skill tests, victory stars, zone and location dice, injury, shock and the healing sequence",
-        implemented: false,
+        summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale: melee duels (missiles and healing in progress)",
+        implemented: true,
     },
     RulesetInfo {
         id: "wound-levels",
@@ -118,6 +118,7 @@ pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
         twin_d20::ID => Some(twin_d20::PARAMETERS),
         guard_pierce::ID => Some(guard_pierce::PARAMETERS),
         wound_levels::ID => Some(wound_levels::PARAMETERS),
+        zone_d100::ID => Some(zone_d100::PARAMETERS),
         _ => None,
     }
 }

@@ -12,6 +12,7 @@ pub mod schema;
 use crate::rules::guard_pierce::{self, GuardPierce};
 use crate::rules::twin_d20::{self, TwinD20};
 use crate::rules::wound_levels::{self, WoundLevels};
+use crate::rules::zone_d100::{self, ZoneD100};
 use crate::rules::{self, Ruleset};
 use crate::stats::TallyShape;
 use error::{InputError, Source, unknown_name};
@@ -27,6 +28,8 @@ pub enum Model {
     GuardPierce(GuardPierce),
     /// The `wound-levels` ruleset.
     WoundLevels(WoundLevels),
+    /// The `zone-d100` ruleset (boxed: its armour tables are large).
+    ZoneD100(Box<ZoneD100>),
 }
 
 /// Runs `$body` with `$m` bound to the concrete model inside a [`Model`]: the one place that
@@ -38,6 +41,10 @@ macro_rules! with_model {
             $crate::scenario::Model::TwinD20($m) => $body,
             $crate::scenario::Model::GuardPierce($m) => $body,
             $crate::scenario::Model::WoundLevels($m) => $body,
+            $crate::scenario::Model::ZoneD100(boxed) => {
+                let $m = boxed.as_ref();
+                $body
+            }
         }
     };
 }
@@ -116,6 +123,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
         twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
         guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
         wound_levels::ID => build::<wound_levels::File>(&source, info.id, |f, s| Ok(Model::WoundLevels(WoundLevels::compile(f, s)?))),
+        zone_d100::ID => build::<zone_d100::File>(&source, info.id, |f, s| Ok(Model::ZoneD100(Box::new(ZoneD100::compile(f, s)?)))),
         other => Err(source.error_at(
             Some(ruleset.span()),
             Some("ruleset"),

@@ -1,0 +1,1244 @@
+//! The melee sequence and the duel: declarations by tactics, the modifiers of the Melee test,
+//! opposed tests and victory stars, tactical advantages, the Injury Sequence for every strike,
+//! shock states and their rerolls, injury effects and mishaps, morale, and the end of the fight.
+//!
+//! Pages the text refers to but does not include (Fumble and Stumble rolls, Morale, Weapon
+//! Damage, Close) get the defaults recorded in `docs/rules/zone-d100.md`, each a parameter.
+
+use super::body::{Aim, BodySide, Location, Zone, roll_location};
+use super::injury::{
+    Aspect, BleedingTable, Class, Injuries, Injury, Reroll, Severity, ShockState, amputation_test,
+    glancing, injury_level, shock, shock_reroll,
+};
+use super::skill::{Defence, Mishap, StarTable, Stars, SuccessLevel, Test};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::Side;
+
+/// A tactical advantage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Advantage {
+    /// A bonus action (an attack) right away.
+    Action,
+    /// Extra impact (the weapon's Impact TA bonus).
+    Impact,
+    /// An extra Zone Die.
+    Precision,
+    /// +1 success level to the next Melee or Dodge test within the next round.
+    Setup,
+}
+
+/// A melee weapon (or shield) in one strike mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weapon {
+    /// Impact die sides.
+    pub impact_die: u32,
+    /// Impact modifier.
+    pub impact_modifier: i32,
+    /// Aspect of the strike mode used.
+    pub aspect: Aspect,
+    /// Zone Die sides.
+    pub zone_die: u32,
+    /// Reach.
+    pub reach: i32,
+    /// Heft.
+    pub heft: i32,
+    /// A thrusting (T) strike mode.
+    pub thrust: bool,
+    /// Wielded in two hands (Heft −5).
+    pub two_handed: bool,
+    /// Impact added per Impact TA.
+    pub impact_ta: i32,
+}
+
+/// Armour on one location: value by aspect (B, E, P, F) and whether it is rigid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cover {
+    /// AV by aspect.
+    pub av: [i32; 4],
+    /// Rigid (glancing blows).
+    pub rigid: bool,
+}
+
+/// Number of locations in [`Location`] (for per-location arrays).
+pub const LOCATIONS: usize = 21;
+
+/// A compiled fighter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fighter {
+    /// Melee ML with the weapon.
+    pub melee_ml: i32,
+    /// Dodge ML.
+    pub dodge_ml: i32,
+    /// Shock ML.
+    pub shock_ml: i32,
+    /// Initiative ML (order of action, and Morale rolls).
+    pub initiative_ml: i32,
+    /// Strength ML (amputation tests).
+    pub strength_ml: i32,
+    /// Strength attribute (Heft).
+    pub strength: i32,
+    /// Strength Impact Modifier.
+    pub impact_modifier: i32,
+    /// Dexterity ML (Fumble rolls).
+    pub dexterity_ml: i32,
+    /// Agility ML (Stumble rolls).
+    pub agility_ml: i32,
+    /// The weapon.
+    pub weapon: Weapon,
+    /// A shield for blocks, if any.
+    pub shield: Option<Weapon>,
+    /// Armour by location.
+    pub armour: [Cover; LOCATIONS],
+    /// The defence the fighter uses.
+    pub defence: Defence,
+    /// The zone number aimed at.
+    pub aim: u32,
+    /// Tactical advantages in order of preference.
+    pub advantages: [Advantage; 4],
+    /// The weapon is held in the right hand (the arm whose injuries impair it).
+    pub right_handed: bool,
+}
+
+/// A fighter's state in the duel.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct State {
+    /// Injuries received.
+    pub injuries: Injuries,
+    /// Current shock state.
+    pub shock: ShockState,
+    /// Rounds until the next Shock Reroll (INC) or Shock roll to shake off STN (0: none due).
+    pub reroll_due: bool,
+    /// In Extended Shock (a failed Shock Reroll): the state stays for the duel.
+    pub extended_shock: Option<u8>,
+    /// Lapsed into a coma.
+    pub coma: bool,
+    /// Prone (a Stumble, a Grievous leg injury); stands up instead of attacking.
+    pub prone: bool,
+    /// The weapon was dropped (a Fumble): recovers it instead of attacking.
+    pub disarmed: bool,
+    /// Shield broken.
+    pub shield_broken: bool,
+    /// A Setup TA to spend on the next Melee or Dodge test.
+    pub setup: bool,
+    /// Morale broke: out of the fight.
+    pub routed: bool,
+    /// Dead.
+    pub dead: bool,
+    /// A Serious or Grievous injury awaits a Morale roll (made once not stunned).
+    pub morale_due: bool,
+    /// Minor injuries impair (the Shock roll after them failed).
+    pub minor_impairs: bool,
+    /// Bleeders received.
+    pub bleeders: u32,
+    /// Locations severed.
+    pub amputations: u32,
+}
+
+impl State {
+    /// Able to act (not INC, UNC, KIA, dead or routed).
+    pub fn can_act(&self) -> bool {
+        !self.dead && !self.routed && self.shock < ShockState::Incapacitated
+    }
+}
+
+/// Settings of the melee sequence with the defaults for the missing pages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MeleeRules {
+    /// The victory-star table.
+    pub stars: StarTable,
+    /// The bleeding table.
+    pub bleeding: BleedingTable,
+    /// Penalty for aiming at a non-default zone number.
+    pub aim_penalty: i32,
+    /// Penalty per point of Heft above Strength.
+    pub heft_penalty: i32,
+    /// Penalty while prone.
+    pub prone_penalty: i32,
+    /// Reach penalty / Thrust bonus per point of difference.
+    pub reach_step: i32,
+    /// Impairment of a Minor injury once it impairs.
+    pub minor_impairment: i32,
+    /// Impairment of a Serious injury.
+    pub serious_impairment: i32,
+    /// Shock Reroll penalty.
+    pub reroll_penalty: i32,
+    /// Chance in 100 that a weapon or shield blocking a tied success breaks (Weapon Damage).
+    pub weapon_damage_chance: u32,
+    /// Use the face option.
+    pub face_option: bool,
+    /// Morale rolls after Serious and Grievous injuries.
+    pub morale: bool,
+}
+
+impl Default for MeleeRules {
+    fn default() -> Self {
+        MeleeRules {
+            stars: StarTable::default(),
+            bleeding: BleedingTable::default(),
+            aim_penalty: 10,
+            heft_penalty: 5,
+            prone_penalty: 20,
+            reach_step: 5,
+            minor_impairment: 5,
+            serious_impairment: 10,
+            reroll_penalty: 20,
+            weapon_damage_chance: 5,
+            face_option: true,
+            morale: true,
+        }
+    }
+}
+
+/// What a strike did, for tallies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StrikeReport {
+    /// The Zone Die missed the table.
+    pub missed: bool,
+    /// Injury level inflicted (0: none or glancing).
+    pub il: u8,
+    /// Zone struck.
+    pub zone: Option<Zone>,
+    /// A glancing blow.
+    pub glancing: bool,
+}
+
+/// The melee model of two fighters.
+#[derive(Clone, Debug)]
+pub struct Melee {
+    /// The fighters.
+    pub fighters: [Fighter; 2],
+    /// Their names.
+    pub names: [String; 2],
+    /// The rules.
+    pub rules: MeleeRules,
+}
+
+fn zone_order(zone: Zone) -> u32 {
+    match zone {
+        Zone::Head => 0,
+        Zone::Torso => 1,
+        Zone::Arm => 2,
+        Zone::Leg => 3,
+    }
+}
+
+impl Melee {
+    /// The impairment of a test that uses these zones (head, torso and legs always for Melee
+    /// and Dodge; the weapon arm for Melee and Block).
+    pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
+        let f = &self.fighters[side.index()];
+        let weapon_side = if f.right_handed {
+            BodySide::Right
+        } else {
+            BodySide::Left
+        };
+        let mut total = 0;
+        let mut prohibited = false;
+        for injury in state.injuries.iter() {
+            let zone = zone_of_location(injury.location);
+            let counts = match zone {
+                Zone::Head | Zone::Torso => true,
+                Zone::Arm => arm && injury.side == weapon_side,
+                Zone::Leg => legs,
+            };
+            if !counts {
+                continue;
+            }
+            match injury.severity() {
+                Severity::Minor => {
+                    total += if state.minor_impairs {
+                        self.rules.minor_impairment
+                    } else {
+                        0
+                    }
+                }
+                Severity::Serious => total += self.rules.serious_impairment,
+                Severity::Grievous => prohibited = true,
+            }
+        }
+        (total, prohibited)
+    }
+
+    /// The attacker's EML against a defender wielding `against` (reach and thrust), with
+    /// aim, heft, prone and impairment.
+    fn strike_eml(
+        &self,
+        side: Side,
+        state: &State,
+        against: Option<&Weapon>,
+        close: bool,
+    ) -> (i32, bool) {
+        let f = &self.fighters[side.index()];
+        let w = &f.weapon;
+        let mut eml = f.melee_ml;
+        if f.aim != 1 {
+            eml -= self.rules.aim_penalty;
+        }
+        let heft = w.heft - if w.two_handed { 5 } else { 0 };
+        eml -= self.rules.heft_penalty * (heft - f.strength).max(0);
+        if state.prone {
+            eml -= self.rules.prone_penalty;
+        }
+        if let Some(o) = against {
+            let step = self.rules.reach_step;
+            let shorter = if close {
+                w.reach > o.reach
+            } else {
+                w.reach < o.reach
+            };
+            if shorter {
+                eml -= step * (w.reach - o.reach).abs();
+            }
+            let thrust_wins = if close {
+                w.reach < o.reach
+            } else {
+                w.reach > o.reach
+            };
+            if w.thrust && thrust_wins {
+                eml += step * (w.reach - o.reach).abs();
+            }
+        }
+        let (impairment, prohibited) = self.impairment(side, state, true, true);
+        (eml - impairment, prohibited)
+    }
+
+    /// The defender's test EML for its defence (not Ignore).
+    fn defence_eml(
+        &self,
+        side: Side,
+        state: &State,
+        defence: Defence,
+        attacker_weapon: &Weapon,
+        close: bool,
+    ) -> (i32, bool) {
+        let f = &self.fighters[side.index()];
+        match defence {
+            Defence::Dodge => {
+                let (impairment, prohibited) = self.impairment(side, state, false, true);
+                (
+                    f.dodge_ml
+                        - impairment
+                        - if state.prone {
+                            self.rules.prone_penalty
+                        } else {
+                            0
+                        },
+                    prohibited,
+                )
+            }
+            Defence::Block => {
+                let blocker = match f.shield {
+                    Some(s) if !state.shield_broken => s,
+                    _ => f.weapon,
+                };
+                let heft = blocker.heft - if blocker.two_handed { 5 } else { 0 };
+                let (impairment, prohibited) = self.impairment(side, state, true, true);
+                let eml = f.melee_ml
+                    - self.rules.heft_penalty * (heft - f.strength).max(0)
+                    - impairment
+                    - if state.prone {
+                        self.rules.prone_penalty
+                    } else {
+                        0
+                    };
+                (eml, prohibited)
+            }
+            Defence::Counterstrike => self.strike_eml(side, state, Some(attacker_weapon), close),
+            Defence::Ignore => (0, false),
+        }
+    }
+
+    /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
+    /// Returns the strikes' reports (the attacker's strike, then a counterstrike).
+    pub fn exchange<D: Dice, L: Log>(
+        &self,
+        attacker: Side,
+        states: &mut [State; 2],
+        close: bool,
+        dice: &mut D,
+        log: &mut L,
+    ) -> [Option<StrikeReport>; 2] {
+        let defender = attacker.other();
+        let a = &self.fighters[attacker.index()];
+        let d = &self.fighters[defender.index()];
+        let d_weapon = d.weapon;
+        let (a_eml, a_prohibited) =
+            self.strike_eml(attacker, &states[attacker.index()], Some(&d_weapon), close);
+        let mut a_test = if a_prohibited {
+            Test {
+                roll: 100,
+                eml: a_eml,
+                level: SuccessLevel::CriticalFailure,
+            }
+        } else {
+            Test::roll(dice, a_eml, "d100 (attack: Melee)")
+        };
+        if states[attacker.index()].setup && !a_prohibited {
+            states[attacker.index()].setup = false;
+            a_test.level = a_test.level.raised();
+        }
+        if states[attacker.index()].shock == ShockState::Stunned {
+            a_test.level = a_test.level.lowered();
+        }
+        // The defence: unaware or helpless fighters Ignore.
+        let d_state = states[defender.index()];
+        let mut defence = if d_state.can_act() {
+            d.defence
+        } else {
+            Defence::Ignore
+        };
+        if defence == Defence::Block && d.shield.is_none() && states[defender.index()].disarmed {
+            defence = Defence::Dodge;
+        }
+        if d_state.shock == ShockState::Unconscious || d_state.dead {
+            // Helpless: a CS Ignore result.
+            a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
+        }
+        let d_test = if defence == Defence::Ignore {
+            None
+        } else {
+            let (eml, prohibited) = self.defence_eml(
+                defender,
+                &states[defender.index()],
+                defence,
+                &a.weapon,
+                close,
+            );
+            let mut t = if prohibited {
+                // A defence with a Grievously injured zone is an automatic CF.
+                Test {
+                    roll: 100,
+                    eml,
+                    level: SuccessLevel::CriticalFailure,
+                }
+            } else {
+                Test::roll(
+                    dice,
+                    eml,
+                    match defence {
+                        Defence::Block => "d100 (defence: Block)",
+                        Defence::Dodge => "d100 (defence: Dodge)",
+                        _ => "d100 (defence: Counterstrike)",
+                    },
+                )
+            };
+            if states[defender.index()].setup
+                && matches!(
+                    defence,
+                    Defence::Dodge | Defence::Counterstrike | Defence::Block
+                )
+            {
+                states[defender.index()].setup = false;
+                t.level = t.level.raised();
+            }
+            if states[defender.index()].shock == ShockState::Stunned {
+                t.level = t.level.lowered();
+            }
+            Some(t)
+        };
+        let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
+        log.say(|| {
+            let d_text = d_test.map_or("ignores".to_owned(), |t| {
+                format!(
+                    "{defence:?} {} vs EML{}: {}",
+                    t.roll,
+                    t.eml,
+                    t.level.abbreviation()
+                )
+            });
+            format!(
+                "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome:?}",
+                self.names[attacker.index()],
+                self.names[defender.index()],
+                a_test.roll,
+                a_test.eml,
+                a_test.level.abbreviation(),
+                self.names[defender.index()]
+            )
+        });
+        let mut reports = [None, None];
+        match outcome {
+            Stars::Attacker(n) => {
+                let tas = self.choose(
+                    attacker,
+                    n - 1,
+                    &[
+                        Advantage::Action,
+                        Advantage::Impact,
+                        Advantage::Precision,
+                        Advantage::Setup,
+                    ],
+                    defence == Defence::Ignore,
+                );
+                reports[0] = Some(self.strike(attacker, states, tas, dice, log));
+                if tas.setup > 0 {
+                    states[attacker.index()].setup = true;
+                }
+                if tas.action > 0
+                    && states[attacker.index()].can_act()
+                    && states[defender.index()].can_act()
+                {
+                    log.say(|| {
+                        format!(
+                            "  {} takes a bonus action: another attack",
+                            self.names[attacker.index()]
+                        )
+                    });
+                    let bonus = self.exchange(attacker, states, close, dice, log);
+                    reports[1] = bonus[0];
+                }
+            }
+            Stars::Defender(n) => match defence {
+                Defence::Counterstrike => {
+                    let tas = self.choose(
+                        defender,
+                        n - 1,
+                        &[Advantage::Impact, Advantage::Precision],
+                        false,
+                    );
+                    reports[1] = Some(self.strike(defender, states, tas, dice, log));
+                }
+                _ => {
+                    let tas = self.choose(
+                        defender,
+                        n - 1,
+                        &[Advantage::Action, Advantage::Setup],
+                        false,
+                    );
+                    if tas.setup > 0 {
+                        states[defender.index()].setup = true;
+                    }
+                    if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level)
+                    {
+                        self.weapon_damage(defender, states, dice, log);
+                    }
+                    if tas.action > 0 && states[defender.index()].can_act() {
+                        log.say(|| {
+                            format!(
+                                "  {} takes a bonus action: an attack",
+                                self.names[defender.index()]
+                            )
+                        });
+                        let bonus = self.exchange(defender, states, close, dice, log);
+                        reports[1] = bonus[0];
+                    }
+                }
+            },
+            Stars::NoStrike => {}
+        }
+        // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
+        // stumbles).
+        if let Some(m) = a_test.mishap() {
+            self.mishap(attacker, m, states, log);
+        }
+        if let Some(m) = d_test.and_then(|t| t.mishap()) {
+            let m = if defence == Defence::Dodge {
+                Mishap::Stumble
+            } else {
+                m
+            };
+            self.mishap(defender, m, states, log);
+        }
+        reports
+    }
+
+    /// The TAs to take: the fighter's preferences among those the result allows.
+    fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
+        let mut chosen = Chosen::default();
+        let prefs = self.fighters[side.index()].advantages;
+        let allowed_here = |a: &Advantage| {
+            allowed.contains(a)
+                && (!ignore || matches!(a, Advantage::Impact | Advantage::Precision))
+        };
+        let Some(&first) = prefs.iter().find(|a| allowed_here(a)) else {
+            return chosen;
+        };
+        for i in 0..count {
+            // Take each allowed preference once in order, then repeat the first.
+            let pick = prefs
+                .iter()
+                .filter(|a| allowed_here(a))
+                .nth(i as usize)
+                .copied()
+                .unwrap_or(first);
+            match pick {
+                Advantage::Action => chosen.action += 1,
+                Advantage::Impact => chosen.impact += 1,
+                Advantage::Precision => chosen.precision += 1,
+                Advantage::Setup => chosen.setup += 1,
+            }
+        }
+        chosen
+    }
+
+    fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut [State; 2], log: &mut L) {
+        let s = &mut states[side.index()];
+        match mishap {
+            Mishap::Fumble => s.disarmed = true,
+            Mishap::Stumble => s.prone = true,
+        }
+        log.say(|| {
+            format!(
+                "  {} {}",
+                self.names[side.index()],
+                match mishap {
+                    Mishap::Fumble => "fumbles: drops the weapon",
+                    Mishap::Stumble => "stumbles: falls prone",
+                }
+            )
+        });
+    }
+
+    fn weapon_damage<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let roll = dice.d(100, "d100 (Weapon Damage)");
+        if roll <= self.rules.weapon_damage_chance {
+            if self.fighters[side.index()].shield.is_some() {
+                states[side.index()].shield_broken = true;
+            } else {
+                states[side.index()].disarmed = true;
+            }
+            log.say(|| {
+                format!(
+                    "  the block breaks {}'s {}",
+                    self.names[side.index()],
+                    if self.fighters[side.index()].shield.is_some() {
+                        "shield"
+                    } else {
+                        "weapon"
+                    }
+                )
+            });
+        }
+    }
+
+    /// The Injury Sequence for a strike by `striker` with its chosen TAs.
+    pub fn strike<D: Dice, L: Log>(
+        &self,
+        striker: Side,
+        states: &mut [State; 2],
+        tas: Chosen,
+        dice: &mut D,
+        log: &mut L,
+    ) -> StrikeReport {
+        let s = &self.fighters[striker.index()];
+        let target = striker.other();
+        let w = s.weapon;
+        let aim = Aim {
+            zone_die: w.zone_die,
+            zn: s.aim,
+            zone_dice: 1 + tas.precision,
+            face_option: self.rules.face_option,
+        };
+        let tf = &self.fighters[target.index()];
+        // Prefer the zone and location whose armour is thinnest against this aspect, then head,
+        // torso, arms, legs.
+        let prefer_zone = |z: Zone| zone_order(z);
+        let prefer_location = |r: &super::body::LocationRow| {
+            let cover = tf.armour[r.location as usize];
+            (cover.av[w.aspect.index()].max(0) * 10 + (10 - i32::from(r.shock)).max(0)) as u32
+        };
+        let Some(hit) = roll_location(dice, aim, prefer_zone, prefer_location) else {
+            log.say(|| "  the Zone Die passes the body table: a miss".to_owned());
+            return StrikeReport {
+                missed: true,
+                ..StrikeReport::default()
+            };
+        };
+        let impact_roll = dice.d(w.impact_die, "impact die") as i32;
+        let strike_impact =
+            impact_roll + w.impact_modifier + s.impact_modifier + w.impact_ta * tas.impact as i32;
+        let cover = tf.armour[hit.row.location as usize];
+        let effective = strike_impact - cover.av[w.aspect.index()];
+        let state = &mut states[target.index()];
+        let location = hit.row.location;
+        let mut report = StrikeReport {
+            zone: Some(hit.row.zone),
+            ..StrikeReport::default()
+        };
+        log.say(|| format!("  hits ZN{} {:?} {:?}: impact {impact_roll} + {} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side, location, w.impact_modifier, s.impact_modifier, w.impact_ta * tas.impact as i32, w.aspect.letter(), cover.av[w.aspect.index()]));
+        let is_glancing = glancing(w.aspect, effective, cover.rigid);
+        let il = if is_glancing {
+            0
+        } else {
+            injury_level(effective)
+        };
+        if il == 0 && !is_glancing {
+            log.say(|| "  no injury".to_owned());
+            return report;
+        }
+        let mut injury_shock = 1;
+        let mut shock_bonus = 0;
+        let mut severed_neck = false;
+        if is_glancing {
+            report.glancing = true;
+            shock_bonus += 10;
+            log.say(|| {
+                "  a glancing blow off rigid armour: Injury Shock 1, +10 to the Shock roll"
+                    .to_owned()
+            });
+        } else {
+            let index = state.injuries.add(Injury {
+                location,
+                side: hit.side,
+                aspect: w.aspect,
+                il,
+                class: if w.aspect == Aspect::Fire {
+                    Class::FireFrost
+                } else {
+                    Class::Strike
+                },
+                bleeder: false,
+                impaled: false,
+                severed: false,
+                compounded_g5: false,
+                order: 0,
+            });
+            let raised = state.injuries.compound(index, dice);
+            let mut worst = index;
+            if let Some(r) = raised {
+                worst = r;
+                log.say(|| "  compound injury".to_owned());
+            }
+            let Some(&injury) = state.injuries.get(worst) else {
+                return report;
+            };
+            injury_shock = if injury.compounded_g5 {
+                6
+            } else {
+                i32::from(injury.il)
+            };
+            let il_now = injury.il;
+            report.il = il;
+            let bleeds = self
+                .rules
+                .bleeding
+                .bleeds(hit.row.bleeding, il_now, injury.aspect);
+            let mut bleeder = bleeds;
+            if il_now == 5 && injury.aspect == Aspect::Edge {
+                let circle = hit.row.bleeding;
+                if let Some(a) =
+                    amputation_test(dice, s_strength_ml(tf), hit.row.amputation, circle)
+                {
+                    log.say(|| {
+                        format!(
+                            "  amputation test: Strength {} vs EML{}: {}",
+                            a.test.roll,
+                            a.test.eml,
+                            a.test.level.abbreviation()
+                        )
+                    });
+                    if a.severed {
+                        state.amputations += 1;
+                        severed_neck = location == Location::Neck;
+                        if let Some(x) = state.injuries.get_mut(worst) {
+                            x.severed = true;
+                        }
+                    }
+                    bleeder |= a.bleeder;
+                    if a.shock_penalty {
+                        shock_bonus -= 20;
+                    }
+                }
+            }
+            if bleeder {
+                state.bleeders += 1;
+                if let Some(x) = state.injuries.get_mut(worst) {
+                    x.bleeder = true;
+                }
+            }
+            log.say(|| {
+                format!(
+                    "  injury {}{}{il_now}{}{}",
+                    match super::injury::severity(il_now) {
+                        Severity::Minor => "M",
+                        Severity::Serious => "S",
+                        Severity::Grievous => "G",
+                    },
+                    "",
+                    w.aspect.letter(),
+                    if bleeder { ", a Bleeder" } else { "" }
+                )
+            });
+        }
+        if severed_neck {
+            state.dead = true;
+            state.shock = ShockState::Killed;
+            log.say(|| "  the neck is severed: dead".to_owned());
+            return report;
+        }
+        let sh = shock(
+            dice,
+            i32::from(hit.row.shock),
+            injury_shock,
+            tf.shock_ml + shock_bonus,
+        );
+        let before = state.shock;
+        state.shock = before.stack(sh.state);
+        if !sh.test.level.is_success() {
+            state.minor_impairs = true;
+        }
+        if state.shock == ShockState::Killed {
+            state.dead = true;
+        }
+        if state.shock >= ShockState::Stunned {
+            state.reroll_due = true;
+        }
+        if il >= 2 {
+            state.morale_due = true;
+        }
+        log.say(|| {
+            format!(
+                "  Shock roll {} vs EML{}: {}: SHK {} -> {}",
+                sh.test.roll,
+                sh.test.eml,
+                sh.test.level.abbreviation(),
+                sh.index,
+                state.shock.abbreviation()
+            )
+        });
+        // Injury mishaps (step 5): Serious arm injuries roll to fumble, Serious leg (and pelvis)
+        // injuries to stumble; Grievous ones fail automatically.
+        if il >= 2 && state.can_act() {
+            let zone = hit.row.zone;
+            let severe = il >= 4;
+            let (fumble, stumble) = match zone {
+                Zone::Head => (severe, severe),
+                Zone::Arm => (true, false),
+                Zone::Torso => (false, severe || location == Location::Pelvis),
+                Zone::Leg => (false, true),
+            };
+            if fumble
+                && (severe
+                    || Test::roll(dice, tf.dexterity_ml, "d100 (Fumble roll: Dexterity)").level
+                        < SuccessLevel::Success)
+            {
+                state.disarmed = true;
+                log.say(|| "  the injury makes the weapon fall".to_owned());
+            }
+            if stumble
+                && (severe
+                    || Test::roll(dice, tf.agility_ml, "d100 (Stumble roll: Agility)").level
+                        < SuccessLevel::Success)
+            {
+                state.prone = true;
+                log.say(|| "  the injury throws the target prone".to_owned());
+            }
+        }
+        report
+    }
+
+    /// The end of a fighter's turn: shock rerolls, standing up, recovering a weapon, morale.
+    pub fn end_of_turn<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let f = &self.fighters[side.index()];
+        let s = &mut states[side.index()];
+        if s.dead || s.routed {
+            return;
+        }
+        match s.shock {
+            // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
+            // duel is long over: its reroll belongs to the healing timeline.
+            ShockState::Incapacitated if s.reroll_due && s.extended_shock.is_none() => {
+                let (t, r) = shock_reroll(dice, f.shock_ml, self.rules.reroll_penalty, s.shock);
+                match r {
+                    Reroll::Extended(e) => {
+                        s.extended_shock = Some(e.hr);
+                        s.coma |= e.coma;
+                    }
+                    Reroll::Stunned => s.shock = ShockState::Stunned,
+                    Reroll::Recovered => s.shock = ShockState::None,
+                }
+                log.say(|| {
+                    format!(
+                        "  {} Shock Reroll {} vs EML{}: {}: {}",
+                        self.names[side.index()],
+                        t.roll,
+                        t.eml,
+                        t.level.abbreviation(),
+                        s.shock.abbreviation()
+                    )
+                });
+            }
+            ShockState::Stunned if s.reroll_due => {
+                let t = Test::roll(dice, f.shock_ml, "d100 (Shock roll to shake off STN)");
+                if t.level.is_success() {
+                    s.shock = ShockState::None;
+                    s.reroll_due = false;
+                }
+                log.say(|| {
+                    format!(
+                        "  {} Shock roll {} vs EML{}: {}",
+                        self.names[side.index()],
+                        t.roll,
+                        t.eml,
+                        if t.level.is_success() {
+                            "no longer stunned"
+                        } else {
+                            "still stunned"
+                        }
+                    )
+                });
+            }
+            _ => {}
+        }
+        if self.rules.morale && s.morale_due && s.shock == ShockState::None {
+            s.morale_due = false;
+            let t = Test::roll(dice, f.initiative_ml, "d100 (Morale roll: Initiative)");
+            if !t.level.is_success() {
+                s.routed = true;
+            }
+            log.say(|| {
+                format!(
+                    "  {} Morale roll {} vs EML{}: {}",
+                    self.names[side.index()],
+                    t.roll,
+                    t.eml,
+                    if s.routed {
+                        "breaks and quits the fight"
+                    } else {
+                        "steady"
+                    }
+                )
+            });
+        }
+    }
+}
+
+fn s_strength_ml(f: &Fighter) -> i32 {
+    f.strength_ml
+}
+
+/// The zone of a location.
+pub fn zone_of_location(location: Location) -> Zone {
+    use Location::*;
+    match location {
+        Skull | Face | Neck | Eye | Nose | Cheek | Ear | Mouth | Jaw => Zone::Head,
+        Shoulder | UpperArm | Elbow | Forearm | Hand => Zone::Arm,
+        Thorax | Abdomen | Pelvis => Zone::Torso,
+        Thigh | Knee | Calf | Foot => Zone::Leg,
+    }
+}
+
+/// The TAs a victory buys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chosen {
+    /// Bonus actions.
+    pub action: u32,
+    /// Impact TAs.
+    pub impact: u32,
+    /// Precision TAs.
+    pub precision: u32,
+    /// Setup TAs.
+    pub setup: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+
+    const BROADSWORD: Weapon = Weapon {
+        impact_die: 10,
+        impact_modifier: 3,
+        aspect: Aspect::Edge,
+        zone_die: 6,
+        reach: 4,
+        heft: 6,
+        thrust: false,
+        two_handed: false,
+        impact_ta: 5,
+    };
+
+    fn fighter(defence: Defence) -> Fighter {
+        Fighter {
+            melee_ml: 60,
+            dodge_ml: 60,
+            shock_ml: 65,
+            initiative_ml: 60,
+            strength_ml: 60,
+            strength: 12,
+            impact_modifier: 1,
+            dexterity_ml: 60,
+            agility_ml: 60,
+            weapon: BROADSWORD,
+            shield: None,
+            armour: [Cover::default(); LOCATIONS],
+            defence,
+            aim: 1,
+            advantages: [
+                Advantage::Impact,
+                Advantage::Precision,
+                Advantage::Setup,
+                Advantage::Action,
+            ],
+            right_handed: true,
+        }
+    }
+
+    fn quilt() -> [Cover; LOCATIONS] {
+        let mut armour = [Cover::default(); LOCATIONS];
+        for l in [Location::Thorax, Location::Abdomen, Location::Pelvis] {
+            armour[l as usize] = Cover {
+                av: [5, 4, 3, 2],
+                rigid: false,
+            };
+        }
+        armour
+    }
+
+    fn melee(a: Fighter, b: Fighter) -> Melee {
+        Melee {
+            fighters: [a, b],
+            names: ["attacker".into(), "defender".into()],
+            rules: MeleeRules::default(),
+        }
+    }
+
+    fn run(m: &Melee, dice: &[u32]) -> ([State; 2], Vec<String>) {
+        let mut states = [State::default(); 2];
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        m.exchange(Side::A, &mut states, false, &mut scripted, &mut log);
+        assert!(
+            scripted.finish().is_ok(),
+            "{:?}\n{}",
+            scripted.error(),
+            log.lines.join("\n")
+        );
+        assert_eq!(
+            scripted.used(),
+            dice.len(),
+            "dice left over:\n{}",
+            log.lines.join("\n")
+        );
+        (states, log.lines)
+    }
+
+    #[test]
+    fn block_example_cs_against_f_is_two_stars_with_an_impact_ta_of_5e() {
+        let mut b = fighter(Defence::Block);
+        b.armour = quilt();
+        let m = melee(fighter(Defence::Block), b);
+        // 35 (CS) vs Block 71 (F): two stars, one Impact TA. ZD 5 (torso), LD 7 (abdomen),
+        // impact 8: 8 + 3 + 1 + 5 = 17E, AV4: 13: S3E. Shock 4 + 3 + S (48) = 7: STN.
+        let (states, log) = run(&m, &[35, 71, 5, 7, 8, 48]);
+        let text = log.join("\n");
+        assert!(text.contains("Attacker(2)"), "{text}");
+        assert!(
+            text.contains("impact 8 + 3 + 1 + 5 TA = 17E, AV 4 = 13"),
+            "{text}"
+        );
+        assert!(text.contains("injury S3E"), "{text}");
+        assert_eq!(states[1].shock, ShockState::Stunned);
+    }
+
+    #[test]
+    fn dodge_example_tied_successes_go_to_the_higher_roll() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Dodge));
+        let (states, log) = run(&m, &[36, 51]);
+        assert!(log[0].contains("Defender(1)"), "{log:?}");
+        assert!(states[1].injuries.is_empty());
+    }
+
+    #[test]
+    fn counterstrike_example_the_attacker_wins_tied_successes_with_base_impact() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Counterstrike));
+        // 36 vs 51, both S: attacker one star, no TA: ZD 1 (head), LD 2 (skull), impact 4:
+        // 4 + 3 + 1 = 8E: S2E. Shock 5 + 2 + S = 7: STN.
+        let (states, log) = run(&m, &[36, 51, 1, 2, 4, 40]);
+        assert!(log[0].contains("Attacker(1)"), "{log:?}");
+        assert!(
+            log.join("\n").contains("impact 4 + 3 + 1 + 0 TA = 8E"),
+            "{log:?}"
+        );
+        assert_eq!(
+            states[1].injuries.iter().next().map(|i| (i.location, i.il)),
+            Some((Location::Skull, 2))
+        );
+    }
+
+    #[test]
+    fn ignore_example_s_is_three_stars_a_precision_and_an_impact_ta() {
+        let mut a = fighter(Defence::Block);
+        a.advantages = [
+            Advantage::Precision,
+            Advantage::Impact,
+            Advantage::Setup,
+            Advantage::Action,
+        ];
+        let m = melee(a, fighter(Defence::Ignore));
+        // 36 (S) vs Ignore: three stars: precision (a second d6 ZD) and impact (+5E).
+        // ZD 6 (torso) and 1 (head): the head is preferred. LD 3: skull. Impact 5: 5+3+1+5 = 14E:
+        // S3E. Shock 5 + 3 + S = 8: INC.
+        let (states, log) = run(&m, &[36, 6, 1, 3, 5, 41]);
+        let text = log.join("\n");
+        assert!(text.contains("Attacker(3)"), "{text}");
+        assert!(
+            text.contains("hits ZN1 Centre Skull: impact 5 + 3 + 1 + 5 TA = 14E"),
+            "{text}"
+        );
+        assert_eq!(states[1].shock, ShockState::Incapacitated);
+    }
+
+    #[test]
+    fn impact_injury_and_shock_examples_s2e_abdomen_cf_shock_incapacitates_then_rerolls() {
+        let mut b = fighter(Defence::Ignore);
+        b.armour = quilt();
+        b.melee_ml = 60;
+        let mut a = fighter(Defence::Block);
+        a.advantages = [
+            Advantage::Setup,
+            Advantage::Action,
+            Advantage::Impact,
+            Advantage::Precision,
+        ];
+        let m = melee(a, b);
+        // The strike itself, with no TA: ZD 5 (ZN5, torso), LD 7 (abdomen), impact 8.
+        let mut states = [State::default(); 2];
+        let mut dice = ScriptedDice::new([5, 7, 8, 75]);
+        let mut log = VecLog::default();
+        // d6 ZD aimed at ZN4 reaching ZN5 is the location example; here ZN1 + 5 - 1 = ZN5.
+        let report = m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+        assert!(dice.finish().is_ok(), "{:?}", log.lines);
+        let text = log.lines.join("\n");
+        assert!(
+            text.contains("Abdomen: impact 8 + 3 + 1 + 0 TA = 12E, AV 4 = 8"),
+            "{text}"
+        );
+        assert!(text.contains("injury S2E"), "{text}");
+        assert!(
+            text.contains("Shock roll 75 vs EML65: CF: SHK 8 -> INC"),
+            "{text}"
+        );
+        assert_eq!(report.il, 2);
+        // The Shock Reroll at the end of the next turn: 42 against EML45: Stunned.
+        let mut dice = ScriptedDice::new([42]);
+        m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+        assert_eq!(states[1].shock, ShockState::Stunned);
+        // The next turn's Shock roll: 61 against 65: no longer stunned; then the Morale roll
+        // the Serious injury called for: Initiative ML60, 29: steady.
+        let mut dice = ScriptedDice::new([61, 29]);
+        m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+        assert!(dice.finish().is_ok(), "{:?}", log.lines);
+        assert_eq!(states[1].shock, ShockState::None);
+        assert!(!states[1].routed && !states[1].morale_due);
+        assert!(
+            log.lines
+                .join("\n")
+                .contains("Morale roll 29 vs EML60: steady")
+        );
+    }
+
+    #[test]
+    fn modifiers_aim_heft_prone_reach_and_thrust() {
+        let mut a = fighter(Defence::Block);
+        a.aim = 4;
+        a.weapon.heft = 14;
+        let m = melee(a, fighter(Defence::Block));
+        let mut state = State::default();
+        // Aim -10, Heft 14 vs Strength 12: -10.
+        assert_eq!(m.strike_eml(Side::A, &state, None, false).0, 40);
+        state.prone = true;
+        assert_eq!(m.strike_eml(Side::A, &state, None, false).0, 20);
+        // Reach 4 against a spear's 7: -15; a spear thrusting against Reach 4: +15.
+        let spear = Weapon {
+            reach: 7,
+            thrust: true,
+            aspect: Aspect::Point,
+            ..BROADSWORD
+        };
+        let sword = fighter(Defence::Block);
+        let m = melee(
+            sword,
+            Fighter {
+                weapon: spear,
+                ..fighter(Defence::Block)
+            },
+        );
+        assert_eq!(
+            m.strike_eml(Side::A, &State::default(), Some(&spear), false)
+                .0,
+            45
+        );
+        assert_eq!(
+            m.strike_eml(Side::B, &State::default(), Some(&BROADSWORD), false)
+                .0,
+            75
+        );
+        // In Close, the penalty goes to the higher Reach and the bonus to the lower thrust.
+        assert_eq!(
+            m.strike_eml(Side::B, &State::default(), Some(&BROADSWORD), true)
+                .0,
+            45
+        );
+        assert_eq!(
+            m.strike_eml(Side::A, &State::default(), Some(&spear), true)
+                .0,
+            60
+        );
+    }
+
+    #[test]
+    fn injuries_impair_and_grievous_zones_prohibit() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+        let mut state = State::default();
+        let injury = |location, il| Injury {
+            location,
+            side: BodySide::Right,
+            aspect: Aspect::Edge,
+            il,
+            class: super::super::injury::Class::Strike,
+            bleeder: false,
+            impaled: false,
+            severed: false,
+            compounded_g5: false,
+            order: 0,
+        };
+        state.injuries.add(injury(Location::Abdomen, 2));
+        assert_eq!(
+            m.impairment(Side::A, &state, true, true),
+            (10, false),
+            "S2 abdomen: 10"
+        );
+        state.injuries.add(injury(Location::Thigh, 1));
+        assert_eq!(
+            m.impairment(Side::A, &state, true, true),
+            (10, false),
+            "a Minor waits while the Shock roll succeeded"
+        );
+        state.minor_impairs = true;
+        assert_eq!(m.impairment(Side::A, &state, true, true), (15, false));
+        state.injuries.add(Injury {
+            side: BodySide::Left,
+            ..injury(Location::Forearm, 4)
+        });
+        assert_eq!(
+            m.impairment(Side::A, &state, true, true),
+            (15, false),
+            "the left arm does not wield the sword"
+        );
+        state.injuries.add(injury(Location::Forearm, 4));
+        assert!(
+            m.impairment(Side::A, &state, true, true).1,
+            "a Grievous weapon arm prohibits"
+        );
+        assert!(
+            !m.impairment(Side::A, &state, false, true).1,
+            "but not a Dodge"
+        );
+    }
+}

@@ -1,0 +1,508 @@
+//! The zone-d100 scenario schema: fighters with their Mastery Levels and tactics, weapons with
+//! impact, aspect, Zone Die, Reach and Heft, armour as pieces covering locations with a value
+//! per aspect, and the `[rules]` constants; and its compilation into the flat melee model.
+
+use super::body::Location;
+use super::injury::Aspect;
+use super::melee::{Advantage, Cover, Fighter, LOCATIONS, MeleeRules, Weapon};
+use super::skill::Defence;
+use crate::rules::Parameter;
+use crate::scenario::error::{InputError, Source, unknown_name};
+use crate::scenario::fields::{Name, Ranged};
+use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::stats::Side;
+use serde::{Deserialize, Serialize};
+
+/// A fighter as the scenario writes it.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FighterSpec {
+    /// Shown in reports and traces.
+    pub name: Option<String>,
+    /// Melee ML with the weapon.
+    pub melee_ml: Ranged<0, 150>,
+    /// Dodge ML.
+    pub dodge_ml: Ranged<0, 150>,
+    /// Shock ML.
+    pub shock_ml: Ranged<0, 150>,
+    /// Initiative ML (order of action; Morale rolls).
+    pub initiative_ml: Ranged<0, 150>,
+    /// Strength ML (amputation tests).
+    #[serde(default = "sixty")]
+    pub strength_ml: Ranged<0, 150>,
+    /// Strength attribute (against Heft).
+    #[serde(default = "twelve")]
+    pub strength: Ranged<1, 30>,
+    /// Strength Impact Modifier (page 97).
+    #[serde(default)]
+    pub impact_modifier: Ranged<-10, 10>,
+    /// Dexterity ML (Fumble rolls).
+    #[serde(default = "sixty")]
+    pub dexterity_ml: Ranged<0, 150>,
+    /// Agility ML (Stumble rolls).
+    #[serde(default = "sixty")]
+    pub agility_ml: Ranged<0, 150>,
+    /// A key of `[weapons]`.
+    pub weapon: Name,
+    /// A shield (a key of `[weapons]`) used to Block.
+    pub shield: Option<Name>,
+    /// A key of `[armour]`.
+    pub armour: Option<Name>,
+    /// The defence used when attacked.
+    #[serde(default = "block")]
+    pub defence: Defence,
+    /// The zone number aimed at (1: the default, no aim penalty).
+    #[serde(default = "one")]
+    pub aim: Ranged<1, 10>,
+    /// Tactical advantages in order of preference.
+    #[serde(default = "advantages")]
+    pub advantages: Vec<Advantage>,
+    /// Wields the weapon in the right hand.
+    #[serde(default = "yes")]
+    pub right_handed: bool,
+}
+
+fn sixty() -> Ranged<0, 150> {
+    Ranged::new(60)
+}
+fn twelve() -> Ranged<1, 30> {
+    Ranged::new(12)
+}
+fn one() -> Ranged<1, 10> {
+    Ranged::new(1)
+}
+fn yes() -> bool {
+    true
+}
+fn block() -> Defence {
+    Defence::Block
+}
+fn advantages() -> Vec<Advantage> {
+    vec![
+        Advantage::Impact,
+        Advantage::Precision,
+        Advantage::Setup,
+        Advantage::Action,
+    ]
+}
+
+impl FighterRefs for FighterSpec {
+    fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+    fn weapon(&self) -> &Name {
+        &self.weapon
+    }
+    fn armour(&self) -> Option<&Name> {
+        self.armour.as_ref()
+    }
+}
+
+/// A weapon (or shield) entry in one strike mode.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeaponSpec {
+    /// Impact die sides (the `d10` of d10+3).
+    pub impact_die: Ranged<1, 100>,
+    /// Impact modifier (the `+3`).
+    #[serde(default)]
+    pub impact_modifier: Ranged<-20, 40>,
+    /// Aspect of the strike mode: B, E, P or F.
+    pub aspect: Aspect,
+    /// Zone Die sides.
+    pub zone_die: Ranged<1, 20>,
+    /// Reach.
+    #[serde(default)]
+    pub reach: Ranged<0, 20>,
+    /// Heft.
+    #[serde(default)]
+    pub heft: Ranged<0, 40>,
+    /// A thrusting strike mode (Thrust bonus).
+    #[serde(default)]
+    pub thrust: bool,
+    /// Wielded two-handed.
+    #[serde(default)]
+    pub two_handed: bool,
+    /// Impact per Impact TA; default by aspect: 3B, 5E, 4P, 2F.
+    pub impact_ta: Option<Ranged<0, 20>>,
+}
+
+/// One piece of armour: the locations it covers and its value per aspect.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Piece {
+    /// Locations covered (`skull`, `face`, `neck`, `shoulder`, `upper_arm`, `elbow`, `forearm`,
+    /// `hand`, `thorax`, `abdomen`, `pelvis`, `thigh`, `knee`, `calf`, `foot`).
+    pub locations: Vec<String>,
+    /// AV against Blunt.
+    #[serde(rename = "B")]
+    pub blunt: Ranged<0, 40>,
+    /// AV against Edge.
+    #[serde(rename = "E")]
+    pub edge: Ranged<0, 40>,
+    /// AV against Point.
+    #[serde(rename = "P")]
+    pub point: Ranged<0, 40>,
+    /// AV against Fire/Frost.
+    #[serde(rename = "F", default)]
+    pub fire: Ranged<0, 40>,
+    /// Rigid armour (glancing blows).
+    #[serde(default)]
+    pub rigid: bool,
+}
+
+/// An armour entry: pieces worn together (values of layered pieces add).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArmourSpec {
+    /// The pieces.
+    pub pieces: Vec<Piece>,
+}
+
+/// The constants a scenario can override in `[rules]`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Rules {
+    /// Penalty for aiming at a zone number other than 1.
+    pub aim_penalty: Ranged<0, 100>,
+    /// Penalty per point of Heft above Strength.
+    pub heft_penalty: Ranged<0, 100>,
+    /// Penalty while prone.
+    pub prone_penalty: Ranged<0, 100>,
+    /// Reach penalty and Thrust bonus per point of Reach difference.
+    pub reach_step: Ranged<0, 100>,
+    /// Impairment of a Minor injury once it impairs (immediately after a failed Shock roll).
+    pub minor_impairment: Ranged<0, 100>,
+    /// Impairment of a Serious injury.
+    pub serious_impairment: Ranged<0, 100>,
+    /// Penalty of the Shock Reroll.
+    pub reroll_penalty: Ranged<0, 100>,
+    /// Chance in 100 that a weapon or shield breaks blocking a tied success (page 191).
+    pub weapon_damage_chance: Ranged<0, 100>,
+    /// Use the face option table.
+    pub face_option: bool,
+    /// Morale rolls after Serious and Grievous injuries (page 162).
+    pub morale: bool,
+    /// The fighters start in Close (the Reach penalty and Thrust bonus reverse).
+    pub start_in_close: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        let m = MeleeRules::default();
+        Rules {
+            aim_penalty: Ranged::new(i64::from(m.aim_penalty)),
+            heft_penalty: Ranged::new(i64::from(m.heft_penalty)),
+            prone_penalty: Ranged::new(i64::from(m.prone_penalty)),
+            reach_step: Ranged::new(i64::from(m.reach_step)),
+            minor_impairment: Ranged::new(i64::from(m.minor_impairment)),
+            serious_impairment: Ranged::new(i64::from(m.serious_impairment)),
+            reroll_penalty: Ranged::new(i64::from(m.reroll_penalty)),
+            weapon_damage_chance: Ranged::new(i64::from(m.weapon_damage_chance)),
+            face_option: m.face_option,
+            morale: m.morale,
+            start_in_close: false,
+        }
+    }
+}
+
+impl Rules {
+    /// The melee settings these rules make.
+    pub fn melee(&self) -> MeleeRules {
+        MeleeRules {
+            aim_penalty: self.aim_penalty.i32(),
+            heft_penalty: self.heft_penalty.i32(),
+            prone_penalty: self.prone_penalty.i32(),
+            reach_step: self.reach_step.i32(),
+            minor_impairment: self.minor_impairment.i32(),
+            serious_impairment: self.serious_impairment.i32(),
+            reroll_penalty: self.reroll_penalty.i32(),
+            weapon_damage_chance: self.weapon_damage_chance.u32(),
+            face_option: self.face_option,
+            morale: self.morale,
+            ..MeleeRules::default()
+        }
+    }
+}
+
+/// The healing settings (the healing sequence is not simulated yet: no keys).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Healing {}
+
+/// A whole zone-d100 scenario file.
+pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
+
+const LOCATION_NAMES: [(&str, Location); 15] = [
+    ("skull", Location::Skull),
+    ("face", Location::Face),
+    ("neck", Location::Neck),
+    ("shoulder", Location::Shoulder),
+    ("upper_arm", Location::UpperArm),
+    ("elbow", Location::Elbow),
+    ("forearm", Location::Forearm),
+    ("hand", Location::Hand),
+    ("thorax", Location::Thorax),
+    ("abdomen", Location::Abdomen),
+    ("pelvis", Location::Pelvis),
+    ("thigh", Location::Thigh),
+    ("knee", Location::Knee),
+    ("calf", Location::Calf),
+    ("foot", Location::Foot),
+];
+
+fn weapon(spec: &WeaponSpec) -> Weapon {
+    let default_ta = match spec.aspect {
+        Aspect::Blunt => 3,
+        Aspect::Edge => 5,
+        Aspect::Point => 4,
+        Aspect::Fire => 2,
+    };
+    Weapon {
+        impact_die: spec.impact_die.u32(),
+        impact_modifier: spec.impact_modifier.i32(),
+        aspect: spec.aspect,
+        zone_die: spec.zone_die.u32(),
+        reach: spec.reach.i32(),
+        heft: spec.heft.i32(),
+        thrust: spec.thrust,
+        two_handed: spec.two_handed,
+        impact_ta: spec.impact_ta.as_ref().map_or(default_ta, Ranged::i32),
+    }
+}
+
+fn armour(
+    spec: &ArmourSpec,
+    name: &str,
+    source: &Source,
+) -> Result<[Cover; LOCATIONS], InputError> {
+    let mut cover = [Cover::default(); LOCATIONS];
+    for (i, piece) in spec.pieces.iter().enumerate() {
+        for written in &piece.locations {
+            let Some(&(_, location)) = LOCATION_NAMES.iter().find(|(n, _)| n == written) else {
+                let known: Vec<&str> = LOCATION_NAMES.iter().map(|(n, _)| *n).collect();
+                return Err(source.error_at(
+                    piece.blunt.span(),
+                    Some(&format!("armour.{name}.pieces[{i}].locations")),
+                    unknown_name("location", written, &known),
+                ));
+            };
+            let mut covered = vec![location];
+            if location == Location::Face {
+                covered.extend([
+                    Location::Eye,
+                    Location::Nose,
+                    Location::Cheek,
+                    Location::Ear,
+                    Location::Mouth,
+                    Location::Jaw,
+                ]);
+            }
+            for l in covered {
+                let c = &mut cover[l as usize];
+                c.av[0] += piece.blunt.i32();
+                c.av[1] += piece.edge.i32();
+                c.av[2] += piece.point.i32();
+                c.av[3] += piece.fire.i32();
+                c.rigid |= piece.rigid;
+            }
+        }
+    }
+    Ok(cover)
+}
+
+/// Compiles both fighters.
+pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError> {
+    let mut out = Vec::with_capacity(2);
+    for side in Side::BOTH {
+        let spec = file.fighter(side);
+        let (w, a) = file.equipment(side, source)?;
+        let shield = match &spec.shield {
+            Some(name) => match file.weapons.get(name.get_ref()) {
+                Some(s) => Some(weapon(s)),
+                None => {
+                    let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
+                    return Err(source.error_at(
+                        Some(name.span()),
+                        Some(&format!("{}.shield", side.key())),
+                        unknown_name("weapon", name.get_ref(), &known),
+                    ));
+                }
+            },
+            None => None,
+        };
+        let cover = match (a, &spec.armour) {
+            (Some(a), Some(name)) => armour(a, name.get_ref(), source)?,
+            _ => [Cover::default(); LOCATIONS],
+        };
+        // The listed preferences first, then the others in the default order.
+        let mut order: Vec<Advantage> = Vec::with_capacity(4);
+        for a in spec.advantages.iter().chain(advantages().iter()) {
+            if !order.contains(a) {
+                order.push(*a);
+            }
+        }
+        let prefs = [order[0], order[1], order[2], order[3]];
+        out.push(Fighter {
+            melee_ml: spec.melee_ml.i32(),
+            dodge_ml: spec.dodge_ml.i32(),
+            shock_ml: spec.shock_ml.i32(),
+            initiative_ml: spec.initiative_ml.i32(),
+            strength_ml: spec.strength_ml.i32(),
+            strength: spec.strength.i32(),
+            impact_modifier: spec.impact_modifier.i32(),
+            dexterity_ml: spec.dexterity_ml.i32(),
+            agility_ml: spec.agility_ml.i32(),
+            weapon: weapon(w),
+            shield,
+            armour: cover,
+            defence: spec.defence,
+            aim: spec.aim.u32(),
+            advantages: prefs,
+            right_handed: spec.right_handed,
+        });
+    }
+    Ok([out[0], out[1]])
+}
+
+/// Every parameter a zone-d100 scenario can set, with its default.
+pub const PARAMETERS: &[Parameter] = &[
+    Parameter {
+        section: "rules",
+        key: "aim_penalty",
+        default: "10",
+        doc: "penalty for aiming at a zone number other than 1",
+    },
+    Parameter {
+        section: "rules",
+        key: "heft_penalty",
+        default: "5",
+        doc: "penalty per point of Heft above Strength (two-handed: Heft -5)",
+    },
+    Parameter {
+        section: "rules",
+        key: "prone_penalty",
+        default: "20",
+        doc: "penalty while prone",
+    },
+    Parameter {
+        section: "rules",
+        key: "reach_step",
+        default: "5",
+        doc: "Reach penalty and Thrust bonus per point of Reach difference",
+    },
+    Parameter {
+        section: "rules",
+        key: "minor_impairment",
+        default: "5",
+        doc: "impairment of a Minor injury after a failed Shock roll",
+    },
+    Parameter {
+        section: "rules",
+        key: "serious_impairment",
+        default: "10",
+        doc: "impairment of a Serious injury",
+    },
+    Parameter {
+        section: "rules",
+        key: "reroll_penalty",
+        default: "20",
+        doc: "penalty of the Shock Reroll",
+    },
+    Parameter {
+        section: "rules",
+        key: "weapon_damage_chance",
+        default: "5",
+        doc: "chance in 100 that a blocking weapon or shield breaks on a tied success (page 191 missing)",
+    },
+    Parameter {
+        section: "rules",
+        key: "face_option",
+        default: "true",
+        doc: "use the FACE OPTION table",
+    },
+    Parameter {
+        section: "rules",
+        key: "morale",
+        default: "true",
+        doc: "Morale rolls (Initiative ML) after Serious and Grievous injuries; a failure quits the fight (page 162 missing)",
+    },
+    Parameter {
+        section: "rules",
+        key: "start_in_close",
+        default: "false",
+        doc: "the fighters start in Close: Reach penalty and Thrust bonus reverse",
+    },
+    Parameter {
+        section: "a / b",
+        key: "melee_ml / dodge_ml / shock_ml / initiative_ml",
+        default: "required",
+        doc: "Mastery Levels",
+    },
+    Parameter {
+        section: "a / b",
+        key: "strength_ml / dexterity_ml / agility_ml",
+        default: "60",
+        doc: "amputation tests; Fumble rolls; Stumble rolls",
+    },
+    Parameter {
+        section: "a / b",
+        key: "strength",
+        default: "12",
+        doc: "Strength against Heft",
+    },
+    Parameter {
+        section: "a / b",
+        key: "impact_modifier",
+        default: "0",
+        doc: "Strength Impact Modifier",
+    },
+    Parameter {
+        section: "a / b",
+        key: "weapon / shield / armour",
+        default: "required / none / none",
+        doc: "keys of [weapons] and [armour]",
+    },
+    Parameter {
+        section: "a / b",
+        key: "defence",
+        default: "\"block\"",
+        doc: "block, dodge, counterstrike, ignore",
+    },
+    Parameter {
+        section: "a / b",
+        key: "aim",
+        default: "1",
+        doc: "zone number aimed at",
+    },
+    Parameter {
+        section: "a / b",
+        key: "advantages",
+        default: "[\"impact\", \"precision\", \"setup\", \"action\"]",
+        doc: "tactical advantages in order of preference",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "impact_die / impact_modifier / aspect",
+        default: "required / 0 / required",
+        doc: "base impact d<die>+<modifier> of aspect B, E, P or F",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "zone_die / reach / heft",
+        default: "required / 0 / 0",
+        doc: "Zone Die sides, Reach, Heft",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "thrust / two_handed / impact_ta",
+        default: "false / false / by aspect",
+        doc: "Thrust bonus; two-handed; impact per Impact TA (3B 5E 4P 2F)",
+    },
+    Parameter {
+        section: "armour.<name>",
+        key: "pieces",
+        default: "required",
+        doc: "[{ locations = [...], B, E, P, F, rigid }]",
+    },
+];
