@@ -99,6 +99,10 @@ pub struct Fighter {
     pub advantages: [Advantage; 4],
     /// The weapon is held in the right hand (the arm whose injuries impair it).
     pub right_handed: bool,
+    /// A missile weapon and the ML it is shot with.
+    pub missile: Option<(super::missile::Missile, i32)>,
+    /// Tactic: take the Aim action before each shot when the weapon allows it.
+    pub aim_shots: bool,
 }
 
 /// A fighter's state in the duel.
@@ -545,7 +549,7 @@ impl Melee {
     }
 
     /// The TAs to take: the fighter's preferences among those the result allows.
-    fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
+    pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
         let mut chosen = Chosen::default();
         let prefs = self.fighters[side.index()].advantages;
         let allowed_here = |a: &Advantage| {
@@ -573,7 +577,8 @@ impl Melee {
         chosen
     }
 
-    fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut [State; 2], log: &mut L) {
+    /// A Fumble drops the weapon; a Stumble throws the fighter prone.
+    pub fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut [State; 2], log: &mut L) {
         let s = &mut states[side.index()];
         match mishap {
             Mishap::Fumble => s.disarmed = true,
@@ -629,12 +634,36 @@ impl Melee {
         log: &mut L,
     ) -> StrikeReport {
         let s = &self.fighters[striker.index()];
-        let target = striker.other();
         let w = s.weapon;
-        let aim = Aim {
+        let blow = Blow {
             zone_die: w.zone_die,
-            zn: s.aim,
             zone_dice: 1 + tas.precision,
+            aim: s.aim,
+            impact_die: w.impact_die,
+            impact_modifier: w.impact_modifier + s.impact_modifier,
+            impact_bonus: w.impact_ta * tas.impact as i32,
+            aspect: w.aspect,
+            armour_reduction: 0,
+            impales: false,
+        };
+        self.land(striker, states, blow, dice, log)
+    }
+
+    /// The Injury Sequence for a blow of `striker` (a melee strike or a missile).
+    pub fn land<D: Dice, L: Log>(
+        &self,
+        striker: Side,
+        states: &mut [State; 2],
+        blow: Blow,
+        dice: &mut D,
+        log: &mut L,
+    ) -> StrikeReport {
+        let target = striker.other();
+        let w = blow;
+        let aim = Aim {
+            zone_die: blow.zone_die,
+            zn: blow.aim,
+            zone_dice: blow.zone_dice,
             face_option: self.rules.face_option,
         };
         let tf = &self.fighters[target.index()];
@@ -653,17 +682,17 @@ impl Melee {
             };
         };
         let impact_roll = dice.d(w.impact_die, "impact die") as i32;
-        let strike_impact =
-            impact_roll + w.impact_modifier + s.impact_modifier + w.impact_ta * tas.impact as i32;
+        let strike_impact = impact_roll + w.impact_modifier + w.impact_bonus;
         let cover = tf.armour[hit.row.location as usize];
-        let effective = strike_impact - cover.av[w.aspect.index()];
+        let av = (cover.av[w.aspect.index()] - w.armour_reduction).max(0);
+        let effective = strike_impact - av;
         let state = &mut states[target.index()];
         let location = hit.row.location;
         let mut report = StrikeReport {
             zone: Some(hit.row.zone),
             ..StrikeReport::default()
         };
-        log.say(|| format!("  hits ZN{} {:?} {:?}: impact {impact_roll} + {} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side, location, w.impact_modifier, s.impact_modifier, w.impact_ta * tas.impact as i32, w.aspect.letter(), cover.av[w.aspect.index()]));
+        log.say(|| format!("  hits ZN{} {:?} {:?}: impact {impact_roll} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side, location, w.impact_modifier, w.impact_bonus, w.aspect.letter(), av));
         let is_glancing = glancing(w.aspect, effective, cover.rigid);
         let il = if is_glancing {
             0
@@ -696,7 +725,7 @@ impl Melee {
                     Class::Strike
                 },
                 bleeder: false,
-                impaled: false,
+                impaled: w.impales && il >= 3,
                 severed: false,
                 compounded_g5: false,
                 order: 0,
@@ -932,6 +961,29 @@ pub fn zone_of_location(location: Location) -> Zone {
     }
 }
 
+/// One blow to resolve with the Injury Sequence: where it can land and how hard it hits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blow {
+    /// Zone Die sides.
+    pub zone_die: u32,
+    /// Zone Dice rolled (1 + Precision TAs).
+    pub zone_dice: u32,
+    /// Zone number aimed at.
+    pub aim: u32,
+    /// Impact die sides.
+    pub impact_die: u32,
+    /// Impact modifier (weapon and Strength, or projectile and range).
+    pub impact_modifier: i32,
+    /// Impact from Impact TAs.
+    pub impact_bonus: i32,
+    /// Aspect.
+    pub aspect: Aspect,
+    /// Armour Reduction of a projectile.
+    pub armour_reduction: i32,
+    /// An arrow or bolt that impales on S3 or worse.
+    pub impales: bool,
+}
+
 /// The TAs a victory buys.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Chosen {
@@ -986,6 +1038,8 @@ mod tests {
                 Advantage::Action,
             ],
             right_handed: true,
+            missile: None,
+            aim_shots: false,
         }
     }
 
@@ -1039,7 +1093,7 @@ mod tests {
         let text = log.join("\n");
         assert!(text.contains("Attacker(2)"), "{text}");
         assert!(
-            text.contains("impact 8 + 3 + 1 + 5 TA = 17E, AV 4 = 13"),
+            text.contains("impact 8 + 4 + 5 TA = 17E, AV 4 = 13"),
             "{text}"
         );
         assert!(text.contains("injury S3E"), "{text}");
@@ -1062,7 +1116,7 @@ mod tests {
         let (states, log) = run(&m, &[36, 51, 1, 2, 4, 40]);
         assert!(log[0].contains("Attacker(1)"), "{log:?}");
         assert!(
-            log.join("\n").contains("impact 4 + 3 + 1 + 0 TA = 8E"),
+            log.join("\n").contains("impact 4 + 4 + 0 TA = 8E"),
             "{log:?}"
         );
         assert_eq!(
@@ -1088,7 +1142,7 @@ mod tests {
         let text = log.join("\n");
         assert!(text.contains("Attacker(3)"), "{text}");
         assert!(
-            text.contains("hits ZN1 Centre Skull: impact 5 + 3 + 1 + 5 TA = 14E"),
+            text.contains("hits ZN1 Centre Skull: impact 5 + 4 + 5 TA = 14E"),
             "{text}"
         );
         assert_eq!(states[1].shock, ShockState::Incapacitated);
@@ -1116,7 +1170,7 @@ mod tests {
         assert!(dice.finish().is_ok(), "{:?}", log.lines);
         let text = log.lines.join("\n");
         assert!(
-            text.contains("Abdomen: impact 8 + 3 + 1 + 0 TA = 12E, AV 4 = 8"),
+            text.contains("Abdomen: impact 8 + 4 + 0 TA = 12E, AV 4 = 8"),
             "{text}"
         );
         assert!(text.contains("injury S2E"), "{text}");

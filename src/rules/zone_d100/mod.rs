@@ -10,6 +10,7 @@
 pub mod body;
 pub mod injury;
 pub mod melee;
+pub mod missile;
 pub mod schema;
 pub mod skill;
 
@@ -122,6 +123,24 @@ pub struct ZoneD100 {
     pub round_limit: u32,
     /// The fighters start in Close.
     pub start_in_close: bool,
+    /// Feet between the fighters at the start.
+    pub start_distance: u32,
+    /// Feet a fighter without a missile closes each round.
+    pub approach: u32,
+    /// Distance at which melee begins.
+    pub melee_distance: u32,
+    /// Crosswind Windforce.
+    pub windforce: i32,
+}
+
+/// The missile state of both fighters during the approach.
+#[derive(Clone, Copy, Debug, Default)]
+struct Range {
+    distance: u32,
+    loaded: [bool; 2],
+    progress: [u32; 2],
+    aimed: [bool; 2],
+    moved: [bool; 2],
 }
 
 impl ZoneD100 {
@@ -138,11 +157,136 @@ impl ZoneD100 {
             names,
             round_limit: file.round_limit.u32(),
             start_in_close: file.rules.start_in_close,
+            start_distance: file.rules.start_distance.u32(),
+            approach: file.rules.approach.u32(),
+            melee_distance: file.rules.melee_distance.u32(),
+            windforce: file.rules.windforce.i32(),
         })
     }
 
     fn out(state: &State) -> bool {
         !state.can_act()
+    }
+
+    /// One turn at range of a fighter with a missile: load (and span), aim, or shoot.
+    fn shoot<D: Dice, L: Log>(
+        &self,
+        actor: Side,
+        range: &mut Range,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<melee::StrikeReport> {
+        let m = &self.melee;
+        let f = &m.fighters[actor.index()];
+        let (missile, ml) = f.missile?;
+        let i = actor.index();
+        let name = &self.names[i];
+        if !range.loaded[i] {
+            let needed = missile.load_rounds + missile.span_rounds;
+            range.progress[i] += 1;
+            if needed == 0 {
+                range.loaded[i] = true;
+                range.progress[i] = 0;
+            } else {
+                if range.progress[i] >= needed {
+                    range.loaded[i] = true;
+                    range.progress[i] = 0;
+                }
+                log.say(|| {
+                    format!(
+                        "{name} loads ({} of {needed} rounds)",
+                        if range.loaded[i] {
+                            needed
+                        } else {
+                            range.progress[i]
+                        }
+                    )
+                });
+                return None;
+            }
+        }
+        if f.aim_shots && missile.aim_allowed && !range.aimed[i] {
+            range.aimed[i] = true;
+            log.say(|| format!("{name} aims"));
+            return None;
+        }
+        let Some(band) = missile::range_band(missile.base_range, range.distance) else {
+            log.say(|| {
+                format!(
+                    "{name} waits: {} feet is beyond four times the Base Range",
+                    range.distance
+                )
+            });
+            return None;
+        };
+        let other = actor.other();
+        let target = if range.moved[other.index()] {
+            missile::TargetMotion::Moving
+        } else {
+            missile::TargetMotion::Still
+        };
+        let situation = missile::Situation {
+            target,
+            target_dodge_eml: m.fighters[other.index()].dodge_ml,
+            shooter_moving: false,
+            windforce: self.windforce,
+            aimed: range.aimed[i],
+            trauma: m.impairment(actor, &states[i], true, false).0,
+        };
+        let eml = missile::missile_eml(ml, &band, &missile, &situation);
+        let still = target == missile::TargetMotion::Still;
+        let shot = match band.trajectory {
+            missile::Trajectory::Direct => missile::direct(dice, eml, still),
+            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1]),
+        };
+        range.loaded[i] = false;
+        range.aimed[i] = false;
+        log.say(|| {
+            format!(
+                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {shot:?}",
+                range.distance, band.name
+            )
+        });
+        match shot {
+            missile::Shot::Strike {
+                stars,
+                precision,
+                bonus_impact,
+                ..
+            } => {
+                let mut tas = m.choose(
+                    actor,
+                    stars - 1,
+                    &[melee::Advantage::Impact, melee::Advantage::Precision],
+                    false,
+                );
+                tas.precision += u32::from(precision);
+                let zone_die = match band.trajectory {
+                    missile::Trajectory::Direct => band.zone_die,
+                    missile::Trajectory::Volley => band.zone_die.max(body::HUMAN_ZONE_NUMBERS),
+                };
+                let blow = melee::Blow {
+                    zone_die,
+                    zone_dice: 1 + tas.precision,
+                    aim: f.aim,
+                    impact_die: missile.impact_die,
+                    impact_modifier: missile.impact_modifier + band.impact,
+                    impact_bonus: missile.impact_ta * (tas.impact + u32::from(bonus_impact)) as i32,
+                    aspect: missile.aspect,
+                    armour_reduction: missile.armour_reduction,
+                    impales: missile.impales,
+                };
+                Some(m.land(actor, states, blow, dice, log))
+            }
+            missile::Shot::Mishap(t) => {
+                if let Some(mishap) = t.mishap() {
+                    m.mishap(actor, mishap, states, log);
+                }
+                None
+            }
+            missile::Shot::Miss(_) | missile::Shot::Spoiled => None,
+        }
     }
 }
 
@@ -161,6 +305,16 @@ fn injury_column(zone: Zone, il: u8) -> usize {
     INJURIES + z * 3 + s
 }
 
+impl ZoneD100 {
+    fn count(&self, tally: &mut Tally, r: &melee::StrikeReport) {
+        tally.record_hit(u32::from(r.il), !r.missed);
+        tally.record_extra(GLANCING, u64::from(r.glancing));
+        if let (Some(zone), true) = (r.zone, r.il > 0) {
+            tally.record_extra(injury_column(zone, r.il), 1);
+        }
+    }
+}
+
 impl Ruleset for ZoneD100 {
     fn shape(&self) -> TallyShape {
         TallyShape {
@@ -174,6 +328,10 @@ impl Ruleset for ZoneD100 {
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let m = &self.melee;
         let mut states = [State::default(); 2];
+        let mut range = Range {
+            distance: self.start_distance,
+            ..Range::default()
+        };
         // Order of action: the higher Initiative ML first; a tie is a d2 for the duel.
         let (ia, ib) = (m.fighters[0].initiative_ml, m.fighters[1].initiative_ml);
         let first = if ia > ib {
@@ -193,6 +351,7 @@ impl Ruleset for ZoneD100 {
                 if dice.exhausted() {
                     break 'duel;
                 }
+                range.moved[actor.index()] = false;
                 let s = &mut states[actor.index()];
                 if s.can_act() {
                     if s.prone {
@@ -201,15 +360,27 @@ impl Ruleset for ZoneD100 {
                     } else if s.disarmed {
                         s.disarmed = false;
                         log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
+                    } else if range.distance > self.melee_distance {
+                        if m.fighters[actor.index()].missile.is_some() {
+                            if let Some(r) = self.shoot(actor, &mut range, &mut states, dice, log) {
+                                self.count(tally, &r);
+                            }
+                        } else {
+                            range.distance = range.distance.saturating_sub(self.approach);
+                            range.moved[actor.index()] = true;
+                            log.say(|| {
+                                format!(
+                                    "{} closes to {} feet",
+                                    self.names[actor.index()],
+                                    range.distance
+                                )
+                            });
+                        }
                     } else {
                         let reports =
                             m.exchange(actor, &mut states, self.start_in_close, dice, log);
                         for r in reports.into_iter().flatten() {
-                            tally.record_hit(u32::from(r.il), !r.missed);
-                            tally.record_extra(GLANCING, u64::from(r.glancing));
-                            if let (Some(zone), true) = (r.zone, r.il > 0) {
-                                tally.record_extra(injury_column(zone, r.il), 1);
-                            }
+                            self.count(tally, &r);
                         }
                     }
                 }

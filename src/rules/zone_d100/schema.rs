@@ -5,6 +5,7 @@
 use super::body::Location;
 use super::injury::Aspect;
 use super::melee::{Advantage, Cover, Fighter, LOCATIONS, MeleeRules, Weapon};
+use super::missile::Missile;
 use super::skill::Defence;
 use crate::rules::Parameter;
 use crate::scenario::error::{InputError, Source, unknown_name};
@@ -60,6 +61,14 @@ pub struct FighterSpec {
     /// Wields the weapon in the right hand.
     #[serde(default = "yes")]
     pub right_handed: bool,
+    /// A missile weapon (a key of `[weapons]` with a `base_range`), shot before melee.
+    pub missile: Option<Name>,
+    /// The ML the missile is shot with (Archery, Slings, Throwing).
+    #[serde(default)]
+    pub missile_ml: Ranged<0, 150>,
+    /// Tactic: take the Aim action before each shot when the weapon allows it.
+    #[serde(default)]
+    pub aim_shots: bool,
 }
 
 fn sixty() -> Ranged<0, 150> {
@@ -109,7 +118,8 @@ pub struct WeaponSpec {
     pub impact_modifier: Ranged<-20, 40>,
     /// Aspect of the strike mode: B, E, P or F.
     pub aspect: Aspect,
-    /// Zone Die sides.
+    /// Zone Die sides (melee; a missile's comes from the range).
+    #[serde(default = "six")]
     pub zone_die: Ranged<1, 20>,
     /// Reach.
     #[serde(default)]
@@ -125,6 +135,33 @@ pub struct WeaponSpec {
     pub two_handed: bool,
     /// Impact per Impact TA; default by aspect: 3B, 5E, 4P, 2F.
     pub impact_ta: Option<Ranged<0, 20>>,
+    /// A missile weapon's Base Range in feet (absent: a melee weapon).
+    pub base_range: Option<Ranged<1, 2000>>,
+    /// The projectile's Armour Reduction.
+    #[serde(default)]
+    pub armour_reduction: Ranged<0, 20>,
+    /// Rounds to load (0: projectiles in hand, a free action).
+    #[serde(default = "one_round")]
+    pub load_rounds: Ranged<0, 10>,
+    /// Rounds to span (crossbows).
+    #[serde(default)]
+    pub span_rounds: Ranged<0, 20>,
+    /// The Aim action is allowed (a bow's Pull exceeding Draw by 75; crossbows; thrown weapons).
+    #[serde(default)]
+    pub aim_allowed: bool,
+    /// Arrows and bolts impale on S3 or worse.
+    #[serde(default)]
+    pub impales: bool,
+    /// A thrown weapon.
+    #[serde(default)]
+    pub thrown: bool,
+}
+
+fn six() -> Ranged<1, 20> {
+    Ranged::new(6)
+}
+fn one_round() -> Ranged<0, 10> {
+    Ranged::new(1)
 }
 
 /// One piece of armour: the locations it covers and its value per aspect.
@@ -185,6 +222,14 @@ pub struct Rules {
     pub morale: bool,
     /// The fighters start in Close (the Reach penalty and Thrust bonus reverse).
     pub start_in_close: bool,
+    /// Feet between the fighters at the start (0: already in melee).
+    pub start_distance: Ranged<0, 5000>,
+    /// Feet a fighter without a missile closes each round (charging: a Moving target).
+    pub approach: Ranged<1, 500>,
+    /// Distance at which melee begins.
+    pub melee_distance: Ranged<0, 50>,
+    /// Windforce of a crosswind (0 none).
+    pub windforce: Ranged<0, 4>,
 }
 
 impl Default for Rules {
@@ -202,6 +247,10 @@ impl Default for Rules {
             face_option: m.face_option,
             morale: m.morale,
             start_in_close: false,
+            start_distance: Ranged::new(0),
+            approach: Ranged::new(30),
+            melee_distance: Ranged::new(5),
+            windforce: Ranged::new(0),
         }
     }
 }
@@ -331,6 +380,46 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             },
             None => None,
         };
+        let missile = match &spec.missile {
+            Some(name) => {
+                let Some(m) = file.weapons.get(name.get_ref()) else {
+                    let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
+                    return Err(source.error_at(
+                        Some(name.span()),
+                        Some(&format!("{}.missile", side.key())),
+                        unknown_name("weapon", name.get_ref(), &known),
+                    ));
+                };
+                let Some(base_range) = &m.base_range else {
+                    return Err(source.error_at(
+                        Some(name.span()),
+                        Some(&format!("{}.missile", side.key())),
+                        format!(
+                            "'{}' is not a missile weapon; expected a weapon with a base_range",
+                            name.get_ref()
+                        ),
+                    ));
+                };
+                let default_ta = weapon(m).impact_ta;
+                Some((
+                    Missile {
+                        base_range: base_range.u32(),
+                        impact_die: m.impact_die.u32(),
+                        impact_modifier: m.impact_modifier.i32(),
+                        aspect: m.aspect,
+                        impact_ta: default_ta,
+                        armour_reduction: m.armour_reduction.i32(),
+                        load_rounds: m.load_rounds.u32(),
+                        span_rounds: m.span_rounds.u32(),
+                        aim_allowed: m.aim_allowed,
+                        impales: m.impales,
+                        thrown: m.thrown,
+                    },
+                    spec.missile_ml.i32(),
+                ))
+            }
+            None => None,
+        };
         let cover = match (a, &spec.armour) {
             (Some(a), Some(name)) => armour(a, name.get_ref(), source)?,
             _ => [Cover::default(); LOCATIONS],
@@ -360,6 +449,8 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             aim: spec.aim.u32(),
             advantages: prefs,
             right_handed: spec.right_handed,
+            missile,
+            aim_shots: spec.aim_shots,
         });
     }
     Ok([out[0], out[1]])

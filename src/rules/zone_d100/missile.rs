@@ -1,0 +1,411 @@
+//! The missile sequence: actions (load, aim, span, shoot, throw), range bands with their
+//! modifier, Zone Die and impact change, the situational modifiers of the missile test, spoiled
+//! attacks, and Direct and Volley resolution (precision against still targets, deviation,
+//! potential strikes with a target count, volley precision, the d10 Impact TA roll).
+
+use super::skill::{SuccessLevel, Test};
+use crate::dice::Dice;
+
+/// A missile weapon and its projectile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missile {
+    /// Base Range in feet.
+    pub base_range: u32,
+    /// Projectile impact die sides.
+    pub impact_die: u32,
+    /// Projectile impact modifier.
+    pub impact_modifier: i32,
+    /// The projectile's aspect.
+    pub aspect: super::injury::Aspect,
+    /// Impact per Impact TA (the projectile's Impact TA bonus).
+    pub impact_ta: i32,
+    /// Armour Reduction: taken off the target's AV.
+    pub armour_reduction: i32,
+    /// Rounds to load (0: a free action, projectiles in hand).
+    pub load_rounds: u32,
+    /// Rounds to span (crossbows).
+    pub span_rounds: u32,
+    /// The Aim action is allowed (a bow's Pull exceeding Draw by 75; crossbows; thrown).
+    pub aim_allowed: bool,
+    /// An arrow or bolt: impales on S3 or worse.
+    pub impales: bool,
+    /// A thrown weapon (no shooter-moving penalty).
+    pub thrown: bool,
+}
+
+/// Whether the attack flies straight or arcs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trajectory {
+    /// Direct.
+    Direct,
+    /// Volley: at a 15-foot area.
+    Volley,
+}
+
+/// One row of the MISSILE RANGE table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeBand {
+    /// Multiple of Base Range (PB is ½, written as 0).
+    pub name: &'static str,
+    /// Direct or Volley.
+    pub trajectory: Trajectory,
+    /// Test modifier.
+    pub modifier: i32,
+    /// Zone Die sides.
+    pub zone_die: u32,
+    /// Impact change.
+    pub impact: i32,
+}
+
+/// The MISSILE RANGE table, in order of distance (halves of Base Range: ½, 1, 2, 3, 4).
+pub const RANGE_BANDS: [(u32, RangeBand); 5] = [
+    (
+        1,
+        RangeBand {
+            name: "Direct PB",
+            trajectory: Trajectory::Direct,
+            modifier: 10,
+            zone_die: 6,
+            impact: 2,
+        },
+    ),
+    (
+        2,
+        RangeBand {
+            name: "Direct",
+            trajectory: Trajectory::Direct,
+            modifier: 0,
+            zone_die: 8,
+            impact: 0,
+        },
+    ),
+    (
+        4,
+        RangeBand {
+            name: "Volley 2",
+            trajectory: Trajectory::Volley,
+            modifier: 0,
+            zone_die: 10,
+            impact: -2,
+        },
+    ),
+    (
+        6,
+        RangeBand {
+            name: "Volley 3",
+            trajectory: Trajectory::Volley,
+            modifier: -20,
+            zone_die: 10,
+            impact: -3,
+        },
+    ),
+    (
+        8,
+        RangeBand {
+            name: "Volley 4",
+            trajectory: Trajectory::Volley,
+            modifier: -40,
+            zone_die: 10,
+            impact: -4,
+        },
+    ),
+];
+
+/// The band for a range: the shortest multiple of Base Range at or beyond it; `None` past ×4.
+pub fn range_band(base_range: u32, range: u32) -> Option<RangeBand> {
+    RANGE_BANDS
+        .iter()
+        .find(|(halves, _)| range * 2 <= base_range * halves)
+        .map(|(_, b)| *b)
+}
+
+/// How the target moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetMotion {
+    /// Still: standing, shooting, walking.
+    Still,
+    /// Moving: charging, running (−10).
+    Moving,
+    /// Evading: in melee or the Evade action (−5 × Dodge index).
+    Evading,
+}
+
+/// The situation of a missile test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Situation {
+    /// Target motion.
+    pub target: TargetMotion,
+    /// The target's Dodge EML (for Evading).
+    pub target_dodge_eml: i32,
+    /// The shooter moved this turn (not for throwers).
+    pub shooter_moving: bool,
+    /// Windforce of a crosswind (0 none).
+    pub windforce: i32,
+    /// The shooter took the Aim action last round.
+    pub aimed: bool,
+    /// Fatigue and impairment.
+    pub trauma: i32,
+}
+
+/// The missile test's EML: ML + range modifier + situational modifiers.
+pub fn missile_eml(ml: i32, band: &RangeBand, missile: &Missile, s: &Situation) -> i32 {
+    let mut eml = ml + band.modifier - s.trauma;
+    eml -= match s.target {
+        TargetMotion::Still => 0,
+        TargetMotion::Moving => 10,
+        TargetMotion::Evading => 5 * (s.target_dodge_eml / 10),
+    };
+    if s.shooter_moving && !missile.thrown {
+        eml -= 10;
+    }
+    if s.windforce > 0 {
+        eml -= s.windforce
+            * if band.trajectory == Trajectory::Volley {
+                20
+            } else {
+                10
+            };
+    }
+    if s.aimed {
+        eml += 10;
+    }
+    eml
+}
+
+/// A missile attack's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shot {
+    /// Spoiled (EML −40 or worse): no attack.
+    Spoiled,
+    /// A CF: the shooter's mishap; the attack does not take place.
+    Mishap(Test),
+    /// A miss (no other target near in a duel).
+    Miss(Test),
+    /// A strike with this many stars (1 + TAs) and a still target's free Precision TA.
+    Strike {
+        /// The test.
+        test: Test,
+        /// Stars.
+        stars: u32,
+        /// Free Precision TA (a still target, Direct).
+        precision: bool,
+        /// Impact TA from the d10 rolled with the potential-strike d20 (a 5 or 0).
+        bonus_impact: bool,
+    },
+}
+
+/// Resolves a Direct missile test.
+pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool) -> Shot {
+    if eml <= super::skill::SPOILED_MISSILE_EML {
+        return Shot::Spoiled;
+    }
+    let test = Test::roll(dice, eml, "d100 (missile test, Direct)");
+    match test.level {
+        SuccessLevel::CriticalFailure => Shot::Mishap(test),
+        SuccessLevel::Failure => Shot::Miss(test),
+        SuccessLevel::Success => Shot::Strike {
+            test,
+            stars: 1,
+            precision: still,
+            bonus_impact: false,
+        },
+        SuccessLevel::CriticalSuccess => Shot::Strike {
+            test,
+            stars: 2,
+            precision: still,
+            bonus_impact: false,
+        },
+    }
+}
+
+/// Resolves a Volley missile test at an area holding `target_count` targets (counting large
+/// creatures by TAR), of which `ours` are the counts of the intended target. A Deviation lands
+/// in one of eight neighbouring areas (a d8), empty in a duel.
+pub fn volley<D: Dice>(dice: &mut D, eml: i32, target_count: u32, ours: &[u32]) -> Shot {
+    if eml <= super::skill::SPOILED_MISSILE_EML {
+        return Shot::Spoiled;
+    }
+    let test = Test::roll(dice, eml, "d100 (missile test, Volley)");
+    let precision_dice = match test.level {
+        SuccessLevel::CriticalFailure => return Shot::Mishap(test),
+        SuccessLevel::Failure => {
+            if eml > 5 {
+                dice.d(8, "d8 (deviation: neighbouring area)");
+            }
+            return Shot::Miss(test);
+        }
+        SuccessLevel::Success => 0,
+        SuccessLevel::CriticalSuccess => 1,
+    };
+    // The potential strike: a d20 against the target count (with Volley Precision a d10, the
+    // attacker keeping the result it likes); the die names the creature struck.
+    let strikes_ours = |d: u32| d <= target_count && ours.contains(&d);
+    let hit = if precision_dice == 0 {
+        strikes_ours(dice.d(20, "d20 (potential strike)"))
+    } else {
+        let mut any = false;
+        for _ in 0..precision_dice {
+            any |= strikes_ours(dice.d(10, "d10 (Volley Precision)"));
+        }
+        any
+    };
+    let impact_die = dice.d(10, "d10 (Impact TA: 5 or 0)");
+    if hit {
+        Shot::Strike {
+            test,
+            stars: 1,
+            precision: false,
+            bonus_impact: impact_die.is_multiple_of(5),
+        }
+    } else {
+        Shot::Miss(test)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+
+    const BOW: Missile = Missile {
+        base_range: 100,
+        impact_die: 12,
+        impact_modifier: 4,
+        aspect: super::super::injury::Aspect::Point,
+        impact_ta: 4,
+        armour_reduction: 4,
+        load_rounds: 1,
+        span_rounds: 0,
+        aim_allowed: true,
+        impales: true,
+        thrown: false,
+    };
+
+    const STILL: Situation = Situation {
+        target: TargetMotion::Still,
+        target_dodge_eml: 0,
+        shooter_moving: false,
+        windforce: 0,
+        aimed: false,
+        trauma: 0,
+    };
+
+    #[test]
+    fn range_bands_take_the_shortest_multiple_of_base_range_at_or_beyond_the_range() {
+        let names: Vec<&str> = [10, 50, 51, 100, 150, 200, 250, 300, 400]
+            .iter()
+            .map(|&r| range_band(100, r).map_or("none", |b| b.name))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "Direct PB",
+                "Direct PB",
+                "Direct",
+                "Direct",
+                "Volley 2",
+                "Volley 2",
+                "Volley 3",
+                "Volley 3",
+                "Volley 4"
+            ]
+        );
+        assert_eq!(range_band(100, 401), None);
+    }
+
+    #[test]
+    fn direct_example_nolora_ml75_point_blank_still_target_rolls_45_for_cs() {
+        let band = range_band(100, 20).unwrap_or(RANGE_BANDS[0].1);
+        assert_eq!(band.zone_die, 6);
+        let eml = missile_eml(75, &band, &BOW, &STILL);
+        assert_eq!(eml, 85);
+        let shot = direct(&mut ScriptedDice::new([45]), eml, true);
+        // CS: base impact, one TA of choice, and the still target's free Precision TA; she
+        // takes precision again: three d6 Zone Dice in all.
+        match shot {
+            Shot::Strike {
+                test,
+                stars,
+                precision,
+                ..
+            } => {
+                assert_eq!(test.level, SuccessLevel::CriticalSuccess);
+                assert_eq!(stars, 2);
+                assert!(precision);
+                let zone_dice = 1 + u32::from(precision) + (stars - 1);
+                assert_eq!(zone_dice, 3);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn volley_example_nolora_eml35_rolls_25_cs_and_strikes_the_horse_then_misses_with_16() {
+        let band = range_band(200, 500).unwrap_or(RANGE_BANDS[4].1);
+        assert_eq!(band.name, "Volley 3");
+        let windy = Situation {
+            windforce: 1,
+            ..STILL
+        };
+        let eml = missile_eml(75, &band, &BOW, &windy);
+        assert_eq!(eml, 35);
+        // CS: a potential strike with Volley Precision: a d10 (7) against the target count of
+        // seven; the horse counts 6 and 7. The other d10 is 2: no Impact TA.
+        let shot = volley(&mut ScriptedDice::new([25, 7, 2]), eml, 7, &[6, 7]);
+        assert!(
+            matches!(
+                shot,
+                Shot::Strike {
+                    bonus_impact: false,
+                    ..
+                }
+            ),
+            "{shot:?}"
+        );
+        // The bodkin's d12+4, -3 at Volley 3, AR4 takes all of AV3: d12+1; a 6 makes 7: S2P.
+        let impact = 6 + BOW.impact_modifier + band.impact - (3 - BOW.armour_reduction).max(0);
+        assert_eq!(impact, 7);
+        assert_eq!(super::super::injury::injury_level(impact), 2);
+        // Next round: 16 is a success: a d20 against the count: 14 misses (the d10 is moot).
+        let shot = volley(&mut ScriptedDice::new([16, 14, 3]), eml, 7, &[6, 7]);
+        assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+    }
+
+    #[test]
+    fn situational_modifiers_and_spoiled_attacks() {
+        let band = range_band(100, 80).unwrap_or(RANGE_BANDS[1].1);
+        let moving = Situation {
+            target: TargetMotion::Moving,
+            shooter_moving: true,
+            aimed: true,
+            ..STILL
+        };
+        assert_eq!(missile_eml(60, &band, &BOW, &moving), 60 - 10 - 10 + 10);
+        let evading = Situation {
+            target: TargetMotion::Evading,
+            target_dodge_eml: 47,
+            ..STILL
+        };
+        assert_eq!(missile_eml(60, &band, &BOW, &evading), 60 - 20);
+        let thrown = Missile {
+            thrown: true,
+            ..BOW
+        };
+        let running_thrower = Situation {
+            shooter_moving: true,
+            ..STILL
+        };
+        assert_eq!(missile_eml(60, &band, &thrown, &running_thrower), 60);
+        assert_eq!(
+            direct(&mut ScriptedDice::new([]), -40, false),
+            Shot::Spoiled
+        );
+        assert!(
+            matches!(
+                direct(&mut ScriptedDice::new([50]), -39, false),
+                Shot::Mishap(_)
+            ),
+            "EML05 minimum: 50 is a CF"
+        );
+    }
+}
