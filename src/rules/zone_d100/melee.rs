@@ -103,6 +103,13 @@ pub struct Fighter {
     pub missile: Option<(super::missile::Missile, i32)>,
     /// Tactic: take the Aim action before each shot when the weapon allows it.
     pub aim_shots: bool,
+    /// Wields the weapon in the off hand (Heft +5, at least −10; not for shields blocking).
+    pub off_hand: bool,
+    /// Fatigue penalty to every test.
+    pub fatigue: i32,
+    /// Tactic: approach a shooter with the Evade action (half the approach; missiles against
+    /// it take five times its Dodge index).
+    pub evade_missiles: bool,
 }
 
 /// A fighter's state in the duel.
@@ -265,6 +272,15 @@ impl Melee {
         (total, prohibited)
     }
 
+    /// The Heft penalty of wielding `w`: −5 a point of Heft above Strength; two-handed use
+    /// lowers Heft by 5, off-hand use raises it by 5 (at least −10), except a shield blocking.
+    pub fn heft_penalty(&self, f: &Fighter, w: &Weapon, shield_block: bool) -> i32 {
+        let off_hand = f.off_hand && !shield_block;
+        let heft = w.heft - if w.two_handed { 5 } else { 0 } + if off_hand { 5 } else { 0 };
+        let penalty = self.rules.heft_penalty * (heft - f.strength).max(0);
+        if off_hand { penalty.max(10) } else { penalty }
+    }
+
     /// The attacker's EML against a defender wielding `against` (reach and thrust), with
     /// aim, heft, prone and impairment.
     fn strike_eml(
@@ -280,8 +296,7 @@ impl Melee {
         if f.aim != 1 {
             eml -= self.rules.aim_penalty;
         }
-        let heft = w.heft - if w.two_handed { 5 } else { 0 };
-        eml -= self.rules.heft_penalty * (heft - f.strength).max(0);
+        eml -= self.heft_penalty(f, w, false) + f.fatigue;
         if state.prone {
             eml -= self.rules.prone_penalty;
         }
@@ -321,6 +336,7 @@ impl Melee {
         match defence {
             Defence::Dodge => {
                 let (impairment, prohibited) = self.impairment(side, state, false, true);
+                let impairment = impairment + f.fatigue;
                 (
                     f.dodge_ml
                         - impairment
@@ -337,10 +353,11 @@ impl Melee {
                     Some(s) if !state.shield_broken => s,
                     _ => f.weapon,
                 };
-                let heft = blocker.heft - if blocker.two_handed { 5 } else { 0 };
+                let shield = f.shield.is_some() && !state.shield_broken;
                 let (impairment, prohibited) = self.impairment(side, state, true, true);
                 let eml = f.melee_ml
-                    - self.rules.heft_penalty * (heft - f.strength).max(0)
+                    - self.heft_penalty(f, &blocker, shield)
+                    - f.fatigue
                     - impairment
                     - if state.prone {
                         self.rules.prone_penalty
@@ -807,7 +824,7 @@ impl Melee {
             dice,
             i32::from(hit.row.shock),
             injury_shock,
-            tf.shock_ml + shock_bonus,
+            tf.shock_ml - tf.fatigue + shock_bonus,
         );
         let before = state.shock;
         state.shock = before.stack(sh.state);
@@ -881,7 +898,12 @@ impl Melee {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
             ShockState::Incapacitated if s.reroll_due && s.extended_shock.is_none() => {
-                let (t, r) = shock_reroll(dice, f.shock_ml, self.rules.reroll_penalty, s.shock);
+                let (t, r) = shock_reroll(
+                    dice,
+                    f.shock_ml - f.fatigue,
+                    self.rules.reroll_penalty,
+                    s.shock,
+                );
                 match r {
                     Reroll::Extended(e) => {
                         s.extended_shock = Some(e.hr);
@@ -902,7 +924,11 @@ impl Melee {
                 });
             }
             ShockState::Stunned if s.reroll_due => {
-                let t = Test::roll(dice, f.shock_ml, "d100 (Shock roll to shake off STN)");
+                let t = Test::roll(
+                    dice,
+                    f.shock_ml - f.fatigue,
+                    "d100 (Shock roll to shake off STN)",
+                );
                 if t.level.is_success() {
                     s.shock = ShockState::None;
                     s.reroll_due = false;
@@ -925,7 +951,11 @@ impl Melee {
         }
         if self.rules.morale && s.morale_due && s.shock == ShockState::None {
             s.morale_due = false;
-            let t = Test::roll(dice, f.initiative_ml, "d100 (Morale roll: Initiative)");
+            let t = Test::roll(
+                dice,
+                f.initiative_ml - f.fatigue,
+                "d100 (Morale roll: Initiative)",
+            );
             if !t.level.is_success() {
                 s.routed = true;
             }
@@ -1040,6 +1070,9 @@ mod tests {
             right_handed: true,
             missile: None,
             aim_shots: false,
+            off_hand: false,
+            fatigue: 0,
+            evade_missiles: false,
         }
     }
 
@@ -1243,6 +1276,46 @@ mod tests {
             m.strike_eml(Side::A, &State::default(), Some(&spear), true)
                 .0,
             60
+        );
+    }
+
+    #[test]
+    fn heft_two_handed_off_hand_and_shields() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+        let f = Fighter {
+            strength: 10,
+            ..fighter(Defence::Block)
+        };
+        let heavy = Weapon {
+            heft: 13,
+            ..BROADSWORD
+        };
+        assert_eq!(m.heft_penalty(&f, &heavy, false), 15);
+        assert_eq!(
+            m.heft_penalty(
+                &f,
+                &Weapon {
+                    two_handed: true,
+                    ..heavy
+                },
+                false
+            ),
+            0
+        );
+        let left = Fighter {
+            off_hand: true,
+            ..f
+        };
+        assert_eq!(m.heft_penalty(&left, &heavy, false), 40);
+        assert_eq!(
+            m.heft_penalty(&left, &BROADSWORD, false),
+            10,
+            "off-hand: at least -10"
+        );
+        assert_eq!(
+            m.heft_penalty(&left, &BROADSWORD, true),
+            0,
+            "not for a shield blocking"
         );
     }
 

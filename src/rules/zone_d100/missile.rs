@@ -29,8 +29,10 @@ pub struct Missile {
     pub aim_allowed: bool,
     /// An arrow or bolt: impales on S3 or worse.
     pub impales: bool,
-    /// A thrown weapon (no shooter-moving penalty).
+    /// A thrown weapon (no shooter-moving penalty; its Heft penalty applies).
     pub thrown: bool,
+    /// Heft, for thrown weapons.
+    pub heft: i32,
 }
 
 /// Whether the attack flies straight or arcs.
@@ -279,6 +281,7 @@ mod tests {
         aim_allowed: true,
         impales: true,
         thrown: false,
+        heft: 0,
     };
 
     const STILL: Situation = Situation {

@@ -131,6 +131,10 @@ pub struct ZoneD100 {
     pub melee_distance: u32,
     /// Crosswind Windforce.
     pub windforce: i32,
+    /// Low overhead.
+    pub low_overhead: bool,
+    /// Wet bows.
+    pub wet_bows: bool,
 }
 
 /// The missile state of both fighters during the approach.
@@ -141,6 +145,7 @@ struct Range {
     progress: [u32; 2],
     aimed: [bool; 2],
     moved: [bool; 2],
+    evading: [bool; 2],
 }
 
 impl ZoneD100 {
@@ -161,6 +166,8 @@ impl ZoneD100 {
             approach: file.rules.approach.u32(),
             melee_distance: file.rules.melee_distance.u32(),
             windforce: file.rules.windforce.i32(),
+            low_overhead: file.rules.low_overhead,
+            wet_bows: file.rules.wet_bows,
         })
     }
 
@@ -211,13 +218,15 @@ impl ZoneD100 {
             log.say(|| format!("{name} aims"));
             return None;
         }
-        let Some(band) = missile::range_band(missile.base_range, range.distance) else {
-            log.say(|| {
-                format!(
-                    "{name} waits: {} feet is beyond four times the Base Range",
-                    range.distance
-                )
-            });
+        let base_range = if self.wet_bows && !missile.thrown {
+            missile.base_range / 2
+        } else {
+            missile.base_range
+        };
+        let band = missile::range_band(base_range.max(1), range.distance)
+            .filter(|b| !(self.low_overhead && b.trajectory == missile::Trajectory::Volley));
+        let Some(band) = band else {
+            log.say(|| format!("{name} waits: no shot at {} feet", range.distance));
             return None;
         };
         let other = actor.other();
@@ -232,9 +241,15 @@ impl ZoneD100 {
             shooter_moving: false,
             windforce: self.windforce,
             aimed: range.aimed[i],
-            trauma: m.impairment(actor, &states[i], true, false).0,
+            trauma: m.impairment(actor, &states[i], true, false).0 + f.fatigue,
         };
-        let eml = missile::missile_eml(ml, &band, &missile, &situation);
+        let mut eml = missile::missile_eml(ml, &band, &missile, &situation);
+        if missile.thrown {
+            eml -= m.rules.heft_penalty * (missile.heft - f.strength).max(0);
+        }
+        if self.low_overhead && !missile.thrown && band.name == "Direct" {
+            eml -= 20;
+        }
         let still = target == missile::TargetMotion::Still;
         let shot = match band.trajectory {
             missile::Trajectory::Direct => missile::direct(dice, eml, still),

@@ -69,6 +69,15 @@ pub struct FighterSpec {
     /// Tactic: take the Aim action before each shot when the weapon allows it.
     #[serde(default)]
     pub aim_shots: bool,
+    /// Wields the weapon in the off hand.
+    #[serde(default)]
+    pub off_hand: bool,
+    /// Fatigue penalty to every test (the fatigue rules are not in the text).
+    #[serde(default)]
+    pub fatigue: Ranged<0, 100>,
+    /// Tactic: approach a shooter with the Evade action.
+    #[serde(default)]
+    pub evade_missiles: bool,
 }
 
 fn sixty() -> Ranged<0, 150> {
@@ -230,6 +239,10 @@ pub struct Rules {
     pub melee_distance: Ranged<0, 50>,
     /// Windforce of a crosswind (0 none).
     pub windforce: Ranged<0, 4>,
+    /// An overhead under ten feet: no Volley; bows and crossbows −20 at Direct (not PB).
+    pub low_overhead: bool,
+    /// Bows and crossbows are wet: Base Range halved.
+    pub wet_bows: bool,
 }
 
 impl Default for Rules {
@@ -251,6 +264,8 @@ impl Default for Rules {
             approach: Ranged::new(30),
             melee_distance: Ranged::new(5),
             windforce: Ranged::new(0),
+            low_overhead: false,
+            wet_bows: false,
         }
     }
 }
@@ -414,6 +429,7 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
                         aim_allowed: m.aim_allowed,
                         impales: m.impales,
                         thrown: m.thrown,
+                        heft: m.heft.i32(),
                     },
                     spec.missile_ml.i32(),
                 ))
@@ -451,6 +467,9 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             right_handed: spec.right_handed,
             missile,
             aim_shots: spec.aim_shots,
+            off_hand: spec.off_hand,
+            fatigue: spec.fatigue.i32(),
+            evade_missiles: spec.evade_missiles,
         });
     }
     Ok([out[0], out[1]])
