@@ -230,10 +230,18 @@ impl ZoneD100 {
             return None;
         };
         let other = actor.other();
-        let target = if range.moved[other.index()] {
-            missile::TargetMotion::Moving
-        } else {
+        // A target that moved this round is Moving (Evading with the Evade action), unless a
+        // Grievous injury leaves it Still.
+        let grievous = states[other.index()]
+            .injuries
+            .iter()
+            .any(|x| x.severity() == injury::Severity::Grievous);
+        let target = if grievous || !range.moved[other.index()] {
             missile::TargetMotion::Still
+        } else if range.evading[other.index()] {
+            missile::TargetMotion::Evading
+        } else {
+            missile::TargetMotion::Moving
         };
         let situation = missile::Situation {
             target,
