@@ -266,8 +266,35 @@ impl ZoneD100 {
         range.loaded[i] = false;
         range.aimed[i] = false;
         log.say(|| {
+            let result = match shot {
+                missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
+                missile::Shot::Mishap(t) => {
+                    format!("{} {}: a mishap", t.roll, t.level.abbreviation())
+                }
+                missile::Shot::Miss(t) => format!("{} {}: a miss", t.roll, t.level.abbreviation()),
+                missile::Shot::Strike {
+                    test,
+                    stars,
+                    precision,
+                    bonus_impact,
+                } => format!(
+                    "{} {}: a strike, {stars} star(s){}{}",
+                    test.roll,
+                    test.level.abbreviation(),
+                    if precision {
+                        ", a free Precision TA (still target)"
+                    } else {
+                        ""
+                    },
+                    if bonus_impact {
+                        ", an Impact TA from the d10"
+                    } else {
+                        ""
+                    }
+                ),
+            };
             format!(
-                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {shot:?}",
+                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {result}",
                 range.distance, band.name
             )
         });
@@ -389,12 +416,23 @@ impl Ruleset for ZoneD100 {
                                 self.count(tally, &r);
                             }
                         } else {
-                            range.distance = range.distance.saturating_sub(self.approach);
+                            // The Evade action (up to half Move) makes missiles pay for the
+                            // Dodge.
+                            let evade = m.fighters[actor.index()].evade_missiles
+                                && s.shock != injury::ShockState::Stunned;
+                            let step = if evade {
+                                (self.approach / 2).max(10)
+                            } else {
+                                self.approach
+                            };
+                            range.distance = range.distance.saturating_sub(step);
                             range.moved[actor.index()] = true;
+                            range.evading[actor.index()] = evade;
                             log.say(|| {
                                 format!(
-                                    "{} closes to {} feet",
+                                    "{} {} to {} feet",
                                     self.names[actor.index()],
+                                    if evade { "evades forward" } else { "closes" },
                                     range.distance
                                 )
                             });
