@@ -141,13 +141,54 @@ pub struct State {
     pub morale_due: bool,
     /// Minor injuries impair (the Shock roll after them failed).
     pub minor_impairs: bool,
+    /// Injuries summed by zone (head, torso, left arm, right arm, legs): Minor injuries,
+    /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
+    /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
+    pub by_zone: [ZoneInjuries; 5],
     /// Bleeders received.
     pub bleeders: u32,
     /// Locations severed.
     pub amputations: u32,
 }
 
+/// The injuries of one zone, summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ZoneInjuries {
+    /// Minor injuries.
+    pub minor: i32,
+    /// Serious injuries.
+    pub serious: i32,
+    /// Any Grievous injury.
+    pub grievous: bool,
+}
+
+const HEAD: usize = 0;
+const TORSO: usize = 1;
+const LEFT_ARM: usize = 2;
+const RIGHT_ARM: usize = 3;
+const LEGS: usize = 4;
+
 impl State {
+    /// Recomputes [`State::by_zone`] from the injuries (after an injury or a compound).
+    pub fn summarise(&mut self) {
+        let mut by_zone = [ZoneInjuries::default(); 5];
+        for injury in self.injuries.iter() {
+            let z = match (zone_of_location(injury.location), injury.side) {
+                (Zone::Head, _) => HEAD,
+                (Zone::Torso, _) => TORSO,
+                (Zone::Arm, BodySide::Left) => LEFT_ARM,
+                (Zone::Arm, _) => RIGHT_ARM,
+                (Zone::Leg, _) => LEGS,
+            };
+            match injury.severity() {
+                Severity::Minor => by_zone[z].minor += 1,
+                Severity::Serious => by_zone[z].serious += 1,
+                Severity::Grievous => by_zone[z].grievous = true,
+            }
+        }
+        self.by_zone = by_zone;
+    }
+
     /// Able to act (not INC, UNC, KIA, dead or routed).
     pub fn can_act(&self) -> bool {
         !self.dead && !self.routed && self.shock < ShockState::Incapacitated
@@ -240,33 +281,19 @@ impl Melee {
     /// and Dodge; the weapon arm for Melee and Block).
     pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
         let f = &self.fighters[side.index()];
-        let weapon_side = if f.right_handed {
-            BodySide::Right
+        let weapon_arm = if f.right_handed { RIGHT_ARM } else { LEFT_ARM };
+        let minor = if state.minor_impairs {
+            self.rules.minor_impairment
         } else {
-            BodySide::Left
+            0
         };
         let mut total = 0;
         let mut prohibited = false;
-        for injury in state.injuries.iter() {
-            let zone = zone_of_location(injury.location);
-            let counts = match zone {
-                Zone::Head | Zone::Torso => true,
-                Zone::Arm => arm && injury.side == weapon_side,
-                Zone::Leg => legs,
-            };
-            if !counts {
-                continue;
-            }
-            match injury.severity() {
-                Severity::Minor => {
-                    total += if state.minor_impairs {
-                        self.rules.minor_impairment
-                    } else {
-                        0
-                    }
-                }
-                Severity::Serious => total += self.rules.serious_impairment,
-                Severity::Grievous => prohibited = true,
+        for (z, counts) in [(HEAD, true), (TORSO, true), (weapon_arm, arm), (LEGS, legs)] {
+            if counts {
+                let zone = &state.by_zone[z];
+                total += zone.minor * minor + zone.serious * self.rules.serious_impairment;
+                prohibited |= zone.grievous;
             }
         }
         (total, prohibited)
@@ -404,7 +431,7 @@ impl Melee {
             a_test.level = a_test.level.lowered();
         }
         // The defence: unaware or helpless fighters Ignore.
-        let d_state = states[defender.index()];
+        let d_state = &states[defender.index()];
         let mut defence = if d_state.can_act() {
             d.defence
         } else {
@@ -814,6 +841,7 @@ impl Melee {
                 )
             });
         }
+        state.summarise();
         if severed_neck {
             state.dead = true;
             state.shock = ShockState::Killed;
@@ -1336,12 +1364,14 @@ mod tests {
             order: 0,
         };
         state.injuries.add(injury(Location::Abdomen, 2));
+        state.summarise();
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (10, false),
             "S2 abdomen: 10"
         );
         state.injuries.add(injury(Location::Thigh, 1));
+        state.summarise();
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (10, false),
@@ -1353,12 +1383,14 @@ mod tests {
             side: BodySide::Left,
             ..injury(Location::Forearm, 4)
         });
+        state.summarise();
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (15, false),
             "the left arm does not wield the sword"
         );
         state.injuries.add(injury(Location::Forearm, 4));
+        state.summarise();
         assert!(
             m.impairment(Side::A, &state, true, true).1,
             "a Grievous weapon arm prohibits"
