@@ -516,3 +516,43 @@ fn a_malformed_protection_interval_is_an_error_at_its_line() {
     );
     assert!(err.contains("bad.toml:38:14: "), "{err}");
 }
+
+#[test]
+fn catalogue_entries_are_found_and_their_errors_name_the_catalogue_file() {
+    let dir = scratch("catalogue");
+    let catalogue = dir.join("weapons.toml");
+    let write =
+        |path: &Path, text: &str| std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    write(
+        &catalogue,
+        "[weapons.sword]\nimpact_die = 10\nimpact_modifier = 3\naspect = \"E\"\n\n[armour.coat]\npieces = [{ locations = [\"thorax\"], B = 1, E = 1, P = 1 }]\n",
+    );
+    let scenario = dir.join("s.toml");
+    let body = "name = \"s\"\nruleset = \"zone-d100\"\ncatalogues = [\"weapons.toml\"]\n[a]\nmelee_ml = 60\ndodge_ml = 50\nshock_ml = 60\ninitiative_ml = 60\nweapon = \"sword\"\narmour = \"coat\"\n[b]\nmelee_ml = 60\ndodge_ml = 50\nshock_ml = 60\ninitiative_ml = 60\nweapon = \"swrod\"\n";
+    write(&scenario, body);
+    let o = duelsim(&["check", &scenario.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("b.weapon: unknown weapon 'swrod' (did you mean 'sword'?)"),
+        "{}",
+        text(&o.stderr)
+    );
+    write(&scenario, &body.replace("swrod", "sword"));
+    let o = duelsim(&["check", &scenario.to_string_lossy()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    write(
+        &catalogue,
+        "[weapons.sword]\nimpact_die = 10\naspect = \"E\"\n\n[armour.coat]\npieces = [{ locations = [\"thorx\"], B = 1, E = 1, P = 1 }]\n",
+    );
+    let o = duelsim(&["check", &scenario.to_string_lossy()]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("weapons.toml:6:"),
+        "the error is placed in the catalogue: {err}"
+    );
+    assert!(
+        err.contains("unknown location 'thorx' (did you mean 'thorax'?)"),
+        "{err}"
+    );
+}

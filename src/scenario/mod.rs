@@ -142,8 +142,14 @@ fn build<F>(
 where
     F: for<'de> serde::Deserialize<'de> + Envelope,
 {
-    let file: F = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
+    let mut file: F = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
     let name = check_name(file.name(), source)?;
+    let catalogues = file.load_catalogues(source)?;
+    let mut identity = source.text.to_owned();
+    for text in &catalogues {
+        identity.push('\u{0}');
+        identity.push_str(text);
+    }
     let model = compile(&file, source)?;
     Ok(Scenario {
         path: source.path.to_owned(),
@@ -152,7 +158,7 @@ where
         ruleset,
         seed: file.seed(),
         trials: file.trials(),
-        source_hash: fnv1a64_hex(source.text.as_bytes()),
+        source_hash: fnv1a64_hex(identity.as_bytes()),
         points: vec![Point {
             swept: Vec::new(),
             model,

@@ -9,7 +9,9 @@ use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
 use crate::stats::Side;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
+use std::path::Path;
 use toml::Spanned;
 
 /// Trials run when a scenario does not say.
@@ -30,6 +32,10 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// Free text shown in reports.
     #[serde(default)]
     pub description: Option<String>,
+    /// Catalogue files (paths relative to this file) whose `[weapons]` and `[armour]` entries
+    /// the scenario may refer to; its own entries of the same name take precedence.
+    #[serde(default)]
+    pub catalogues: Vec<Spanned<String>>,
     /// The seed every chunk's dice derive from.
     #[serde(default = "default_seed")]
     pub seed: Ranged<0, { i64::MAX }>,
@@ -154,9 +160,54 @@ pub trait Envelope {
     fn seed(&self) -> u64;
     /// Its trials per point.
     fn trials(&self) -> u64;
+    /// Reads the catalogues the file names and adds their entries; returns their texts (they
+    /// belong to the scenario's identity in the manifest).
+    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<String>, InputError>;
 }
 
-impl<F, W, A, R, H> Envelope for ScenarioFile<F, W, A, R, H> {
+/// A catalogue file: weapons and armour entries of one ruleset.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Catalogue<W, A> {
+    #[serde(default)]
+    #[allow(dead_code)]
+    description: Option<String>,
+    #[serde(default = "BTreeMap::new")]
+    weapons: BTreeMap<String, W>,
+    #[serde(default = "BTreeMap::new")]
+    armour: BTreeMap<String, A>,
+}
+
+impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFile<F, W, A, R, H> {
+    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<String>, InputError> {
+        let mut texts = Vec::new();
+        for written in &self.catalogues {
+            let dir = source.path.parent().unwrap_or_else(|| Path::new("."));
+            let path = dir.join(written.get_ref());
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                source.error_at(
+                    Some(written.span()),
+                    Some("catalogues"),
+                    format!("cannot read the catalogue {}: {e}", path.display()),
+                )
+            })?;
+            let catalogue_source = Source {
+                path: &path,
+                text: &text,
+            };
+            let catalogue: Catalogue<W, A> =
+                toml::from_str(&text).map_err(|e| catalogue_source.from_toml(&e))?;
+            for (name, weapon) in catalogue.weapons {
+                self.weapons.entry(name).or_insert(weapon);
+            }
+            for (name, armour) in catalogue.armour {
+                self.armour.entry(name).or_insert(armour);
+            }
+            texts.push(text);
+        }
+        Ok(texts)
+    }
+
     fn name(&self) -> &Spanned<String> {
         &self.name
     }

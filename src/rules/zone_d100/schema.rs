@@ -179,7 +179,7 @@ fn one_round() -> Ranged<0, 10> {
 pub struct Piece {
     /// Locations covered (`skull`, `face`, `neck`, `shoulder`, `upper_arm`, `elbow`, `forearm`,
     /// `hand`, `thorax`, `abdomen`, `pelvis`, `thigh`, `knee`, `calf`, `foot`).
-    pub locations: Vec<String>,
+    pub locations: Vec<LocationName>,
     /// AV against Blunt.
     #[serde(rename = "B")]
     pub blunt: Ranged<0, 40>,
@@ -195,6 +195,24 @@ pub struct Piece {
     /// Rigid armour (glancing blows).
     #[serde(default)]
     pub rigid: bool,
+}
+
+/// A location as written in an armour piece, checked as it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocationName(pub Location);
+
+impl<'de> Deserialize<'de> for LocationName {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let written = String::deserialize(deserializer)?;
+        LOCATION_NAMES
+            .iter()
+            .find(|(n, _)| *n == written)
+            .map(|&(_, l)| LocationName(l))
+            .ok_or_else(|| {
+                let known: Vec<&str> = LOCATION_NAMES.iter().map(|(n, _)| *n).collect();
+                serde::de::Error::custom(unknown_name("location", &written, &known))
+            })
+    }
 }
 
 /// An armour entry: pieces worn together (values of layered pieces add).
@@ -335,34 +353,24 @@ fn weapon(spec: &WeaponSpec) -> Weapon {
     }
 }
 
-fn armour(
-    spec: &ArmourSpec,
-    name: &str,
-    source: &Source,
-) -> Result<[Cover; LOCATIONS], InputError> {
+fn armour(spec: &ArmourSpec) -> [Cover; LOCATIONS] {
     let mut cover = [Cover::default(); LOCATIONS];
-    for (i, piece) in spec.pieces.iter().enumerate() {
-        for written in &piece.locations {
-            let Some(&(_, location)) = LOCATION_NAMES.iter().find(|(n, _)| n == written) else {
-                let known: Vec<&str> = LOCATION_NAMES.iter().map(|(n, _)| *n).collect();
-                return Err(source.error_at(
-                    piece.blunt.span(),
-                    Some(&format!("armour.{name}.pieces[{i}].locations")),
-                    unknown_name("location", written, &known),
-                ));
+    let features = [
+        Location::Eye,
+        Location::Nose,
+        Location::Cheek,
+        Location::Ear,
+        Location::Mouth,
+        Location::Jaw,
+    ];
+    for piece in &spec.pieces {
+        for &LocationName(location) in &piece.locations {
+            let covered: &[Location] = if location == Location::Face {
+                &features
+            } else {
+                &[]
             };
-            let mut covered = vec![location];
-            if location == Location::Face {
-                covered.extend([
-                    Location::Eye,
-                    Location::Nose,
-                    Location::Cheek,
-                    Location::Ear,
-                    Location::Mouth,
-                    Location::Jaw,
-                ]);
-            }
-            for l in covered {
+            for &l in std::iter::once(&location).chain(covered) {
                 let c = &mut cover[l as usize];
                 c.av[0] += piece.blunt.i32();
                 c.av[1] += piece.edge.i32();
@@ -372,7 +380,7 @@ fn armour(
             }
         }
     }
-    Ok(cover)
+    cover
 }
 
 /// Compiles both fighters.
@@ -437,7 +445,7 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             None => None,
         };
         let cover = match (a, &spec.armour) {
-            (Some(a), Some(name)) => armour(a, name.get_ref(), source)?,
+            (Some(a), Some(_)) => armour(a),
             _ => [Cover::default(); LOCATIONS],
         };
         // The listed preferences first, then the others in the default order.
