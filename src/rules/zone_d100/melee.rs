@@ -145,6 +145,8 @@ pub struct State {
     /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
     /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
     pub by_zone: [ZoneInjuries; 5],
+    /// Location shock and injury shock of the last injury's Shock roll (a coma's HR).
+    pub last_shock: (u8, u8),
     /// Bleeders received.
     pub bleeders: u32,
     /// Locations severed.
@@ -856,6 +858,7 @@ impl Melee {
         );
         let before = state.shock;
         state.shock = before.stack(sh.state);
+        state.last_shock = (hit.row.shock, injury_shock.clamp(0, 6) as u8);
         if !sh.test.level.is_success() {
             state.minor_impairs = true;
         }

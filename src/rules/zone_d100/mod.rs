@@ -8,6 +8,7 @@
 //! are not simulated yet (see the rules page), so the ruleset is listed as in progress.
 
 pub mod body;
+pub mod healing;
 pub mod injury;
 pub mod melee;
 pub mod missile;
@@ -103,7 +104,51 @@ pub const EXTRAS: &[Extra] = &[
         name: "injuries_leg_grievous",
         kind: ExtraKind::MeanPerTrial,
     },
+    Extra {
+        name: "died_blood_loss",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_extended_shock",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_infection",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_grim_wound",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "infected",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "coma",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "permanent_head",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_torso",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_arm",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_leg",
+        kind: ExtraKind::MeanPerPatient,
+    },
 ];
+const DIED: usize = 18;
+const INFECTED: usize = 22;
+const COMA: usize = 23;
+const PERMANENT: usize = 24;
 const END_DEATH: usize = 0;
 const END_SHOCK: usize = 1;
 const END_MORALE: usize = 2;
@@ -135,6 +180,12 @@ pub struct ZoneD100 {
     pub low_overhead: bool,
     /// Wet bows.
     pub wet_bows: bool,
+    /// Who tends the wounded.
+    pub care: healing::Care,
+    /// Each fighter as a patient.
+    pub patients: [healing::Patient; 2],
+    /// `[healing] horizon_days`.
+    pub horizon_days: u32,
 }
 
 /// The missile state of both fighters during the approach.
@@ -168,6 +219,9 @@ impl ZoneD100 {
             windforce: file.rules.windforce.i32(),
             low_overhead: file.rules.low_overhead,
             wet_bows: file.rules.wet_bows,
+            care: file.healing.care(),
+            patients: [side_patient(file, Side::A), side_patient(file, Side::B)],
+            horizon_days: file.healing.horizon_days.u32(),
         })
     }
 
@@ -340,6 +394,25 @@ impl ZoneD100 {
     }
 }
 
+fn side_patient(file: &File, side: Side) -> healing::Patient {
+    let f = file.fighter(side);
+    healing::Patient {
+        healing_base: f.healing_base.i32(),
+        strength_ml: f.strength_ml.i32(),
+        endurance_ml: f.endurance_ml.i32(),
+        shock_ml: f.shock_ml.i32(),
+    }
+}
+
+/// The location shock of a location (face features have their own).
+fn location_shock(location: body::Location) -> i32 {
+    body::HUMAN
+        .iter()
+        .chain(body::FACE.iter())
+        .find(|r| r.location == location)
+        .map_or(0, |r| i32::from(r.shock))
+}
+
 fn injury_column(zone: Zone, il: u8) -> usize {
     let z = match zone {
         Zone::Head => 0,
@@ -370,7 +443,7 @@ impl Ruleset for ZoneD100 {
         TallyShape {
             round_limit: self.round_limit,
             max_damage: 5,
-            horizon_days: 1,
+            horizon_days: self.horizon_days,
             extras: EXTRAS,
         }
     }
@@ -494,5 +567,40 @@ impl Ruleset for ZoneD100 {
             rounds,
             dead,
         });
+        // The healing sequence for every survivor with injuries, bleeding or shock to recover from.
+        for side in Side::BOTH {
+            let s = &states[side.index()];
+            let hurt = !s.injuries.is_empty()
+                || s.extended_shock.is_some()
+                || s.shock >= ShockState::Incapacitated;
+            if s.dead || !hurt {
+                continue;
+            }
+            log.say(|| format!("{} after the fight", self.names[side.index()]));
+            let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
+            let out = healing::heal(
+                &self.care,
+                &self.patients[side.index()],
+                s,
+                shock_of,
+                dice,
+                log,
+            );
+            tally.record_recovery(side, &out.recovery);
+            if let Some(cause) = out.cause {
+                let column = match cause {
+                    healing::Cause::BloodLoss => DIED,
+                    healing::Cause::ExtendedShock => DIED + 1,
+                    healing::Cause::Infection => DIED + 2,
+                    healing::Cause::GrimWound => DIED + 3,
+                };
+                tally.record_extra(column, 1);
+            }
+            tally.record_extra(INFECTED, u64::from(out.infected));
+            tally.record_extra(COMA, u64::from(out.coma_days > 0));
+            for (zone, p) in out.permanent.iter().enumerate() {
+                tally.record_extra(PERMANENT + zone, *p as u64);
+            }
+        }
     }
 }

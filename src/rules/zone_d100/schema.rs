@@ -78,6 +78,16 @@ pub struct FighterSpec {
     /// Tactic: approach a shooter with the Evade action.
     #[serde(default)]
     pub evade_missiles: bool,
+    /// Healing Base (Healing, Course Rolls).
+    #[serde(default = "thirteen")]
+    pub healing_base: Ranged<1, 30>,
+    /// Endurance ML (blood regeneration).
+    #[serde(default = "sixty")]
+    pub endurance_ml: Ranged<0, 150>,
+}
+
+fn thirteen() -> Ranged<1, 30> {
+    Ranged::new(13)
 }
 
 fn sixty() -> Ranged<0, 150> {
@@ -307,10 +317,69 @@ impl Rules {
     }
 }
 
-/// The healing settings (the healing sequence is not simulated yet: no keys).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Healing {}
+/// The aftermath (`[healing]`): who tends the wounded, when, where, for how long.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Healing {
+    /// Physician ML of each healer present (up to four; none: no healer).
+    pub physicians: Vec<Ranged<0, 150>>,
+    /// The healers' DEX secondary modifier (surgery, extraction).
+    pub dexterity_modifier: Ranged<-20, 20>,
+    /// Whether help comes at all.
+    pub help: bool,
+    /// Minutes after the fight until the healer reaches the patient.
+    pub help_minutes: Ranged<0, 100_000>,
+    /// Cauterisation (+30, infection risk) instead of Staunch for bleeders.
+    pub cauterise: bool,
+    /// A tourniquet on limb bleeders (+20).
+    pub tourniquet: bool,
+    /// Days between the end of bleeding and shock and the treatment (−5 a day).
+    pub treatment_delay_days: Ranged<0, 365>,
+    /// A restful, sheltered place (a coma outside: −20).
+    pub shelter: bool,
+    /// Days followed.
+    pub horizon_days: Ranged<1, 3650>,
+    /// Healing periods of d3+3 days instead of five.
+    pub random_period: bool,
+}
+
+impl Default for Healing {
+    fn default() -> Self {
+        Healing {
+            physicians: vec![Ranged::new(50)],
+            dexterity_modifier: Ranged::new(0),
+            help: true,
+            help_minutes: Ranged::new(5),
+            cauterise: false,
+            tourniquet: true,
+            treatment_delay_days: Ranged::new(0),
+            shelter: true,
+            horizon_days: Ranged::new(365),
+            random_period: false,
+        }
+    }
+}
+
+impl Healing {
+    /// The compiled care.
+    pub fn care(&self) -> super::healing::Care {
+        let mut physicians = [0; 4];
+        for (slot, ml) in physicians.iter_mut().zip(&self.physicians) {
+            *slot = ml.i32();
+        }
+        super::healing::Care {
+            physicians,
+            dexterity_modifier: self.dexterity_modifier.i32(),
+            help_minutes: self.help.then(|| self.help_minutes.u32()),
+            cauterise: self.cauterise,
+            tourniquet: self.tourniquet,
+            treatment_delay_days: self.treatment_delay_days.u32(),
+            shelter: self.shelter,
+            horizon_days: self.horizon_days.u32(),
+            random_period: self.random_period,
+        }
+    }
+}
 
 /// A whole zone-d100 scenario file.
 pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
@@ -552,6 +621,102 @@ pub const PARAMETERS: &[Parameter] = &[
         doc: "the fighters start in Close: Reach penalty and Thrust bonus reverse",
     },
     Parameter {
+        section: "rules",
+        key: "start_distance",
+        default: "0",
+        doc: "feet between the fighters at the start (0: in melee)",
+    },
+    Parameter {
+        section: "rules",
+        key: "approach",
+        default: "30",
+        doc: "feet a fighter without a missile closes each round (a Moving target)",
+    },
+    Parameter {
+        section: "rules",
+        key: "melee_distance",
+        default: "5",
+        doc: "distance at which melee begins",
+    },
+    Parameter {
+        section: "rules",
+        key: "windforce",
+        default: "0",
+        doc: "crosswind Windforce (-10 Direct / -20 Volley per point)",
+    },
+    Parameter {
+        section: "rules",
+        key: "low_overhead",
+        default: "false",
+        doc: "an overhead under ten feet: no Volley; bows and crossbows -20 at Direct (not PB)",
+    },
+    Parameter {
+        section: "rules",
+        key: "wet_bows",
+        default: "false",
+        doc: "wet bows and crossbows: Base Range halved",
+    },
+    Parameter {
+        section: "healing",
+        key: "physicians",
+        default: "[50]",
+        doc: "Physician ML of each healer present (up to 4; [] no healer)",
+    },
+    Parameter {
+        section: "healing",
+        key: "dexterity_modifier",
+        default: "0",
+        doc: "the healers' DEX secondary modifier (surgery, extraction)",
+    },
+    Parameter {
+        section: "healing",
+        key: "help",
+        default: "true",
+        doc: "whether a healer comes at all",
+    },
+    Parameter {
+        section: "healing",
+        key: "help_minutes",
+        default: "5",
+        doc: "minutes after the fight until the healer reaches the patient",
+    },
+    Parameter {
+        section: "healing",
+        key: "cauterise",
+        default: "false",
+        doc: "Cauterisation (+30; failed Healing Rolls ending 3, 5, 8, 0 are CF) instead of Staunch",
+    },
+    Parameter {
+        section: "healing",
+        key: "tourniquet",
+        default: "true",
+        doc: "a tourniquet on limb bleeders (+20)",
+    },
+    Parameter {
+        section: "healing",
+        key: "treatment_delay_days",
+        default: "0",
+        doc: "days before treatment (-5 a day)",
+    },
+    Parameter {
+        section: "healing",
+        key: "shelter",
+        default: "true",
+        doc: "a restful, sheltered place (a coma outside: -20)",
+    },
+    Parameter {
+        section: "healing",
+        key: "horizon_days",
+        default: "365",
+        doc: "days followed",
+    },
+    Parameter {
+        section: "healing",
+        key: "random_period",
+        default: "false",
+        doc: "healing periods of d3+3 days instead of 5",
+    },
+    Parameter {
         section: "a / b",
         key: "melee_ml / dodge_ml / shock_ml / initiative_ml",
         default: "required",
@@ -561,7 +726,7 @@ pub const PARAMETERS: &[Parameter] = &[
         section: "a / b",
         key: "strength_ml / dexterity_ml / agility_ml",
         default: "60",
-        doc: "amputation tests; Fumble rolls; Stumble rolls",
+        doc: "amputation tests and blood loss; Fumble rolls; Stumble rolls",
     },
     Parameter {
         section: "a / b",
@@ -574,6 +739,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "impact_modifier",
         default: "0",
         doc: "Strength Impact Modifier",
+    },
+    Parameter {
+        section: "a / b",
+        key: "healing_base / endurance_ml",
+        default: "13 / 60",
+        doc: "Healing Base; Endurance ML (blood regeneration)",
     },
     Parameter {
         section: "a / b",
@@ -600,6 +771,24 @@ pub const PARAMETERS: &[Parameter] = &[
         doc: "tactical advantages in order of preference",
     },
     Parameter {
+        section: "a / b",
+        key: "missile / missile_ml / aim_shots",
+        default: "none / 0 / false",
+        doc: "a missile weapon, its ML, and whether to Aim before each shot",
+    },
+    Parameter {
+        section: "a / b",
+        key: "off_hand / fatigue",
+        default: "false / 0",
+        doc: "off-hand use (Heft +5, at least -10); fatigue penalty to every test",
+    },
+    Parameter {
+        section: "a / b",
+        key: "evade_missiles",
+        default: "false",
+        doc: "approach a shooter with the Evade action: half the approach, missiles -5 x Dodge index",
+    },
+    Parameter {
         section: "weapons.<name>",
         key: "impact_die / impact_modifier / aspect",
         default: "required / 0 / required",
@@ -608,7 +797,7 @@ pub const PARAMETERS: &[Parameter] = &[
     Parameter {
         section: "weapons.<name>",
         key: "zone_die / reach / heft",
-        default: "required / 0 / 0",
+        default: "6 / 0 / 0",
         doc: "Zone Die sides, Reach, Heft",
     },
     Parameter {
@@ -618,9 +807,54 @@ pub const PARAMETERS: &[Parameter] = &[
         doc: "Thrust bonus; two-handed; impact per Impact TA (3B 5E 4P 2F)",
     },
     Parameter {
+        section: "weapons.<name>",
+        key: "base_range / armour_reduction",
+        default: "none / 0",
+        doc: "a missile weapon's Base Range (feet) and its projectile's Armour Reduction",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "load_rounds / span_rounds / aim_allowed / impales / thrown",
+        default: "1 / 0 / false / false / false",
+        doc: "missile actions and projectile",
+    },
+    Parameter {
         section: "armour.<name>",
         key: "pieces",
         default: "required",
         doc: "[{ locations = [...], B, E, P, F, rigid }]",
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documented_rules_and_healing_defaults_are_the_defaults_in_force() {
+        let rules = toml::Table::try_from(Rules::default()).unwrap_or_default();
+        let healing = toml::Table::try_from(Healing::default()).unwrap_or_default();
+        let mut documented = 0;
+        for p in PARAMETERS {
+            let table = match p.section {
+                "rules" => &rules,
+                "healing" => &healing,
+                _ => continue,
+            };
+            let value = table.get(p.key).map(|v| v.to_string().replace(' ', ""));
+            assert_eq!(
+                value.as_deref(),
+                Some(p.default.replace(' ', "").as_str()),
+                "{}.{}",
+                p.section,
+                p.key
+            );
+            documented += 1;
+        }
+        assert_eq!(
+            documented,
+            rules.len() + healing.len(),
+            "every [rules] and [healing] key is documented"
+        );
+    }
+}
