@@ -266,6 +266,118 @@ fn blood_box(bp: u32) -> ShockState {
 
 const MAX: usize = super::injury::MAX_INJURIES;
 
+/// The bleeding of one patient: which injuries bleed, which were cauterised, the F bonus of
+/// each, and the Blood Loss Points so far.
+#[derive(Clone, Copy, Debug)]
+struct Blood {
+    bleeding: [bool; MAX],
+    cauterised: [bool; MAX],
+    f_bonus: [i32; MAX],
+    bp: u32,
+}
+
+impl Default for Blood {
+    fn default() -> Self {
+        Blood {
+            bleeding: [false; MAX],
+            cauterised: [false; MAX],
+            f_bonus: [0; MAX],
+            bp: 0,
+        }
+    }
+}
+
+impl Blood {
+    /// Five-minute periods from `start` until no injury bleeds: Blood Stoppage Rolls once a
+    /// healer is there (after `healer_from` minutes), Blood Loss Advance Rolls for every bleeder.
+    /// Returns the minute bleeding ended, `None` at the fourth BP (death).
+    #[allow(clippy::too_many_arguments)]
+    fn stop<D: Dice, L: Log>(
+        &mut self,
+        care: &Care,
+        patient: &Patient,
+        injuries: &Injuries,
+        start: u32,
+        healer_from: Option<u32>,
+        shock: &mut ShockState,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<u32> {
+        let mut minute = start;
+        while self.bleeding.iter().any(|&b| b) {
+            minute += 5;
+            if minute > start + 24 * 60 {
+                // Only CS advance rolls for a day: the bleeding is taken to have stopped.
+                break;
+            }
+            let healer = healer_from.is_some_and(|h| minute > h);
+            let treated = self.bleeding.iter().filter(|&&b| b).count() as i32;
+            for i in 0..injuries.len() {
+                if !self.bleeding[i] {
+                    continue;
+                }
+                let mut stop_after = false;
+                if healer {
+                    let limb = injuries.get(i).is_some_and(|x| {
+                        matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
+                    });
+                    let eml = care.best_ml()
+                        + if care.cauterise { 30 } else { 0 }
+                        + if care.tourniquet && limb { 20 } else { 0 }
+                        - 10 * (treated - 1)
+                        + self.f_bonus[i];
+                    let t = Test::roll(dice, eml, "d100 (Blood Stoppage Roll: Physician)");
+                    log.say(|| {
+                        format!(
+                            "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
+                            t.roll,
+                            t.level.abbreviation()
+                        )
+                    });
+                    match t.level {
+                        SuccessLevel::CriticalFailure => {}
+                        SuccessLevel::Failure => {
+                            self.f_bonus[i] = if care.cauterise { 0 } else { 10 }
+                        }
+                        SuccessLevel::Success => stop_after = true,
+                        SuccessLevel::CriticalSuccess => {
+                            self.bleeding[i] = false;
+                            self.cauterised[i] = care.cauterise;
+                            continue;
+                        }
+                    }
+                }
+                let t = Test::roll(
+                    dice,
+                    patient.strength_ml,
+                    "d100 (Blood Loss Advance Roll: Strength)",
+                );
+                let points = match t.level {
+                    SuccessLevel::CriticalFailure => 3,
+                    SuccessLevel::Failure => 2,
+                    SuccessLevel::Success => 1,
+                    SuccessLevel::CriticalSuccess => 0,
+                };
+                for _ in 0..points {
+                    self.bp += 1;
+                    *shock = shock.stack(blood_box(self.bp));
+                }
+                let (bp, state) = (self.bp, *shock);
+                log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
+                if self.bp >= 4 {
+                    log.say(|| "dies of blood loss".to_owned());
+                    return None;
+                }
+                if stop_after {
+                    self.bleeding[i] = false;
+                    self.cauterised[i] = care.cauterise;
+                }
+            }
+        }
+        Some(minute)
+    }
+}
+
 /// Runs the healing sequence for a survivor of the duel.
 pub fn heal<D: Dice, L: Log>(
     care: &Care,
@@ -320,83 +432,27 @@ pub fn heal<D: Dice, L: Log>(
     }
 
     // Step 1: bleeding, in five-minute periods.
-    let mut bleeding = [false; MAX];
-    let mut cauterised = [false; MAX];
+    let mut blood = Blood::default();
     for (i, injury) in injuries.iter().enumerate() {
-        bleeding[i] = injury.bleeder;
+        blood.bleeding[i] = injury.bleeder;
     }
-    let mut bp = 0u32;
-    let mut f_bonus = [0i32; MAX];
-    let mut minute = 0u32;
-    while bleeding.iter().any(|&b| b) {
-        minute += 5;
-        if minute > 24 * 60 {
-            break;
-        }
-        let healer = care.has_healer() && care.help_minutes.is_some_and(|h| minute > h);
-        let treated = bleeding.iter().filter(|&&b| b).count() as i32;
-        let mut stop_after = [false; MAX];
-        for i in 0..injuries.len() {
-            if !bleeding[i] {
-                continue;
-            }
-            if healer {
-                let limb = injuries
-                    .get(i)
-                    .is_some_and(|x| matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg));
-                let eml = care.best_ml()
-                    + if care.cauterise { 30 } else { 0 }
-                    + if care.tourniquet && limb { 20 } else { 0 }
-                    - 10 * (treated - 1)
-                    + f_bonus[i];
-                let t = Test::roll(dice, eml, "d100 (Blood Stoppage Roll: Physician)");
-                log.say(|| {
-                    format!(
-                        "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
-                        t.roll,
-                        t.level.abbreviation()
-                    )
-                });
-                match t.level {
-                    SuccessLevel::CriticalFailure => {}
-                    SuccessLevel::Failure => f_bonus[i] = if care.cauterise { 0 } else { 10 },
-                    SuccessLevel::Success => stop_after[i] = true,
-                    SuccessLevel::CriticalSuccess => {
-                        bleeding[i] = false;
-                        cauterised[i] = care.cauterise;
-                        continue;
-                    }
-                }
-            }
-            // The Blood Loss Advance Roll against Strength.
-            let t = Test::roll(
-                dice,
-                patient.strength_ml,
-                "d100 (Blood Loss Advance Roll: Strength)",
-            );
-            let points = match t.level {
-                SuccessLevel::CriticalFailure => 3,
-                SuccessLevel::Failure => 2,
-                SuccessLevel::Success => 1,
-                SuccessLevel::CriticalSuccess => 0,
-            };
-            for _ in 0..points {
-                bp += 1;
-                shock = shock.stack(blood_box(bp));
-            }
-            log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), shock.abbreviation()));
-            if bp >= 4 {
-                log.say(|| "dies of blood loss".to_owned());
-                out.cause = Some(Cause::BloodLoss);
-                out.recovery.died = true;
-                return out;
-            }
-            if stop_after[i] {
-                bleeding[i] = false;
-                cauterised[i] = care.cauterise;
-            }
-        }
-    }
+    let healer_from = care.help_minutes.filter(|_| care.has_healer());
+    let Some(minute) = blood.stop(
+        care,
+        patient,
+        injuries,
+        0,
+        healer_from,
+        &mut shock,
+        dice,
+        log,
+    ) else {
+        out.cause = Some(Cause::BloodLoss);
+        out.recovery.died = true;
+        return out;
+    };
+    let bp = blood.bp;
+    let cauterised = blood.cauterised;
     if bp > 0
         && matches!(shock, ShockState::Incapacitated | ShockState::Unconscious)
         && extended.is_none()
@@ -462,6 +518,7 @@ pub fn heal<D: Dice, L: Log>(
     }
 
     // Steps 4 and 5: treatment.
+    let mut bp_after_treatment = bp;
     let start_day = (minute / (24 * 60)) + hours / 24 + care.treatment_delay_days;
     let mut wounds = [Healing::default(); MAX];
     for i in 0..injuries.len() {
@@ -539,6 +596,39 @@ pub fn heal<D: Dice, L: Log>(
             }
         }
         let zone = zone_index(zone_of_location(injury.location));
+        // Surgery failing (F or CF), or extraction failing on a Grievous injury, causes a new
+        // Bleeder: the healer at hand works to stop it.
+        let failed = level <= SuccessLevel::Failure && care.has_healer();
+        let new_bleeder = failed
+            && (t.treatment[sev] == Treatment::Sur
+                || (t.treatment[sev] == Treatment::Ext && sev == 2));
+        if new_bleeder {
+            let mut again = Blood {
+                bp: bp_after_treatment,
+                ..Blood::default()
+            };
+            again.bleeding[i] = true;
+            log.say(|| "  the treatment opens a new Bleeder".to_owned());
+            let mut state_now = ShockState::None;
+            if again
+                .stop(
+                    care,
+                    patient,
+                    injuries,
+                    0,
+                    Some(0),
+                    &mut state_now,
+                    dice,
+                    log,
+                )
+                .is_none()
+            {
+                out.cause = Some(Cause::BloodLoss);
+                out.recovery.died = true;
+                return out;
+            }
+            bp_after_treatment = again.bp;
+        }
         match effect {
             Heal => {
                 log.say(|| "  healed by the treatment".to_owned());
@@ -573,7 +663,7 @@ pub fn heal<D: Dice, L: Log>(
     for w in wounds.iter_mut().filter(|w| w.live) {
         w.next_roll += period(dice);
     }
-    let mut bp_left = bp as i32;
+    let mut bp_left = bp_after_treatment as i32;
     let mut next_blood = start_day + 10;
     let mut blood_skip = false;
     let mut infection: Option<(usize, i32)> = None;
@@ -806,7 +896,11 @@ mod tests {
                 "hour 12: Extended Shock Course Roll 13 vs EML55: S: HR6",
             ],
         );
-        assert!(!out.recovery.died || out.cause != Some(Cause::BloodLoss));
+        assert!(
+            !story[..story.find("hour 12").unwrap_or(0)].contains("dies"),
+            "{story}"
+        );
+        let _ = out;
     }
 
     #[test]
@@ -845,11 +939,14 @@ mod tests {
             .add(injury(Location::Shoulder, Aspect::Edge, 4, false));
         // Surgery, ML40 + 0: 41 F: HR3 with infection and impairment. HB13 x 3 = 39: day 5 61 F,
         // day 10 62 F, day 15 21 S (S3), day 20 22 S (S2), day 25 23 S (M1), day 30 24 S: healed.
-        let (out, story) = run(&care(40), &state, &[41, 61, 62, 21, 22, 23, 24]);
+        // The failed surgery opens a Bleeder: the healer's Blood Stoppage Roll 10 (CS) stops it.
+        let (out, story) = run(&care(40), &state, &[41, 10, 61, 62, 21, 22, 23, 24]);
         in_order(
             &story,
             &[
                 "Treatment Roll 41 vs EML40: F",
+                "the treatment opens a new Bleeder",
+                "Blood Stoppage Roll 10 vs EML40: CS",
                 "day 15: Healing Roll 21 vs EML39: S: IL3",
                 "day 25: Healing Roll 23 vs EML39: S: IL1",
                 "whole after 30 days",
