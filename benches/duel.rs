@@ -34,11 +34,15 @@ fn rolls_per_trial<R: Ruleset>(model: &R) -> f64 {
 }
 
 fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
+    bench_group(c, "duel", name, model);
+}
+
+fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, model: &R) {
     eprintln!(
         "{name}: {:.2} dice rolled per trial (CountingDice, 200000 trials)",
         rolls_per_trial(model)
     );
-    let mut group = c.benchmark_group("duel");
+    let mut group = c.benchmark_group(group_name);
     let mut dice = FastDice::seed_from_u64(2);
     let mut tally = Tally::new(model.shape());
     group.bench_function(name, |b| {
@@ -72,6 +76,16 @@ fn bench_rulesets(c: &mut Criterion) {
             Err(e) => panic!("the bench scenario must load: {e}"),
         };
         duelsim::with_model!(&scenario.points[0].model, m => bench_trial(c, name, m));
+    }
+    // One healing timeline of zone-d100: the G4E shoulder bleeder with an ML80 surgeon.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/zone-d100/recovery-g4-shoulder-healers.toml");
+    let scenario = match scenario::load(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("the bench scenario must load: {e}"),
+    };
+    if let Some(point) = scenario.points.last() {
+        duelsim::with_model!(&point.model, m => bench_group(c, "recovery", "zone-d100", m));
     }
 }
 

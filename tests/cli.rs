@@ -556,3 +556,46 @@ fn catalogue_entries_are_found_and_their_errors_name_the_catalogue_file() {
         "{err}"
     );
 }
+
+#[test]
+fn recovery_scenarios_compare_healers_and_are_for_zone_d100_only() {
+    let dir = scratch("recovery");
+    let o = duelsim(&[
+        "run",
+        "scenarios/zone-d100/recovery-g4-shoulder-healers.toml",
+        "-q",
+        "--trials",
+        "5000",
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap_or_default();
+    assert!(
+        summary.starts_with("point,healing.physicians,trials,"),
+        "{summary}"
+    );
+    assert_eq!(
+        summary.lines().count(),
+        4,
+        "one row per healer set: {summary}"
+    );
+    let file = dir.join("twin.toml");
+    let original = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(SCENARIO))
+        .unwrap_or_default();
+    let _ = std::fs::write(
+        &file,
+        original.replacen(
+            "ruleset = \"twin-d20\"",
+            "ruleset = \"twin-d20\"\nkind = \"recovery\"",
+            1,
+        ),
+    );
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("kind: recovery scenarios are supported for zone-d100 only"),
+        "{}",
+        text(&o.stderr)
+    );
+}

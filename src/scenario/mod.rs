@@ -30,6 +30,8 @@ pub enum Model {
     WoundLevels(WoundLevels),
     /// The `zone-d100` ruleset (boxed: its armour tables are large).
     ZoneD100(Box<ZoneD100>),
+    /// A `zone-d100` recovery scenario: the healing sequence alone.
+    ZoneD100Recovery(Box<crate::rules::zone_d100::recovery::Recovery>),
 }
 
 /// Runs `$body` with `$m` bound to the concrete model inside a [`Model`]: the one place that
@@ -42,6 +44,10 @@ macro_rules! with_model {
             $crate::scenario::Model::GuardPierce($m) => $body,
             $crate::scenario::Model::WoundLevels($m) => $body,
             $crate::scenario::Model::ZoneD100(boxed) => {
+                let $m = boxed.as_ref();
+                $body
+            }
+            $crate::scenario::Model::ZoneD100Recovery(boxed) => {
                 let $m = boxed.as_ref();
                 $body
             }
@@ -119,10 +125,33 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
             unknown_name("ruleset", ruleset.get_ref(), &rules::ids()),
         ));
     };
+    let recovery = match &envelope.kind {
+        None => false,
+        Some(k) if k.get_ref() == "duel" => false,
+        Some(k) if k.get_ref() == "recovery" && info.id == zone_d100::ID => true,
+        Some(k) if k.get_ref() == "recovery" => {
+            return Err(source.error_at(
+                Some(k.span()),
+                Some("kind"),
+                format!(
+                    "recovery scenarios are supported for zone-d100 only, not '{}'",
+                    info.id
+                ),
+            ));
+        }
+        Some(k) => {
+            return Err(source.error_at(
+                Some(k.span()),
+                Some("kind"),
+                unknown_name("kind", k.get_ref(), &["duel", "recovery"]),
+            ));
+        }
+    };
     match info.id {
         twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
         guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
         wound_levels::ID => build::<wound_levels::File>(&source, info.id, |f, s| Ok(Model::WoundLevels(WoundLevels::compile(f, s)?))),
+        zone_d100::ID if recovery => zone_d100::recovery::build(&source),
         zone_d100::ID => build::<zone_d100::File>(&source, info.id, |f, s| Ok(Model::ZoneD100(Box::new(ZoneD100::compile(f, s)?)))),
         other => Err(source.error_at(
             Some(ruleset.span()),
@@ -167,7 +196,10 @@ where
 }
 
 /// The scenario name becomes a folder name: letters, digits, `-`, `_` and `.` only.
-fn check_name(name: &toml::Spanned<String>, source: &Source) -> Result<String, InputError> {
+pub(crate) fn check_name(
+    name: &toml::Spanned<String>,
+    source: &Source,
+) -> Result<String, InputError> {
     let n = name.get_ref();
     let ok = !n.is_empty()
         && !n.starts_with('.')

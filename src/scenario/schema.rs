@@ -29,6 +29,9 @@ pub struct ScenarioFile<F, W, A, R, H> {
     pub name: Spanned<String>,
     /// The ruleset id.
     pub ruleset: Spanned<String>,
+    /// `duel` (the default); recovery scenarios have their own schema.
+    #[serde(default)]
+    pub kind: Option<Spanned<String>>,
     /// Free text shown in reports.
     #[serde(default)]
     pub description: Option<String>,
@@ -148,6 +151,7 @@ fn default_round_limit() -> Ranged<1, 10_000> {
 #[derive(Deserialize)]
 pub(crate) struct RulesetOnly {
     pub ruleset: Option<Spanned<String>>,
+    pub kind: Option<Spanned<String>>,
 }
 
 /// The envelope's fields, whatever the ruleset.

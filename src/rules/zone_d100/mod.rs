@@ -12,6 +12,7 @@ pub mod healing;
 pub mod injury;
 pub mod melee;
 pub mod missile;
+pub mod recovery;
 pub mod schema;
 pub mod skill;
 
@@ -404,8 +405,28 @@ fn side_patient(file: &File, side: Side) -> healing::Patient {
     }
 }
 
+/// Counts a healing timeline: the recovery, the cause of a death, infection, coma and
+/// permanent impairment by zone.
+pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outcome) {
+    tally.record_recovery(side, &out.recovery);
+    if let Some(cause) = out.cause {
+        let column = match cause {
+            healing::Cause::BloodLoss => DIED,
+            healing::Cause::ExtendedShock => DIED + 1,
+            healing::Cause::Infection => DIED + 2,
+            healing::Cause::GrimWound => DIED + 3,
+        };
+        tally.record_extra(column, 1);
+    }
+    tally.record_extra(INFECTED, u64::from(out.infected));
+    tally.record_extra(COMA, u64::from(out.coma_days > 0));
+    for (zone, p) in out.permanent.iter().enumerate() {
+        tally.record_extra(PERMANENT + zone, *p as u64);
+    }
+}
+
 /// The location shock of a location (face features have their own).
-fn location_shock(location: body::Location) -> i32 {
+pub(crate) fn location_shock(location: body::Location) -> i32 {
     body::HUMAN
         .iter()
         .chain(body::FACE.iter())
@@ -586,21 +607,7 @@ impl Ruleset for ZoneD100 {
                 dice,
                 log,
             );
-            tally.record_recovery(side, &out.recovery);
-            if let Some(cause) = out.cause {
-                let column = match cause {
-                    healing::Cause::BloodLoss => DIED,
-                    healing::Cause::ExtendedShock => DIED + 1,
-                    healing::Cause::Infection => DIED + 2,
-                    healing::Cause::GrimWound => DIED + 3,
-                };
-                tally.record_extra(column, 1);
-            }
-            tally.record_extra(INFECTED, u64::from(out.infected));
-            tally.record_extra(COMA, u64::from(out.coma_days > 0));
-            for (zone, p) in out.permanent.iter().enumerate() {
-                tally.record_extra(PERMANENT + zone, *p as u64);
-            }
+            record_healing(tally, side, &out);
         }
     }
 }

@@ -1,0 +1,232 @@
+//! Recovery scenarios (`kind = "recovery"`): no duel, a patient with given injuries goes through
+//! the healing sequence, so a designer can ask how long a G4 edge shoulder takes with a skilled
+//! surgeon and with none. `compare_physicians` runs one point per healer set.
+
+use super::healing::{self, Care, Patient};
+use super::injury::{Aspect, Class, Injury, ShockState};
+use super::melee::State;
+use super::schema::{Healing, LocationName};
+use super::{EXTRAS, record_healing};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::Ruleset;
+use crate::scenario::error::{InputError, Source};
+use crate::scenario::fields::Ranged;
+use crate::scenario::{Model, Point, Scenario, check_name, fnv1a64_hex};
+use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// A recovery scenario file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RecoveryFile {
+    /// The scenario's name.
+    pub name: Spanned<String>,
+    /// `zone-d100`.
+    pub ruleset: Spanned<String>,
+    /// `recovery`.
+    pub kind: Spanned<String>,
+    /// Free text.
+    #[serde(default)]
+    pub description: Option<String>,
+    /// The seed.
+    #[serde(default = "seed")]
+    pub seed: Ranged<0, { i64::MAX }>,
+    /// Trials per point.
+    #[serde(default = "trials")]
+    pub trials: Ranged<1, 1_000_000_000_000>,
+    /// The patient.
+    pub patient: PatientSpec,
+    /// The care.
+    #[serde(default)]
+    pub healing: Healing,
+    /// One point per healer set (each a list of Physician MLs; `[]` for none).
+    #[serde(default)]
+    pub compare_physicians: Vec<Vec<Ranged<0, 150>>>,
+}
+
+fn seed() -> Ranged<0, { i64::MAX }> {
+    Ranged::new(1)
+}
+
+fn trials() -> Ranged<1, 1_000_000_000_000> {
+    Ranged::new(100_000)
+}
+
+/// The patient of a recovery scenario.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatientSpec {
+    /// Shown in reports.
+    pub name: Option<String>,
+    /// Healing Base.
+    #[serde(default = "thirteen")]
+    pub healing_base: Ranged<1, 30>,
+    /// Strength ML.
+    #[serde(default = "sixty")]
+    pub strength_ml: Ranged<0, 150>,
+    /// Endurance ML.
+    #[serde(default = "sixty")]
+    pub endurance_ml: Ranged<0, 150>,
+    /// Shock ML.
+    #[serde(default = "sixty")]
+    pub shock_ml: Ranged<0, 150>,
+    /// The injuries to heal.
+    pub injuries: Vec<InjurySpec>,
+    /// Extended Shock's HR at the start, if in Extended Shock.
+    pub extended_shock_hr: Option<Ranged<1, 5>>,
+}
+
+fn thirteen() -> Ranged<1, 30> {
+    Ranged::new(13)
+}
+
+fn sixty() -> Ranged<0, 150> {
+    Ranged::new(60)
+}
+
+/// One injury of the patient.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InjurySpec {
+    /// Where.
+    pub location: LocationName,
+    /// B, E, P or F.
+    pub aspect: Aspect,
+    /// Injury level 1 to 5 (M1, S2, S3, G4, G5).
+    pub level: Ranged<1, 5>,
+    /// A Bleeder.
+    #[serde(default)]
+    pub bleeder: bool,
+    /// An impaled arrow or bolt.
+    #[serde(default)]
+    pub impaled: bool,
+}
+
+/// A compiled recovery point.
+#[derive(Clone, Debug)]
+pub struct Recovery {
+    /// The patient's name (twice: reports name two sides).
+    pub names: [String; 2],
+    /// The care.
+    pub care: Care,
+    /// The patient.
+    pub patient: Patient,
+    /// The state the healing starts from.
+    pub start: State,
+    /// Days followed.
+    pub horizon_days: u32,
+}
+
+impl Ruleset for Recovery {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: 1,
+            max_damage: 5,
+            horizon_days: self.horizon_days,
+            extras: EXTRAS,
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        tally.record_duel(&DuelOutcome {
+            winner: None,
+            rounds: 0,
+            dead: [false, false],
+        });
+        let shock_of = |i: usize| {
+            self.start
+                .injuries
+                .get(i)
+                .map_or(0, |x| super::location_shock(x.location))
+        };
+        let out = healing::heal(&self.care, &self.patient, &self.start, shock_of, dice, log);
+        record_healing(tally, Side::A, &out);
+    }
+}
+
+/// Reads and compiles a recovery scenario.
+pub fn build(source: &Source) -> Result<Scenario, InputError> {
+    let file: RecoveryFile = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
+    let name = check_name(&file.name, source)?;
+    let p = &file.patient;
+    if p.injuries.is_empty() {
+        return Err(source.error_at(
+            Some(file.name.span()),
+            Some("patient.injuries"),
+            "expected at least one injury to heal",
+        ));
+    }
+    let mut start = State::default();
+    for i in &p.injuries {
+        start.injuries.add(Injury {
+            location: i.location.0,
+            side: super::body::BodySide::Right,
+            aspect: i.aspect,
+            il: i.level.u32() as u8,
+            class: if i.aspect == Aspect::Fire {
+                Class::FireFrost
+            } else {
+                Class::Strike
+            },
+            bleeder: i.bleeder,
+            impaled: i.impaled,
+            severed: false,
+            compounded_g5: false,
+            order: 0,
+        });
+    }
+    start.summarise();
+    if let Some(hr) = &p.extended_shock_hr {
+        start.extended_shock = Some(hr.u32() as u8);
+        start.shock = ShockState::Incapacitated;
+    }
+    let patient = Patient {
+        healing_base: p.healing_base.i32(),
+        strength_ml: p.strength_ml.i32(),
+        endurance_ml: p.endurance_ml.i32(),
+        shock_ml: p.shock_ml.i32(),
+    };
+    let patient_name = p.name.clone().unwrap_or_else(|| "patient".to_owned());
+    let sets: Vec<Option<&Vec<Ranged<0, 150>>>> = if file.compare_physicians.is_empty() {
+        vec![None]
+    } else {
+        file.compare_physicians.iter().map(Some).collect()
+    };
+    let points = sets
+        .into_iter()
+        .map(|set| {
+            let mut healing = file.healing.clone();
+            let mut swept = Vec::new();
+            if let Some(set) = set {
+                healing.physicians = set.clone();
+                let text: Vec<String> = set.iter().map(|ml| ml.get().to_string()).collect();
+                swept.push((
+                    "healing.physicians".to_owned(),
+                    format!("[{}]", text.join(" ")),
+                ));
+            }
+            Point {
+                swept,
+                model: Model::ZoneD100Recovery(Box::new(Recovery {
+                    names: [patient_name.clone(), patient_name.clone()],
+                    care: healing.care(),
+                    patient,
+                    start,
+                    horizon_days: healing.horizon_days.u32(),
+                })),
+            }
+        })
+        .collect();
+    Ok(Scenario {
+        path: source.path.to_owned(),
+        name,
+        description: file.description.clone(),
+        ruleset: super::ID,
+        seed: file.seed.get() as u64,
+        trials: file.trials.get() as u64,
+        source_hash: fnv1a64_hex(source.text.as_bytes()),
+        points,
+    })
+}
