@@ -651,6 +651,7 @@ pub fn heal<D: Dice, L: Log>(
         }
     }
 
+    let wounds = &mut wounds[..injuries.len()];
     // Steps 6 and 7: Healing Rolls every five days, blood regeneration every ten, infection
     // and grim wounds every day.
     let period = |dice: &mut D| {
@@ -676,11 +677,21 @@ pub fn heal<D: Dice, L: Log>(
             log.say(|| format!("whole after {} days", day.max(out.coma_days)));
             break;
         }
-        if day >= care.horizon_days || dice.exhausted() {
+        // The next day anything happens: every day while an infection or a grim wound lasts,
+        // otherwise the next Healing Roll or blood regeneration.
+        let daily = infection.is_some() || wounds.iter().any(|w| w.live && w.grim && w.il >= 4);
+        let next = if daily {
+            day + 1
+        } else {
+            let rolls = wounds.iter().filter(|w| w.live).map(|w| w.next_roll);
+            let blood = (bp_left > 0).then_some(next_blood);
+            rolls.chain(blood).min().unwrap_or(day + 1).max(day + 1)
+        };
+        if next > care.horizon_days || dice.exhausted() {
             log.say(|| format!("not whole at the horizon ({} days)", care.horizon_days));
             break;
         }
-        day += 1;
+        day = next;
         // Grim wounds: a Shock roll each day while Grievous with CF treatment.
         for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
             let s = super::injury::shock(dice, w.location_shock, w.il, patient.shock_ml);
