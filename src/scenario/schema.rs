@@ -61,8 +61,8 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// Overrides of the ruleset's constants.
     #[serde(default)]
     pub rules: R,
-    /// Healing timeline settings.
-    #[serde(default)]
+    /// Healing timeline settings (`[healing]`, or `[aftermath]`).
+    #[serde(default, alias = "aftermath")]
     pub healing: H,
 }
 

@@ -25,6 +25,8 @@ pub enum Kind {
     Projectile,
     /// Fire.
     Fire,
+    /// Frost: Warming, or for Grievous limbs and facial features Amputation.
+    Frost,
 }
 
 /// What a treatment result does.
@@ -34,6 +36,8 @@ pub enum Effect {
     Hr(u8),
     /// The treatment heals the injury at once.
     Heal,
+    /// Amputation (Grievous frost): a new Edge injury of this level replaces the frost injury.
+    Amputate(u8),
 }
 
 /// A required treatment.
@@ -49,6 +53,10 @@ pub enum Treatment {
     Cln,
     /// Extraction: a F or CF on a Grievous injury causes a Bleeder.
     Ext,
+    /// Warming.
+    Wrm,
+    /// Amputation.
+    Amp,
 }
 
 /// One TREATMENT ROLL table.
@@ -66,7 +74,7 @@ pub struct Table {
     pub impairment: [[bool; 3]; 4],
 }
 
-use Effect::{Heal, Hr};
+use Effect::{Amputate, Heal, Hr};
 
 const STANDARD: [[Effect; 3]; 4] = [
     [Hr(4), Hr(3), Hr(2)],
@@ -134,6 +142,18 @@ pub fn table(kind: Kind) -> Table {
             treatment: [Treatment::Cln, Treatment::Ext, Treatment::Ext],
             modifier: [10, 0, -10],
             infection: OPEN,
+            impairment: LASTING,
+        },
+        Kind::Frost => Table {
+            effect: [
+                [Hr(4), Hr(3), Amputate(5)],
+                [Hr(5), Hr(4), Amputate(4)],
+                [Heal, Hr(5), Amputate(3)],
+                [Heal, Hr(6), Amputate(2)],
+            ],
+            treatment: [Treatment::Wrm, Treatment::Wrm, Treatment::Amp],
+            modifier: [40, 20, 0],
+            infection: [[false; 3]; 4],
             impairment: LASTING,
         },
         Kind::Fire => Table {
@@ -531,6 +551,7 @@ pub fn heal<D: Dice, L: Log>(
             Aspect::Point if injury.impaled => Kind::Projectile,
             Aspect::Point => Kind::Point,
             Aspect::Fire => Kind::Fire,
+            Aspect::Frost => Kind::Frost,
         };
         let sev = match severity(injury.il) {
             Severity::Minor => 0,
@@ -588,10 +609,7 @@ pub fn heal<D: Dice, L: Log>(
         let mut effect = t.effect[row][sev];
         if sev == 2 {
             // The Grievous HR cap: the healer's Physician Index, or the CF level if higher.
-            let Hr(cf_hr) = t.effect[0][2] else {
-                unreachable!("Grievous results are rates")
-            };
-            if let Hr(hr) = effect {
+            if let (Hr(cf_hr), Hr(hr)) = (t.effect[0][2], effect) {
                 effect = Hr(hr.min((index_cap.max(0) as u8).max(cf_hr)));
             }
         }
@@ -632,6 +650,87 @@ pub fn heal<D: Dice, L: Log>(
         match effect {
             Heal => {
                 log.say(|| "  healed by the treatment".to_owned());
+            }
+            Amputate(edge_il) => {
+                use super::body::Location::{Cheek, Ear, Eye, Jaw, Mouth, Nose};
+                let limb = matches!(zone_of_location(injury.location), Zone::Arm | Zone::Leg)
+                    || matches!(injury.location, Eye | Nose | Cheek | Ear | Mouth | Jaw);
+                if !limb || !care.has_healer() {
+                    // No treatment: a grim wound (the CF rate of a Grievous injury).
+                    log.say(|| {
+                        "  Grievous frost with no Amputation possible: a grim wound".to_owned()
+                    });
+                    wounds[i] = Healing {
+                        il: i32::from(injury.il),
+                        hr: 2,
+                        infection_chance: false,
+                        lasting: true,
+                        grim: true,
+                        cauterised: false,
+                        next_roll: start_day,
+                        minor_day: None,
+                        zone,
+                        location_shock: location_shock(i),
+                        live: true,
+                    };
+                    continue;
+                }
+                // Amputation inflicts a new Edge injury, a Bleeder, then treated as Edge.
+                log.say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
+                let mut again = Blood {
+                    bp: bp_after_treatment,
+                    ..Blood::default()
+                };
+                again.bleeding[i] = true;
+                let mut state_now = ShockState::None;
+                if again
+                    .stop(
+                        care,
+                        patient,
+                        injuries,
+                        0,
+                        Some(0),
+                        &mut state_now,
+                        dice,
+                        log,
+                    )
+                    .is_none()
+                {
+                    out.cause = Some(Cause::BloodLoss);
+                    out.recovery.died = true;
+                    return out;
+                }
+                bp_after_treatment = again.bp;
+                let edge = table(Kind::Edge);
+                let esev = match severity(edge_il) {
+                    Severity::Minor => 0,
+                    Severity::Serious => 1,
+                    Severity::Grievous => 2,
+                };
+                let boxed = matches!(edge.treatment[esev], Treatment::Sur);
+                let eml = care.best_ml()
+                    + edge.modifier[esev]
+                    + if boxed { care.dexterity_modifier } else { 0 };
+                let roll = Test::roll(dice, eml, "d100 (Treatment Roll: the amputation wound)");
+                let row = roll.level as usize;
+                let hr = match edge.effect[row][esev] {
+                    Hr(hr) if esev == 2 => hr.min(((care.best_ml() / 10).max(0) as u8).max(2)),
+                    Hr(hr) => hr,
+                    _ => 6,
+                };
+                wounds[i] = Healing {
+                    il: i32::from(edge_il),
+                    hr: i32::from(hr),
+                    infection_chance: edge.infection[row][esev],
+                    lasting: true,
+                    grim: esev == 2 && roll.level == SuccessLevel::CriticalFailure,
+                    cauterised: false,
+                    next_roll: start_day,
+                    minor_day: (edge_il <= 1).then_some(0),
+                    zone,
+                    location_shock: location_shock(i),
+                    live: true,
+                };
             }
             Hr(hr) => {
                 wounds[i] = Healing {
@@ -981,6 +1080,33 @@ mod tests {
         none.physicians = [0; 4];
         let (_, story) = run(&none, &state, &[50, 50]);
         assert!(story.contains("untreated: a CF result"), "{story}");
+    }
+
+    #[test]
+    fn grievous_frost_on_a_limb_is_amputated_into_a_new_edge_wound() {
+        let mut state = State::default();
+        state
+            .injuries
+            .add(injury(Location::Forearm, Aspect::Frost, 4, false));
+        // AMP +0 with ML60: 42 S: a new S3 Edge injury, a Bleeder: Blood Stoppage 10 (CS). Its
+        // treatment (Edge S, Clean & Dress +10): 31 S: HR5.
+        let (_, story) = run(&care(60), &state, &[42, 10, 31, 20, 20, 20]);
+        in_order(
+            &story,
+            &[
+                "Treatment Roll 42 vs EML60: S",
+                "Amputation: a new E injury IL3, a Bleeder",
+                "Blood Stoppage Roll 10 vs EML60: CS",
+                "day 5: Healing Roll 20 vs EML65",
+            ],
+        );
+        // On the thorax there is nothing to amputate: a grim wound.
+        let mut state = State::default();
+        state
+            .injuries
+            .add(injury(Location::Thorax, Aspect::Frost, 4, false));
+        let (_, story) = run(&care(60), &state, &[42, 90, 90, 90]);
+        assert!(story.contains("a grim wound"), "{story}");
     }
 
     #[test]

@@ -19,15 +19,18 @@ pub enum Aspect {
     /// P.
     #[serde(rename = "P")]
     Point,
-    /// F: fire or frost.
+    /// F: fire.
     #[serde(rename = "F")]
     Fire,
+    /// F: frost (armour by its F value; its own treatment table).
+    #[serde(rename = "frost")]
+    Frost,
 }
 
 impl Aspect {
     /// Index into per-aspect arrays (B, E, P, F).
     pub fn index(self) -> usize {
-        self as usize
+        (self as usize).min(3)
     }
 
     /// The letter.
@@ -259,7 +262,7 @@ impl BleedingTable {
             Aspect::Blunt => B,
             Aspect::Edge => E,
             Aspect::Point => P,
-            Aspect::Fire => 0,
+            Aspect::Fire | Aspect::Frost => 0,
         };
         self.cells[row][column] & bit != 0
     }

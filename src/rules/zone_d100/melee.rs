@@ -765,7 +765,7 @@ impl Melee {
                 side: hit.side,
                 aspect: w.aspect,
                 il,
-                class: if w.aspect == Aspect::Fire {
+                class: if matches!(w.aspect, Aspect::Fire | Aspect::Frost) {
                     Class::FireFrost
                 } else {
                     Class::Strike

@@ -38,8 +38,8 @@ pub struct RecoveryFile {
     pub trials: Ranged<1, 1_000_000_000_000>,
     /// The patient.
     pub patient: PatientSpec,
-    /// The care.
-    #[serde(default)]
+    /// The care (`[healing]`, or `[aftermath]`).
+    #[serde(default, alias = "aftermath")]
     pub healing: Healing,
     /// One point per healer set (each a list of Physician MLs; `[]` for none).
     #[serde(default)]
@@ -165,7 +165,7 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
             side: super::body::BodySide::Right,
             aspect: i.aspect,
             il: i.level.u32() as u8,
-            class: if i.aspect == Aspect::Fire {
+            class: if matches!(i.aspect, Aspect::Fire | Aspect::Frost) {
                 Class::FireFrost
             } else {
                 Class::Strike

@@ -407,7 +407,7 @@ fn weapon(spec: &WeaponSpec) -> Weapon {
         Aspect::Blunt => 3,
         Aspect::Edge => 5,
         Aspect::Point => 4,
-        Aspect::Fire => 2,
+        Aspect::Fire | Aspect::Frost => 2,
     };
     Weapon {
         impact_die: spec.impact_die.u32(),
