@@ -114,7 +114,7 @@ impl Injury {
 }
 
 /// Injuries a fighter can carry in one trial.
-pub const MAX_INJURIES: usize = 24;
+pub const MAX_INJURIES: usize = 12;
 
 /// A fighter's injuries, fixed-size.
 #[derive(Clone, Copy, Debug)]
@@ -150,7 +150,7 @@ impl Injuries {
         self.len == 0
     }
 
-    /// Adds an injury; when full, the least severe old one gives way (a record of 24 injuries
+    /// Adds an injury; when full, the least severe old one gives way (a record of 12 injuries
     /// is far past any survivable fight). Returns its index.
     pub fn add(&mut self, mut injury: Injury) -> usize {
         injury.order = self.received;
