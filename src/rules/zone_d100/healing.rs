@@ -807,7 +807,13 @@ pub fn heal<D: Dice, L: Log>(
             }
         }
         if let Some((i, hr)) = infection {
-            let eml = patient.healing_base * hr + infection_bonus;
+            // Infection weakness (HR1-2: 10, HR3-4: 5) and anaemia are fatigue on the roll.
+            let weakness = match hr {
+                1 | 2 => 10,
+                3 | 4 => 5,
+                _ => 0,
+            };
+            let eml = patient.healing_base * hr + infection_bonus - weakness - anaemia;
             let t = Test::roll(dice, eml, "d100 (Infection Course Roll)");
             let hr = hr + hr_step(t.level);
             log.say(|| {
