@@ -63,6 +63,7 @@ const BENCH_SCENARIOS: &[(&str, &str)] = &[
         "scenarios/wound-levels/knife-vs-pistol.toml",
     ),
     ("zone-d100", "scenarios/zone-d100/broadsword-vs-spear.toml"),
+    ("d6-pool", "scenarios/d6-pool/berserker-vs-shieldwall.toml"),
 ];
 
 fn bench_rulesets(c: &mut Criterion) {

@@ -102,8 +102,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
     },
     RulesetInfo {
         id: "d6-pool",
-        summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck and heal pools",
-        implemented: false,
+        summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck, heal and ammo pools",
+        implemented: true,
     },
 ];
 
@@ -118,6 +118,7 @@ pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
         twin_d20::ID => Some(twin_d20::PARAMETERS),
         guard_pierce::ID => Some(guard_pierce::PARAMETERS),
         wound_levels::ID => Some(wound_levels::PARAMETERS),
+        d6_pool::ID => Some(d6_pool::PARAMETERS),
         zone_d100::ID => Some(zone_d100::PARAMETERS),
         _ => None,
     }

@@ -9,6 +9,7 @@ pub mod error;
 pub mod fields;
 pub mod schema;
 
+use crate::rules::d6_pool::{self, D6Pool};
 use crate::rules::guard_pierce::{self, GuardPierce};
 use crate::rules::twin_d20::{self, TwinD20};
 use crate::rules::wound_levels::{self, WoundLevels};
@@ -30,6 +31,8 @@ pub enum Model {
     WoundLevels(WoundLevels),
     /// The `zone-d100` ruleset (boxed: its armour tables are large).
     ZoneD100(Box<ZoneD100>),
+    /// The `d6-pool` ruleset.
+    D6Pool(D6Pool),
     /// A `zone-d100` recovery scenario: the healing sequence alone.
     ZoneD100Recovery(Box<crate::rules::zone_d100::recovery::Recovery>),
 }
@@ -43,6 +46,7 @@ macro_rules! with_model {
             $crate::scenario::Model::TwinD20($m) => $body,
             $crate::scenario::Model::GuardPierce($m) => $body,
             $crate::scenario::Model::WoundLevels($m) => $body,
+            $crate::scenario::Model::D6Pool($m) => $body,
             $crate::scenario::Model::ZoneD100(boxed) => {
                 let $m = boxed.as_ref();
                 $body
@@ -151,6 +155,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
         twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
         guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
         wound_levels::ID => build::<wound_levels::File>(&source, info.id, |f, s| Ok(Model::WoundLevels(WoundLevels::compile(f, s)?))),
+        d6_pool::ID => build::<d6_pool::File>(&source, info.id, |f, s| Ok(Model::D6Pool(D6Pool::compile(f, s)?))),
         zone_d100::ID if recovery => zone_d100::recovery::build(&source),
         zone_d100::ID => build::<zone_d100::File>(&source, info.id, |f, s| Ok(Model::ZoneD100(Box::new(ZoneD100::compile(f, s)?)))),
         other => Err(source.error_at(
