@@ -123,3 +123,37 @@ pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
         _ => None,
     }
 }
+
+/// Test support: asserts that a ruleset's documented `[rules]` and `[healing]` defaults are
+/// the ones its `Default` impls put in force, and that every key is documented.
+#[cfg(test)]
+pub(crate) fn assert_documented_defaults<R: Serialize, H: Serialize>(
+    parameters: &[Parameter],
+    rules: &R,
+    healing: &H,
+) {
+    let rules = toml::Table::try_from(rules).unwrap_or_default();
+    let healing = toml::Table::try_from(healing).unwrap_or_default();
+    let mut documented = 0;
+    for p in parameters {
+        let table = match p.section {
+            "rules" => &rules,
+            "healing" => &healing,
+            _ => continue,
+        };
+        let value = table.get(p.key).map(|v| v.to_string().replace(' ', ""));
+        assert_eq!(
+            value.as_deref(),
+            Some(p.default.replace(' ', "").as_str()),
+            "{}.{}",
+            p.section,
+            p.key
+        );
+        documented += 1;
+    }
+    assert_eq!(
+        documented,
+        rules.len() + healing.len(),
+        "every [rules] and [healing] key is documented"
+    );
+}

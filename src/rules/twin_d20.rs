@@ -1125,23 +1125,10 @@ mod tests {
 
     #[test]
     fn documented_defaults_are_the_defaults_in_force() {
-        let rules = toml::Table::try_from(Rules::default()).unwrap_or_default();
-        let healing = toml::Table::try_from(Healing::default()).unwrap_or_default();
-        let mut documented = 0;
-        for p in PARAMETERS {
-            let table = match p.section {
-                "rules" => &rules,
-                "healing" => &healing,
-                _ => continue,
-            };
-            let value = table.get(p.key).map(|v| v.to_string());
-            assert_eq!(value.as_deref(), Some(p.default), "{}.{}", p.section, p.key);
-            documented += 1;
-        }
-        assert_eq!(
-            documented,
-            rules.len() + healing.len(),
-            "every [rules] and [healing] key is documented"
+        crate::rules::assert_documented_defaults(
+            PARAMETERS,
+            &Rules::default(),
+            &Healing::default(),
         );
     }
 }
