@@ -1,16 +1,18 @@
-//! The `d6-pool` ruleset: an attack pool of d6 (the average of ATTACK and WEAPON, throw bonus,
-//! Berserk, Defensively, luck dice), the highest-die attack table (whiffs, damage, stun, the
-//! 6s needed to block), defence dice by "the first rule that applies", criticals with their
-//! critical damage dice, and a health track with heal dice after the fight.
+//! The `d6-pool` ruleset: a pool of d6 to attack (the average of ATTACK and WEAPON skill, the
+//! Throw Bonus, Berserk, Defensively, Luck dice), the highest-die attack table (whiff, damage,
+//! Stun, the 6s needed to block), the defence dice by "the first rule that applies", Critical
+//! Strikes and their critical damage dice, and the luck, ammo and heal pools.
 //!
-//! The text (`shared/rules/d6-pool.txt`) is a character sheet: the health track, the Critical
-//! Damage Table and the healing are ours, each a named parameter recorded in
-//! `docs/rules/d6-pool.md`. This module owns the schema, the duel and the healing timeline.
+//! The rule text (`shared/rules/d6-pool.txt`) is a character sheet: it has no health track, no
+//! Critical Damage Table, no healing rule and no fight around the attacks. Each of those is our
+//! design, a named parameter listed with the sentence it rests on in `docs/rules/d6-pool.md`.
+//! This module owns the ruleset's schema, compiled fighters, duel and healing timeline; it does
+//! not read files or run threads.
 
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::{FirstStrike, Parameter, Ruleset};
-use crate::scenario::error::{InputError, Source};
+use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
 use crate::scenario::schema::{FighterRefs, ScenarioFile};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Recovery, Side, Tally, TallyShape};
@@ -19,58 +21,55 @@ use serde::{Deserialize, Serialize};
 /// The id scenarios use.
 pub const ID: &str = "d6-pool";
 
-/// How a fighter attacks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Stance {
-    /// As rolled.
-    #[default]
-    Normal,
-    /// +1 die; only ARMOR dice to defend next turn.
-    Berserk,
-    /// −1 die; full defence next turn.
-    Defensive,
-}
+// ---------------------------------------------------------------------------------------------
+// Scenario schema
+// ---------------------------------------------------------------------------------------------
 
-/// A fighter as the scenario writes it.
+/// A fighter as the scenario writes it (`[a]`, `[b]`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FighterSpec {
-    /// Shown in reports.
+    /// Shown in reports and traces; defaults to `a` / `b`.
     pub name: Option<String>,
-    /// ATTACK skill (dice).
-    pub attack: Ranged<0, 12>,
-    /// WEAPON skill (dice).
-    pub weapon_skill: Ranged<0, 12>,
+    /// ATTACK skill.
+    pub attack: Ranged<0, 20>,
+    /// WEAPON skill with the melee weapon.
+    pub weapon_skill: Ranged<0, 20>,
     /// PARRY/DODGE dice.
     #[serde(default)]
-    pub parry: Ranged<0, 12>,
-    /// Health points (the health track).
-    #[serde(default = "ten")]
-    pub health: Ranged<1, 100>,
-    /// Luck dice in the pool.
+    pub parry: Ranged<0, 20>,
+    /// Health points; `rules.health` when absent.
     #[serde(default)]
-    pub luck: Ranged<0, 20>,
-    /// Heal dice in the pool.
+    pub health: Option<Ranged<1, 100>>,
+    /// Luck dice in the pool at the start of the fight.
     #[serde(default)]
-    pub heal: Ranged<0, 20>,
-    /// A key of `[weapons]`.
+    pub luck: Ranged<0, 50>,
+    /// Heal dice in the pool, spent after the fight.
+    #[serde(default)]
+    pub heal: Ranged<0, 50>,
+    /// A key of `[weapons]`: the melee weapon.
     pub weapon: Name,
-    /// A key of `[armour]` (ARMOR and SHIELD dice).
+    /// A key of `[weapons]`: a thrown or shot weapon, used while ammunition lasts.
+    #[serde(default)]
+    pub missile: Option<Name>,
+    /// WEAPON skill with the missile; the melee `weapon_skill` when absent.
+    #[serde(default)]
+    pub missile_skill: Option<Ranged<0, 20>>,
+    /// Ammunition for the missile (the Ammo Tracker): one is spent on each missile attack.
+    #[serde(default)]
+    pub ammo: Ranged<0, 200>,
+    /// A key of `[armour]` (ARMOR and SHIELD dice); none when absent.
     pub armour: Option<Name>,
-    /// Tactic: how to attack.
+    /// Tactic: how the fighter declares its attacks.
     #[serde(default)]
     pub stance: Stance,
-    /// Tactic: throw a throwable weapon in the first round.
-    #[serde(default)]
-    pub throw_first: bool,
-    /// Tactic: luck dice spent on each attack while the pool lasts.
+    /// Tactic: Luck dice declared on each attack while the pool lasts.
     #[serde(default)]
     pub luck_per_attack: Ranged<0, 10>,
-}
-
-fn ten() -> Ranged<1, 100> {
-    Ranged::new(10)
+    /// Tactic: declare Luck dice only when the fighter's health is at or below this; always when
+    /// absent.
+    #[serde(default)]
+    pub luck_at_health: Option<Ranged<-100, 100>>,
 }
 
 impl FighterRefs for FighterSpec {
@@ -85,13 +84,26 @@ impl FighterRefs for FighterSpec {
     }
 }
 
-/// A weapon's class: C and D add critical damage dice.
+/// How a fighter declares its attacks (a tactic).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stance {
+    /// As rolled.
+    #[default]
+    Normal,
+    /// "Berserk": +1 die; only ARMOR dice to defend after it.
+    Berserk,
+    /// "Defensively": −1 die; ARMOR + SHIELD + PARRY/DODGE to defend after it, even after a whiff.
+    Defensive,
+}
+
+/// A weapon's class: C and D weapons roll extra critical damage dice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub enum Class {
-    /// No bonus.
+    /// No extra critical die.
     #[default]
     A,
-    /// No bonus.
+    /// No extra critical die.
     B,
     /// +1 critical damage die.
     C,
@@ -99,50 +111,80 @@ pub enum Class {
     D,
 }
 
-/// A weapon entry.
+impl Class {
+    /// Critical damage dice the class adds ("Plus 1 die for C Weapons or Plus 2 dice for D").
+    pub fn critical_dice(self) -> u32 {
+        match self {
+            Class::A | Class::B => 0,
+            Class::C => 1,
+            Class::D => 2,
+        }
+    }
+}
+
+/// A weapon entry (`[weapons.<name>]`).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeaponSpec {
-    /// Its class.
+    /// Its class (A to D); C adds one critical damage die, D two.
     #[serde(default)]
     pub class: Class,
-    /// Added to critical damage.
+    /// The "Crit Bonus", added to the critical damage dice total.
     #[serde(default)]
     pub crit_bonus: Ranged<0, 20>,
-    /// Dice added when thrown (a throwable weapon has one).
-    pub throw_bonus: Option<Ranged<0, 6>>,
-    /// Ammunition (a ranged weapon); absent: none needed.
-    pub ammo: Option<Ranged<0, 200>>,
+    /// The "Throw Bonus": a missile with one is thrown and adds these dice; a missile without
+    /// one is shot (no bonus, and not "threw your weapon").
+    #[serde(default)]
+    pub throw_bonus: Option<Ranged<0, 10>>,
 }
 
-/// An armour entry.
+/// An armour entry (`[armour.<name>]`): the ARMOR and SHIELD dice it gives.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArmourSpec {
     /// ARMOR dice.
     #[serde(default)]
-    pub armor: Ranged<0, 12>,
+    pub armor: Ranged<0, 20>,
     /// SHIELD dice.
     #[serde(default)]
-    pub shield: Ranged<0, 12>,
+    pub shield: Ranged<0, 20>,
 }
 
-/// The constants a scenario can override in `[rules]`.
+/// How the critical damage (dice total + Crit Bonus) counts: the Critical Damage Table is not in
+/// the text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CritDamage {
+    /// Added to the column's damage (3 + total + Crit Bonus).
+    #[default]
+    Add,
+    /// Instead of the column's damage (total + Crit Bonus).
+    Instead,
+}
+
+/// The constants of the ruleset a scenario can override in `[rules]`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Rules {
-    /// Damage of the seven hitting columns (one 4, double 4, one 5, double 5, one 6, double 6,
-    /// three+ 6s).
-    pub damage: Vec<Ranged<0, 20>>,
-    /// Which of the seven hitting columns stun.
-    pub stun: Vec<bool>,
-    /// 6s needed to block each of the first six hitting columns (a critical needs as many as
-    /// the attacker rolled).
-    pub block: Vec<Ranged<0, 10>>,
-    /// Critical damage: the critical dice total is added to the column's damage.
-    pub crit_adds: bool,
-    /// Health at or below which a fighter is dead (out of the fight at 0).
-    pub dead_at: Ranged<-100, 0>,
+    /// Damage of the seven hitting columns: one 4, double 4, one 5, double 5, one 6, double 6,
+    /// three or more 6s (the Critical Strike).
+    pub damage: [Ranged<0, 50>; 7],
+    /// Whether a hit of each of the seven hitting columns stuns.
+    pub stun: [bool; 7],
+    /// 6s the defender needs to block each of the first six hitting columns; a Critical Strike
+    /// needs as many as the attacker rolled.
+    pub block: [Ranged<1, 20>; 6],
+    /// How critical damage counts (the Critical Damage Table is missing).
+    pub crit_damage: CritDamage,
+    /// Health of a fighter who does not give its own.
+    pub health: Ranged<1, 100>,
+    /// Out of the fight at this health or below.
+    pub out_at: Ranged<-100, 99>,
+    /// Dead at this health or below (no higher than `out_at`).
+    pub dead_at: Ranged<-200, 99>,
+    /// Whether a stunned fighter also loses its next attack (the text only takes its SHIELD and
+    /// PARRY/DODGE dice).
+    pub stun_loses_attack: bool,
     /// Who strikes first each round.
     pub first_strike: FirstStrike,
 }
@@ -150,25 +192,29 @@ pub struct Rules {
 impl Default for Rules {
     fn default() -> Self {
         Rules {
-            damage: [1, 1, 2, 2, 3, 3, 3].map(Ranged::new).to_vec(),
-            stun: vec![false, true, false, true, false, true, true],
-            block: [1, 2, 1, 2, 1, 2].map(Ranged::new).to_vec(),
-            crit_adds: true,
+            damage: [1, 1, 2, 2, 3, 3, 3].map(Ranged::new),
+            stun: [false, true, false, true, false, true, true],
+            block: [1, 2, 1, 2, 1, 2].map(Ranged::new),
+            crit_damage: CritDamage::Add,
+            health: Ranged::new(10),
+            out_at: Ranged::new(0),
             dead_at: Ranged::new(-5),
+            stun_loses_attack: false,
             first_strike: FirstStrike::Random,
         }
     }
 }
 
-/// The healing after the fight.
+/// The healing settings (`[healing]`): what the heal dice restore after the fight.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Healing {
-    /// Heal dice spent each day (each d6 restores its roll).
-    pub heal_dice_per_day: Ranged<0, 10>,
-    /// Days per point of natural healing once the heal dice are spent (0: none).
+    /// Heal dice spent each day while the fighter is below full health; each restores its roll.
+    pub heal_dice_per_day: Ranged<1, 20>,
+    /// Days per health point of natural healing once the heal dice are spent (0: none, and a
+    /// fighter not whole when the pool runs out stays unhealed).
     pub natural_days_per_point: Ranged<0, 365>,
-    /// Days followed.
+    /// Days followed before a fighter below full health counts as unhealed.
     pub horizon_days: Ranged<1, 3650>,
 }
 
@@ -176,7 +222,7 @@ impl Default for Healing {
     fn default() -> Self {
         Healing {
             heal_dice_per_day: Ranged::new(1),
-            natural_days_per_point: Ranged::new(7),
+            natural_days_per_point: Ranged::new(0),
             horizon_days: Ranged::new(365),
         }
     }
@@ -191,31 +237,49 @@ pub const PARAMETERS: &[Parameter] = &[
         section: "rules",
         key: "damage",
         default: "[1, 1, 2, 2, 3, 3, 3]",
-        doc: "damage of the hitting columns: one 4, double 4, one 5, double 5, one 6, double 6, three+ 6s",
+        doc: "damage of the hitting columns: one 4, double 4, one 5, double 5, one 6, double 6, three+ 6s (Critical Strike)",
     },
     Parameter {
         section: "rules",
         key: "stun",
         default: "[false, true, false, true, false, true, true]",
-        doc: "which hitting columns stun (doubles and the critical)",
+        doc: "which hitting columns stun (the doubles and the Critical Strike)",
     },
     Parameter {
         section: "rules",
         key: "block",
         default: "[1, 2, 1, 2, 1, 2]",
-        doc: "6s needed to block the first six hitting columns; a critical needs as many as the attacker rolled",
+        doc: "6s needed to block the first six hitting columns; a Critical Strike needs as many as the attacker rolled",
     },
     Parameter {
         section: "rules",
-        key: "crit_adds",
-        default: "true",
-        doc: "the critical damage total (+ Crit Bonus) adds to the column's damage (the Critical Damage Table is missing)",
+        key: "crit_damage",
+        default: "\"add\"",
+        doc: "critical damage (dice total + Crit Bonus): add (to the column's damage) or instead (of it); the Critical Damage Table is missing",
+    },
+    Parameter {
+        section: "rules",
+        key: "health",
+        default: "10",
+        doc: "health of a fighter who gives none (the text has no health track)",
+    },
+    Parameter {
+        section: "rules",
+        key: "out_at",
+        default: "0",
+        doc: "out of the fight at this health or below",
     },
     Parameter {
         section: "rules",
         key: "dead_at",
         default: "-5",
-        doc: "health at or below which a fighter is dead (out of the fight at 0)",
+        doc: "dead at this health or below (no higher than out_at)",
+    },
+    Parameter {
+        section: "rules",
+        key: "stun_loses_attack",
+        default: "false",
+        doc: "a stunned fighter also loses its next attack (the text only takes SHIELD and PARRY/DODGE)",
     },
     Parameter {
         section: "rules",
@@ -227,25 +291,37 @@ pub const PARAMETERS: &[Parameter] = &[
         section: "healing",
         key: "heal_dice_per_day",
         default: "1",
-        doc: "heal dice spent a day after the fight; each d6 restores its roll",
+        doc: "heal dice spent a day after the fight while below full health; each restores its d6 roll",
     },
     Parameter {
         section: "healing",
         key: "natural_days_per_point",
-        default: "7",
-        doc: "days per health point once the heal dice are gone (0: none)",
+        default: "0",
+        doc: "days per health point once the heal dice are spent (0: none: unhealed)",
     },
     Parameter {
         section: "healing",
         key: "horizon_days",
         default: "365",
-        doc: "days followed",
+        doc: "days followed before a survivor below full health counts as unhealed",
     },
     Parameter {
         section: "a / b",
-        key: "attack / weapon_skill",
+        key: "name",
+        default: "\"a\" / \"b\"",
+        doc: "the fighter's name in reports and traces",
+    },
+    Parameter {
+        section: "a / b",
+        key: "attack",
         default: "required",
-        doc: "ATTACK and WEAPON skills: the attack rolls their average, rounded down",
+        doc: "ATTACK skill (0-20)",
+    },
+    Parameter {
+        section: "a / b",
+        key: "weapon_skill",
+        default: "required",
+        doc: "WEAPON skill (0-20); attack dice = (ATTACK + WEAPON) / 2, rounded down",
     },
     Parameter {
         section: "a / b",
@@ -256,57 +332,109 @@ pub const PARAMETERS: &[Parameter] = &[
     Parameter {
         section: "a / b",
         key: "health",
-        default: "10",
+        default: "rules.health",
         doc: "health points",
     },
     Parameter {
         section: "a / b",
-        key: "luck / heal",
-        default: "0 / 0",
-        doc: "luck and heal dice in the pools",
+        key: "luck",
+        default: "0",
+        doc: "Luck dice in the pool",
     },
     Parameter {
         section: "a / b",
-        key: "weapon / armour",
-        default: "required / none",
-        doc: "keys of [weapons] and [armour]",
+        key: "heal",
+        default: "0",
+        doc: "Heal dice in the pool, spent after the fight",
+    },
+    Parameter {
+        section: "a / b",
+        key: "weapon",
+        default: "required",
+        doc: "a key of [weapons]: the melee weapon",
+    },
+    Parameter {
+        section: "a / b",
+        key: "missile",
+        default: "none",
+        doc: "a key of [weapons]: thrown (it has a throw_bonus) or shot, used while ammo lasts",
+    },
+    Parameter {
+        section: "a / b",
+        key: "missile_skill",
+        default: "weapon_skill",
+        doc: "WEAPON skill with the missile",
+    },
+    Parameter {
+        section: "a / b",
+        key: "ammo",
+        default: "0",
+        doc: "ammunition for the missile (at least 1 with a missile, none without)",
+    },
+    Parameter {
+        section: "a / b",
+        key: "armour",
+        default: "none",
+        doc: "a key of [armour]",
     },
     Parameter {
         section: "a / b",
         key: "stance",
         default: "\"normal\"",
-        doc: "normal, berserk (+1 die), defensive (-1 die)",
+        doc: "tactic: normal, berserk (+1 die, ARMOR only to defend after) or defensive (-1 die, full defence after)",
     },
     Parameter {
         section: "a / b",
-        key: "throw_first / luck_per_attack",
-        default: "false / 0",
-        doc: "throw a throwable weapon in the first round; luck dice spent per attack",
+        key: "luck_per_attack",
+        default: "0",
+        doc: "tactic: Luck dice declared on each attack while the pool lasts",
+    },
+    Parameter {
+        section: "a / b",
+        key: "luck_at_health",
+        default: "none (always)",
+        doc: "tactic: declare Luck dice only at this health or below",
     },
     Parameter {
         section: "weapons.<name>",
-        key: "class / crit_bonus",
-        default: "\"A\" / 0",
-        doc: "C: +1 critical die, D: +2; Crit Bonus added to critical damage",
+        key: "class",
+        default: "\"A\"",
+        doc: "A, B, C (+1 critical damage die) or D (+2)",
     },
     Parameter {
         section: "weapons.<name>",
-        key: "throw_bonus / ammo",
-        default: "none / none",
-        doc: "dice added when thrown; ammunition pool",
+        key: "crit_bonus",
+        default: "0",
+        doc: "the Crit Bonus, added to the critical damage dice total",
+    },
+    Parameter {
+        section: "weapons.<name>",
+        key: "throw_bonus",
+        default: "none",
+        doc: "the Throw Bonus: dice added when thrown as a missile (none: a shot missile)",
     },
     Parameter {
         section: "armour.<name>",
-        key: "armor / shield",
-        default: "0 / 0",
-        doc: "ARMOR and SHIELD dice",
+        key: "armor",
+        default: "0",
+        doc: "ARMOR dice",
+    },
+    Parameter {
+        section: "armour.<name>",
+        key: "shield",
+        default: "0",
+        doc: "SHIELD dice",
     },
 ];
 
-/// The ruleset's own counts.
+/// The ruleset's own counts in `summary.csv`.
 pub const EXTRAS: &[Extra] = &[
     Extra {
         name: "criticals",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "blocks",
         kind: ExtraKind::MeanPerTrial,
     },
     Extra {
@@ -314,144 +442,349 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::MeanPerTrial,
     },
     Extra {
-        name: "blocks",
+        name: "stuns",
         kind: ExtraKind::MeanPerTrial,
     },
+    Extra {
+        name: "luck_spent",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "ammo_spent",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "heal_dice_spent",
+        kind: ExtraKind::MeanPerPatient,
+    },
 ];
+const EXTRA_CRITICALS: usize = 0;
+const EXTRA_BLOCKS: usize = 1;
+const EXTRA_WHIFFS: usize = 2;
+const EXTRA_STUNS: usize = 3;
+const EXTRA_LUCK: usize = 4;
+const EXTRA_AMMO: usize = 5;
+const EXTRA_HEAL: usize = 6;
+
+// ---------------------------------------------------------------------------------------------
+// The attack table
+// ---------------------------------------------------------------------------------------------
+
+/// The whiff column: the highest die is 3 or less.
+pub const WHIFF: usize = 0;
+/// The Critical Strike column: three or more 6s.
+pub const CRITICAL: usize = 7;
+
+/// The attack table's columns, in order, for narration.
+pub const COLUMNS: [&str; 8] = [
+    "3 or less (whiff)",
+    "one 4",
+    "double 4",
+    "one 5",
+    "double 5",
+    "one 6",
+    "double 6",
+    "three+ 6s (Critical Strike)",
+];
+
+/// The column of a roll, from its counts of 4s, 5s and 6s: the highest die, doubled or not.
+#[inline]
+pub fn column(fours: u32, fives: u32, sixes: u32) -> usize {
+    let (count, single) = match (sixes, fives, fours) {
+        (s, _, _) if s >= 3 => return CRITICAL,
+        (s, _, _) if s > 0 => (s, 5),
+        (0, f, _) if f > 0 => (f, 3),
+        (0, 0, f) if f > 0 => (f, 1),
+        _ => return WHIFF,
+    };
+    if count >= 2 { single + 1 } else { single }
+}
+
+/// The attack table compiled from `[rules]`: index 0 is the whiff, 7 the Critical Strike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AttackTable {
+    /// Damage by column.
+    pub damage: [i32; 8],
+    /// Whether a hit stuns, by column.
+    pub stun: [bool; 8],
+    /// 6s needed to block, by column (the Critical Strike's comes from the roll).
+    pub block: [u32; 8],
+}
+
+impl AttackTable {
+    /// The table of a `[rules]` section.
+    pub fn new(rules: &Rules) -> Self {
+        let mut table = AttackTable {
+            damage: [0; 8],
+            stun: [false; 8],
+            block: [0; 8],
+        };
+        for c in 1..=CRITICAL {
+            table.damage[c] = rules.damage[c - 1].i32();
+            table.stun[c] = rules.stun[c - 1];
+        }
+        for c in 1..CRITICAL {
+            table.block[c] = rules.block[c - 1].u32();
+        }
+        table
+    }
+
+    /// 6s the defender needs to block a hit of `column` with `sixes` 6s rolled.
+    #[inline]
+    pub fn needed(&self, column: usize, sixes: u32) -> u32 {
+        if column == CRITICAL {
+            sixes
+        } else {
+            self.block[column]
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Defence: the first rule that applies
+// ---------------------------------------------------------------------------------------------
+
+/// What a fighter did on its last turn and whether it is stunned: what the defence rules test.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// Stunned by the last attack against it (until the next attack against it is resolved).
+    pub stunned: bool,
+    /// The stance of its last attack (`Normal` when it did not attack).
+    pub stance: Stance,
+    /// Threw its weapon on its last turn.
+    pub threw: bool,
+    /// Whiffed on its last turn.
+    pub whiffed: bool,
+}
+
+/// One rule of the defence list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefenceRule {
+    /// "If stunned, only roll ARMOR dice."
+    Stunned,
+    /// "If you attacked 'berserk' last turn, only roll ARMOR dice to defend."
+    Berserk,
+    /// "If you attacked 'defensively' last turn, roll ARMOR + SHIELD + PARRY/DODGE."
+    Defensive,
+    /// "If you threw your weapon last turn, roll ARMOR + SHIELD + PARRY/DODGE."
+    Threw,
+    /// "If you 'Whiffed' your attack last turn, You lose Parry/DODGE. Roll ARMOR+SHIELD."
+    Whiffed,
+    /// "None of the above (normal defense roll): Roll ARMOR + SHIELD + PARRY/DODGE."
+    Normal,
+}
+
+impl DefenceRule {
+    /// Whether the rule applies to a fighter standing so.
+    #[inline]
+    pub fn applies(self, s: &Standing) -> bool {
+        match self {
+            DefenceRule::Stunned => s.stunned,
+            DefenceRule::Berserk => s.stance == Stance::Berserk,
+            DefenceRule::Defensive => s.stance == Stance::Defensive,
+            DefenceRule::Threw => s.threw,
+            DefenceRule::Whiffed => s.whiffed,
+            DefenceRule::Normal => true,
+        }
+    }
+}
+
+/// Which of the defender's dice a rule lets it roll.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DefenceDice {
+    /// ARMOR dice.
+    pub armor: bool,
+    /// SHIELD dice.
+    pub shield: bool,
+    /// PARRY/DODGE dice.
+    pub parry: bool,
+}
+
+const ARMOR_ONLY: DefenceDice = DefenceDice {
+    armor: true,
+    shield: false,
+    parry: false,
+};
+const ARMOR_SHIELD: DefenceDice = DefenceDice {
+    armor: true,
+    shield: true,
+    parry: false,
+};
+const ALL_DICE: DefenceDice = DefenceDice {
+    armor: true,
+    shield: true,
+    parry: true,
+};
+
+/// The defence rules in the text's order: the first that applies decides the dice.
+pub const DEFENCE_RULES: [(DefenceRule, DefenceDice); 6] = [
+    (DefenceRule::Stunned, ARMOR_ONLY),
+    (DefenceRule::Berserk, ARMOR_ONLY),
+    (DefenceRule::Defensive, ALL_DICE),
+    (DefenceRule::Threw, ALL_DICE),
+    (DefenceRule::Whiffed, ARMOR_SHIELD),
+    (DefenceRule::Normal, ALL_DICE),
+];
+
+/// The first defence rule that applies to a fighter standing so, with the dice it allows.
+#[inline]
+pub fn defence_rule(s: &Standing) -> (DefenceRule, DefenceDice) {
+    DEFENCE_RULES
+        .iter()
+        .find(|(rule, _)| rule.applies(s))
+        .copied()
+        .unwrap_or((DefenceRule::Normal, ALL_DICE))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Compiled model
+// ---------------------------------------------------------------------------------------------
+
+/// A weapon in a fighter's hand, compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weapon {
+    /// Attack dice with it: (ATTACK + WEAPON skill) / 2, rounded down.
+    pub dice: u32,
+    /// Critical damage dice its class adds.
+    pub class_dice: u32,
+    /// Its Crit Bonus.
+    pub crit_bonus: i32,
+    /// Thrown (it has a Throw Bonus) rather than shot or swung.
+    pub thrown: bool,
+    /// Its Throw Bonus (0 when not thrown).
+    pub throw_bonus: u32,
+}
 
 /// One fighter, compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fighter {
-    /// Attack dice: the average of ATTACK and WEAPON, rounded down.
-    pub attack_dice: u32,
+    /// The melee weapon.
+    pub melee: Weapon,
+    /// The missile, used while ammunition lasts.
+    pub missile: Option<Weapon>,
+    /// Ammunition at the start.
+    pub ammo: u32,
     /// ARMOR dice.
     pub armor: u32,
     /// SHIELD dice.
     pub shield: u32,
     /// PARRY/DODGE dice.
     pub parry: u32,
-    /// Health.
+    /// Full health.
     pub health: i32,
-    /// Luck dice.
+    /// Luck dice at the start.
     pub luck: u32,
-    /// Heal dice.
+    /// Heal dice at the start.
     pub heal: u32,
-    /// Critical dice from the weapon class.
-    pub class_dice: u32,
-    /// Crit Bonus.
-    pub crit_bonus: i32,
-    /// Throw bonus (`None`: not throwable).
-    pub throw_bonus: Option<u32>,
-    /// Ammunition (`None`: not needed).
-    pub ammo: Option<u32>,
-    /// Stance.
+    /// The declared stance.
     pub stance: Stance,
-    /// Throw in the first round.
-    pub throw_first: bool,
-    /// Luck dice per attack.
+    /// Luck dice declared per attack.
     pub luck_per_attack: u32,
+    /// Luck dice are declared only at this health or below.
+    pub luck_at_health: i32,
 }
 
-/// The attack table's column.
+impl Fighter {
+    /// The defence dice a rule allows this fighter.
+    #[inline]
+    pub fn defence_dice(&self, allowed: DefenceDice) -> u32 {
+        u32::from(allowed.armor) * self.armor
+            + u32::from(allowed.shield) * self.shield
+            + u32::from(allowed.parry) * self.parry
+    }
+}
+
+/// A fighter's state during the duel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Column {
-    /// 0 whiff; 1 one 4; 2 double 4; 3 one 5; 4 double 5; 5 one 6; 6 double 6; 7 three+ 6s.
-    pub index: usize,
+pub struct State {
+    /// Current health.
+    pub health: i32,
+    /// Luck dice left.
+    pub luck: u32,
+    /// Ammunition left.
+    pub ammo: u32,
+    /// What the defence rules look at.
+    pub standing: Standing,
+}
+
+impl State {
+    /// A fighter's state at the start of the duel.
+    pub fn start(f: &Fighter) -> Self {
+        State {
+            health: f.health,
+            luck: f.luck,
+            ammo: f.ammo,
+            standing: Standing::default(),
+        }
+    }
+}
+
+/// What one attack did, for the tally, narration and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Attack {
+    /// Attack dice rolled, Luck dice included.
+    pub dice: u32,
+    /// Luck dice among them.
+    pub luck: u32,
+    /// Whether the missile was used (one ammunition spent).
+    pub missile: bool,
+    /// The attack table column (0 whiff, 7 Critical Strike).
+    pub column: usize,
     /// 6s rolled.
     pub sixes: u32,
-}
-
-/// The column of a roll of the attack dice, from the counts of 4s, 5s and 6s.
-pub fn column(fours: u32, fives: u32, sixes: u32) -> Column {
-    let index = match (sixes, fives, fours) {
-        (s, _, _) if s >= 3 => 7,
-        (2, _, _) => 6,
-        (1, _, _) => 5,
-        (0, f, _) if f >= 2 => 4,
-        (0, 1, _) => 3,
-        (0, 0, f) if f >= 2 => 2,
-        (0, 0, 1) => 1,
-        _ => 0,
-    };
-    Column { index, sixes }
-}
-
-/// What happened to a fighter's last turn, for the defence rules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LastTurn {
-    /// Stunned until the end of its next turn.
+    /// Defence dice rolled (0 after a whiff).
+    pub defence_dice: u32,
+    /// 6s the defender rolled.
+    pub defence_sixes: u32,
+    /// Blocked.
+    pub blocked: bool,
+    /// Critical damage dice rolled.
+    pub critical_dice: u32,
+    /// Damage dealt.
+    pub damage: i32,
+    /// The hit stunned the defender.
     pub stunned: bool,
-    /// Attacked berserk.
-    pub berserk: bool,
-    /// Attacked defensively.
-    pub defensive: bool,
-    /// Threw its weapon.
-    pub threw: bool,
-    /// Whiffed.
-    pub whiffed: bool,
 }
 
-/// Which defence dice apply: "the first rule that applies". Returns (dice, the rule's name).
-pub fn defence_dice(f: &Fighter, last: &LastTurn) -> (u32, &'static str) {
-    let all = f.armor + f.shield + f.parry;
-    if last.stunned {
-        (f.armor, "stunned: ARMOR only")
-    } else if last.berserk {
-        (f.armor, "attacked berserk last turn: ARMOR only")
-    } else if last.defensive {
-        (
-            all,
-            "attacked defensively last turn: ARMOR + SHIELD + PARRY/DODGE",
-        )
-    } else if last.threw {
-        (
-            all,
-            "threw the weapon last turn: ARMOR + SHIELD + PARRY/DODGE",
-        )
-    } else if last.whiffed {
-        (f.armor + f.shield, "whiffed last turn: ARMOR + SHIELD")
-    } else {
-        (all, "normal: ARMOR + SHIELD + PARRY/DODGE")
+impl Attack {
+    /// Whether the attack connected (not a whiff, not blocked).
+    pub fn hit(&self) -> bool {
+        self.column != WHIFF && !self.blocked
     }
 }
 
 /// A compiled d6-pool point.
 #[derive(Clone, Debug)]
 pub struct D6Pool {
-    /// The fighters.
+    /// The fighters, `a` then `b`.
     pub fighters: [Fighter; 2],
-    /// Their names.
+    /// Their names, for narration.
     pub names: [String; 2],
-    /// Damage by column (index 1..=7; 0 unused).
-    damage: [i32; 8],
-    /// Stun by column.
-    stun: [bool; 8],
-    /// 6s to block by column (columns 1..=6).
-    block: [u32; 8],
-    /// The rules.
+    /// The rules as set.
     pub rules: Rules,
-    /// Healing settings.
+    /// The attack table compiled from the rules.
+    pub table: AttackTable,
+    /// The healing settings.
     pub healing: Healing,
     /// Rounds before a draw.
     pub round_limit: u32,
 }
 
-/// Counts of 4s, 5s and 6s in `n` d6.
-fn roll_pool<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> (u32, u32, u32) {
-    let (mut fours, mut fives, mut sixes) = (0, 0, 0);
+/// Rolls `n` d6 and counts the 4s, 5s and 6s.
+#[inline]
+fn roll_counts<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> [u32; 3] {
+    let mut counts = [0u32; 3];
     for _ in 0..n {
-        match dice.d(6, label) {
-            4 => fours += 1,
-            5 => fives += 1,
-            6 => sixes += 1,
-            _ => {}
+        let face = dice.d(6, label);
+        if face >= 4 {
+            counts[(face - 4) as usize] += 1;
         }
     }
-    (fours, fives, sixes)
+    counts
 }
 
 impl D6Pool {
-    /// Builds a point.
+    /// Builds a point from compiled fighters and settings.
     pub fn new(
         fighters: [Fighter; 2],
         names: [String; 2],
@@ -459,215 +792,326 @@ impl D6Pool {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let mut damage = [0; 8];
-        let mut stun = [false; 8];
-        let mut block = [0; 8];
-        for c in 1..8 {
-            damage[c] = rules.damage.get(c - 1).map_or(0, Ranged::i32);
-            stun[c] = rules.stun.get(c - 1).copied().unwrap_or(false);
-            block[c] = rules.block.get(c - 1).map_or(0, Ranged::u32);
-        }
         D6Pool {
             fighters,
             names,
-            damage,
-            stun,
-            block,
+            table: AttackTable::new(&rules),
             rules,
             healing,
             round_limit,
         }
     }
 
-    /// Compiles a scenario file.
+    /// Compiles a scenario file, resolving the weapons, missiles and armour each fighter names.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
-        let r = &file.rules;
-        for (key, len, want) in [
-            ("damage", r.damage.len(), 7),
-            ("stun", r.stun.len(), 7),
-            ("block", r.block.len(), 6),
-        ] {
-            if len != want {
-                return Err(source.error_at(
-                    None,
-                    Some(&format!("rules.{key}")),
-                    format!("expected {want} values (one per column), found {len}"),
-                ));
-            }
+        let rules = &file.rules;
+        if rules.dead_at.get() > rules.out_at.get() {
+            return Err(source.error_at(
+                rules.dead_at.span(),
+                Some("rules.dead_at"),
+                format!(
+                    "expected a health no higher than rules.out_at ({}), found {}",
+                    rules.out_at.get(),
+                    rules.dead_at.get()
+                ),
+            ));
         }
-        let mut fighters = Vec::with_capacity(2);
+        let weapon = |spec: &WeaponSpec, skill: u32, attack: u32| Weapon {
+            dice: (attack + skill) / 2,
+            class_dice: spec.class.critical_dice(),
+            crit_bonus: spec.crit_bonus.i32(),
+            thrown: spec.throw_bonus.is_some(),
+            throw_bonus: spec.throw_bonus.as_ref().map_or(0, Ranged::u32),
+        };
+        let mut fighters = [None, None];
         for side in Side::BOTH {
             let spec = file.fighter(side);
-            let (w, a) = file.equipment(side, source)?;
-            fighters.push(Fighter {
-                attack_dice: (spec.attack.u32() + spec.weapon_skill.u32()) / 2,
-                armor: a.map_or(0, |a| a.armor.u32()),
-                shield: a.map_or(0, |a| a.shield.u32()),
+            let key = side.key();
+            let (melee, armour) = file.equipment(side, source)?;
+            let attack = spec.attack.u32();
+            let health = spec.health.as_ref().unwrap_or(&rules.health);
+            if health.get() <= rules.out_at.get() {
+                return Err(source.error_at(
+                    health.span(),
+                    Some(&format!("{key}.health")),
+                    format!(
+                        "expected a health above rules.out_at ({}), found {}",
+                        rules.out_at.get(),
+                        health.get()
+                    ),
+                ));
+            }
+            let missile = match &spec.missile {
+                Some(name) => {
+                    let Some(entry) = file.weapons.get(name.get_ref()) else {
+                        let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
+                        return Err(source.error_at(
+                            Some(name.span()),
+                            Some(&format!("{key}.missile")),
+                            unknown_name("weapon", name.get_ref(), &known),
+                        ));
+                    };
+                    if spec.ammo.get() == 0 {
+                        return Err(source.error_at(
+                            Some(name.span()),
+                            Some(&format!("{key}.ammo")),
+                            "a missile needs ammunition: expected ammo of at least 1, found none",
+                        ));
+                    }
+                    let skill = spec.missile_skill.as_ref().unwrap_or(&spec.weapon_skill);
+                    Some(weapon(entry, skill.u32(), attack))
+                }
+                None => {
+                    let stray = [
+                        ("ammo", (spec.ammo.get() > 0).then(|| spec.ammo.span())),
+                        (
+                            "missile_skill",
+                            spec.missile_skill.as_ref().map(Ranged::span),
+                        ),
+                    ];
+                    if let Some((field, span)) = stray.into_iter().find_map(|(f, s)| Some((f, s?)))
+                    {
+                        return Err(source.error_at(
+                            span,
+                            Some(&format!("{key}.{field}")),
+                            "only a fighter with a missile uses it; expected a missile = \"<weapon>\" as well",
+                        ));
+                    }
+                    None
+                }
+            };
+            fighters[side.index()] = Some(Fighter {
+                melee: weapon(melee, spec.weapon_skill.u32(), attack),
+                missile,
+                ammo: spec.ammo.u32(),
+                armor: armour.map_or(0, |a| a.armor.u32()),
+                shield: armour.map_or(0, |a| a.shield.u32()),
                 parry: spec.parry.u32(),
-                health: spec.health.i32(),
+                health: health.i32(),
                 luck: spec.luck.u32(),
                 heal: spec.heal.u32(),
-                class_dice: match w.class {
-                    Class::A | Class::B => 0,
-                    Class::C => 1,
-                    Class::D => 2,
-                },
-                crit_bonus: w.crit_bonus.i32(),
-                throw_bonus: w.throw_bonus.as_ref().map(Ranged::u32),
-                ammo: w.ammo.as_ref().map(Ranged::u32),
                 stance: spec.stance,
-                throw_first: spec.throw_first,
                 luck_per_attack: spec.luck_per_attack.u32(),
+                luck_at_health: spec.luck_at_health.as_ref().map_or(i32::MAX, Ranged::i32),
             });
         }
+        let [Some(a), Some(b)] = fighters else {
+            return Err(source.error_at(None, None, "both fighters are needed"));
+        };
         Ok(D6Pool::new(
-            [fighters[0], fighters[1]],
+            [a, b],
             [file.fighter_name(Side::A), file.fighter_name(Side::B)],
-            file.rules.clone(),
+            rules.clone(),
             file.healing.clone(),
             file.round_limit.u32(),
         ))
     }
 
-    /// One attack. `luck_left` is the attacker's luck pool, `ammo_left` its ammunition.
-    /// Returns the damage dealt (0 when blocked or whiffed), and updates the turn records.
-    #[allow(clippy::too_many_arguments)]
+    /// One attack of `attacker` on the other fighter: the weapon (the missile while ammunition
+    /// lasts), the Luck dice, the attack dice, the column, the defence roll by the first rule
+    /// that applies, the block, the critical damage dice, the damage and the stun.
     pub fn attack<D: Dice, L: Log>(
         &self,
         attacker: Side,
-        throw: bool,
-        luck_left: &mut u32,
-        last: &mut [LastTurn; 2],
-        tally: &mut Tally,
+        states: &mut [State; 2],
         dice: &mut D,
         log: &mut L,
-    ) -> i32 {
-        let a = &self.fighters[attacker.index()];
-        let defender = attacker.other();
-        let d = &self.fighters[defender.index()];
-        let luck = a.luck_per_attack.min(*luck_left);
-        *luck_left -= luck;
-        let bonus = if throw { a.throw_bonus.unwrap_or(0) } else { 0 };
-        let stance = match a.stance {
-            Stance::Berserk => 1i32,
-            Stance::Defensive => -1,
-            Stance::Normal => 0,
+    ) -> Attack {
+        let (ai, di) = (attacker.index(), attacker.other().index());
+        let me = &self.fighters[ai];
+        let foe = &self.fighters[di];
+        let mut out = Attack::default();
+
+        // The weapon: the missile while ammunition lasts.
+        let weapon = match me.missile {
+            Some(missile) if states[ai].ammo > 0 => {
+                states[ai].ammo -= 1;
+                out.missile = true;
+                missile
+            }
+            _ => me.melee,
         };
-        let n = (a.attack_dice as i32 + bonus as i32 + stance + luck as i32).clamp(0, 30) as u32;
-        let (fours, fives, sixes) = roll_pool(dice, n, "d6 (attack)");
-        let col = column(fours, fives, sixes);
-        log.say(|| format!("{} attacks with {n} dice ({luck} luck): 4s {fours}, 5s {fives}, 6s {sixes}: column {}", self.names[attacker.index()], col.index));
-        let me = &mut last[attacker.index()];
-        *me = LastTurn {
-            stunned: me.stunned,
-            berserk: a.stance == Stance::Berserk,
-            defensive: a.stance == Stance::Defensive,
-            threw: throw,
-            whiffed: col.index == 0,
-        };
-        if col.index == 0 {
-            tally.record_extra(1, 1);
-            log.say(|| {
-                "  a whiff: the attacker loses Parry/Dodge dice on the next attack against it"
-                    .to_owned()
-            });
-            tally.record_hit(0, false);
-            return 0;
+        let threw = out.missile && weapon.thrown;
+        // Luck dice, declared by the tactic and spent from the pool.
+        if states[ai].health <= me.luck_at_health {
+            out.luck = me.luck_per_attack.min(states[ai].luck);
+            states[ai].luck -= out.luck;
         }
-        let needed = if col.index == 7 {
-            col.sixes
-        } else {
-            self.block[col.index]
-        };
-        let (block_dice, rule) = defence_dice(d, &last[defender.index()]);
-        let (_, _, block_sixes) = roll_pool(dice, block_dice, "d6 (defence)");
+        let base = weapon.dice
+            + if threw { weapon.throw_bonus } else { 0 }
+            + u32::from(me.stance == Stance::Berserk);
+        let base = base.saturating_sub(u32::from(me.stance == Stance::Defensive));
+        out.dice = base + out.luck;
+        let skill = roll_counts(dice, base, "d6 (attack)");
+        let luck = roll_counts(dice, out.luck, "d6 (luck, rolled with the attack)");
+        let [fours, fives, sixes] = [0, 1, 2].map(|i| skill[i] + luck[i]);
+        out.sixes = sixes;
+        out.column = column(fours, fives, sixes);
         log.say(|| {
             format!(
-                "  {} defends with {block_dice} dice ({rule}): 6s {block_sixes}, needs {needed}",
-                self.names[defender.index()]
+                "{} {} with {} dice ({}{}{}): 4s {fours}, 5s {fives}, 6s {sixes}: {}",
+                self.names[ai],
+                match (out.missile, threw) {
+                    (true, true) => "throws",
+                    (true, false) => "shoots",
+                    _ => "strikes",
+                },
+                out.dice,
+                match me.stance {
+                    Stance::Normal => "normal",
+                    Stance::Berserk => "berserk +1",
+                    Stance::Defensive => "defensively -1",
+                },
+                if threw {
+                    format!(", Throw Bonus +{}", weapon.throw_bonus)
+                } else {
+                    String::new()
+                },
+                if out.luck > 0 {
+                    format!(", {} Luck dice, {} left", out.luck, states[ai].luck)
+                } else {
+                    String::new()
+                },
+                COLUMNS[out.column]
             )
         });
-        if block_sixes >= needed && needed > 0 {
-            tally.record_extra(2, 1);
-            log.say(|| "  blocked".to_owned());
-            tally.record_hit(0, true);
-            return 0;
-        }
-        let mut damage = self.damage[col.index];
-        if col.index == 7 {
-            tally.record_extra(0, 1);
-            let crit_dice = (col.sixes + a.class_dice).saturating_sub(block_dice);
-            let mut total = 0;
-            for _ in 0..crit_dice {
-                total += dice.d(6, "d6 (critical damage)") as i32;
-            }
-            let critical = total + a.crit_bonus;
-            if self.rules.crit_adds {
-                damage += critical;
-            }
+
+        // The defender's standing as this attack finds it; its stun ends with this attack.
+        let standing = states[di].standing;
+        states[di].standing.stunned = false;
+        // The attacker's last turn, for its own next defence.
+        states[ai].standing = Standing {
+            stunned: states[ai].standing.stunned,
+            stance: me.stance,
+            threw,
+            whiffed: out.column == WHIFF,
+        };
+        if out.column == WHIFF {
             log.say(|| {
                 format!(
-                    "  a Critical Strike: {crit_dice} critical dice total {total} + Crit Bonus {}",
-                    a.crit_bonus
+                    "  a whiff: {} loses its PARRY/DODGE dice when {} attacks back",
+                    self.names[ai], self.names[di]
+                )
+            });
+            return out;
+        }
+
+        let needed = self.table.needed(out.column, sixes);
+        let (rule, allowed) = defence_rule(&standing);
+        out.defence_dice = foe.defence_dice(allowed);
+        let [_, _, blocks] = roll_counts(dice, out.defence_dice, "d6 (defence)");
+        out.defence_sixes = blocks;
+        out.blocked = blocks >= needed;
+        log.say(|| {
+            format!(
+                "  {} defends with {} dice ({rule:?}: ARMOR {}{}{}): 6s {blocks} of {needed} needed: {}",
+                self.names[di],
+                out.defence_dice,
+                foe.armor,
+                if allowed.shield { format!(" + SHIELD {}", foe.shield) } else { String::new() },
+                if allowed.parry { format!(" + PARRY/DODGE {}", foe.parry) } else { String::new() },
+                if out.blocked { "blocked" } else { "the hit connects" }
+            )
+        });
+        if out.blocked {
+            return out;
+        }
+
+        out.damage = self.table.damage[out.column];
+        if out.column == CRITICAL {
+            out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
+            let mut total = 0;
+            for _ in 0..out.critical_dice {
+                total += dice.d(6, "d6 (critical damage)") as i32;
+            }
+            let critical = total + weapon.crit_bonus;
+            out.damage = match self.rules.crit_damage {
+                CritDamage::Add => out.damage + critical,
+                CritDamage::Instead => critical,
+            };
+            log.say(|| {
+                format!(
+                    "  Critical Strike: {sixes} 6s + {} (class) - {} defence dice = {} critical dice, total {total} + Crit Bonus {}",
+                    weapon.class_dice, out.defence_dice, out.critical_dice, weapon.crit_bonus
                 )
             });
         }
-        if self.stun[col.index] {
-            last[defender.index()].stunned = true;
-            log.say(|| format!("  {} is stunned", self.names[defender.index()]));
-        }
-        log.say(|| format!("  hit for {damage}"));
-        tally.record_hit(damage.max(0) as u32, true);
-        damage
+        out.stunned = self.table.stun[out.column];
+        states[di].standing.stunned |= out.stunned;
+        states[di].health -= out.damage;
+        log.say(|| {
+            format!(
+                "  {} takes {} damage: health {}{}",
+                self.names[di],
+                out.damage,
+                states[di].health,
+                if out.stunned { ", stunned" } else { "" }
+            )
+        });
+        out
     }
 
-    /// Heal dice after the fight, then natural healing: days until full health.
+    /// The heal dice after the fight: each day up to `heal_dice_per_day` dice from the pool,
+    /// each restoring its roll, while below full health; then natural healing if set. Returns
+    /// the timeline and the heal dice spent.
     pub fn recover<D: Dice, L: Log>(
         &self,
         side: Side,
         mut health: i32,
-        mut heal_dice: u32,
+        mut pool: u32,
         dice: &mut D,
         log: &mut L,
-    ) -> Recovery {
-        let max = self.fighters[side.index()].health;
+    ) -> (Recovery, u32) {
+        let name = &self.names[side.index()];
+        let full = self.fighters[side.index()].health;
         let per_day = self.healing.heal_dice_per_day.u32();
-        let natural = self.healing.natural_days_per_point.u32();
         let horizon = self.healing.horizon_days.u32();
+        let natural = self.healing.natural_days_per_point.u32();
+        log.say(|| format!("{name} recovers from health {health} of {full} with {pool} heal dice"));
         let mut day = 0;
-        let mut natural_clock = 0;
-        while health < max && day < horizon && !dice.exhausted() {
+        let mut spent = 0;
+        while health < full && pool > 0 && day < horizon && !dice.exhausted() {
             day += 1;
-            if heal_dice > 0 && per_day > 0 {
-                for _ in 0..per_day.min(heal_dice) {
-                    health += dice.d(6, "d6 (heal die)") as i32;
-                    heal_dice -= 1;
-                }
-                log.say(|| format!("day {day}: heal dice: health {}/{max}", health.min(max)));
-            } else if natural > 0 {
-                natural_clock += 1;
-                if natural_clock >= natural {
-                    natural_clock = 0;
-                    health += 1;
-                }
-            } else {
-                break;
+            let mut today = 0;
+            while today < per_day && pool > 0 && health < full {
+                health += dice.d(6, "d6 (heal die)") as i32;
+                pool -= 1;
+                today += 1;
             }
+            spent += today;
+            log.say(|| {
+                format!(
+                    "day {day}: {today} heal dice: health {}, {pool} heal dice left",
+                    health.min(full)
+                )
+            });
         }
-        if health >= max {
-            log.say(|| format!("{} is whole after {day} days", self.names[side.index()]));
-            Recovery {
-                days_to_whole: Some(day),
-                died: false,
-                impairment: 0,
-            }
+        let whole_on = if health >= full {
+            Some(day)
+        } else if natural > 0 {
+            let (days, deficit) = (
+                natural.saturating_mul((full - health) as u32),
+                full - health,
+            );
+            log.say(|| {
+                format!("the heal dice are spent: {deficit} points of natural healing, {natural} days each")
+            });
+            Some(day.saturating_add(days)).filter(|&d| d <= horizon)
         } else {
+            None
+        };
+        match whole_on {
+            Some(d) => log.say(|| format!("{name} is whole after {d} days")),
+            None => log.say(|| format!("{name} is not whole at the horizon ({horizon} days)")),
+        }
+        (
             Recovery {
-                days_to_whole: None,
+                days_to_whole: whole_on,
                 died: false,
                 impairment: 0,
-            }
-        }
+            },
+            spent,
+        )
     }
 }
 
@@ -682,64 +1126,68 @@ impl Ruleset for D6Pool {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let mut health = self.fighters.map(|f| f.health);
-        let mut luck = self.fighters.map(|f| f.luck);
-        let mut ammo = self.fighters.map(|f| f.ammo);
-        let mut thrown = [false; 2];
-        let mut last = [LastTurn::default(); 2];
+        let mut states = [
+            State::start(&self.fighters[0]),
+            State::start(&self.fighters[1]),
+        ];
+        let out_at = self.rules.out_at.i32();
         let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
         let mut rounds = 0;
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
-            for attacker in [first, first.other()] {
+            for actor in [first, first.other()] {
                 if dice.exhausted() {
                     break 'duel;
                 }
-                let a = &self.fighters[attacker.index()];
-                // A stun lasts until the end of the stunned fighter's next turn.
-                let was_stunned = last[attacker.index()].stunned;
-                let throw = a.throw_first
-                    && round == 1
-                    && a.throw_bonus.is_some()
-                    && !thrown[attacker.index()];
-                thrown[attacker.index()] |= throw;
-                let i = attacker.index();
-                if let Some(left) = ammo[i].as_mut() {
-                    if *left == 0 {
-                        log.say(|| format!("{} is out of ammunition", self.names[i]));
-                        last[i] = LastTurn::default();
-                        continue;
-                    }
-                    *left -= 1;
+                let i = actor.index();
+                if self.rules.stun_loses_attack && states[i].standing.stunned {
+                    log.say(|| format!("{} is stunned and loses its attack", self.names[i]));
+                    states[i].standing = Standing {
+                        stunned: true,
+                        ..Standing::default()
+                    };
+                    continue;
                 }
-                let mut pool = luck[i];
-                let dealt = self.attack(attacker, throw, &mut pool, &mut last, tally, dice, log);
-                luck[i] = pool;
-                if was_stunned {
-                    last[i].stunned = false;
-                }
-                let defender = attacker.other();
-                health[defender.index()] -= dealt;
-                if health[defender.index()] <= 0 {
+                let attack = self.attack(actor, &mut states, dice, log);
+                tally.record_hit(attack.damage.max(0) as u32, attack.column != WHIFF);
+                tally.record_extra(EXTRA_CRITICALS, u64::from(attack.column == CRITICAL));
+                tally.record_extra(EXTRA_BLOCKS, u64::from(attack.blocked));
+                tally.record_extra(EXTRA_WHIFFS, u64::from(attack.column == WHIFF));
+                tally.record_extra(EXTRA_STUNS, u64::from(attack.stunned));
+                tally.record_extra(EXTRA_LUCK, u64::from(attack.luck));
+                tally.record_extra(EXTRA_AMMO, u64::from(attack.missile));
+                let foe = actor.other().index();
+                if states[foe].health <= out_at {
                     log.say(|| {
                         format!(
-                            "{} is out of the fight at health {}",
-                            self.names[defender.index()],
-                            health[defender.index()]
+                            "{} is out of the fight at health {}: {} wins",
+                            self.names[foe], states[foe].health, self.names[i]
                         )
                     });
-                    winner = Some(attacker);
+                    winner = Some(actor);
                     break 'duel;
                 }
             }
         }
         if winner.is_none() && !dice.exhausted() {
-            log.say(|| "the round limit is reached: a draw".to_owned());
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
         let dead_at = self.rules.dead_at.i32();
-        let dead = [health[0] <= dead_at, health[1] <= dead_at];
+        let dead = states.map(|s| s.health <= dead_at);
+        for side in Side::BOTH {
+            if dead[side.index()] {
+                log.say(|| {
+                    format!(
+                        "{} is dead at health {}",
+                        self.names[side.index()],
+                        states[side.index()].health
+                    )
+                });
+            }
+        }
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
@@ -747,9 +1195,11 @@ impl Ruleset for D6Pool {
         });
         for side in Side::BOTH {
             let i = side.index();
-            if !dead[i] && health[i] < self.fighters[i].health {
-                let r = self.recover(side, health[i], self.fighters[i].heal, dice, log);
-                tally.record_recovery(side, &r);
+            if !dead[i] && states[i].health < self.fighters[i].health {
+                let heal = self.fighters[i].heal;
+                let (recovery, spent) = self.recover(side, states[i].health, heal, dice, log);
+                tally.record_recovery(side, &recovery);
+                tally.record_extra(EXTRA_HEAL, u64::from(spent));
             }
         }
     }
@@ -758,317 +1208,692 @@ impl Ruleset for D6Pool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::ScriptedDice;
+    use crate::dice::{FastDice, ScriptedDice};
     use crate::log::{NoLog, VecLog};
 
+    const MELEE: Weapon = Weapon {
+        dice: 3,
+        class_dice: 0,
+        crit_bonus: 0,
+        thrown: false,
+        throw_bonus: 0,
+    };
+
+    /// Three attack dice; ARMOR 1, SHIELD 1, PARRY/DODGE 1; health 10.
     fn fighter() -> Fighter {
         Fighter {
-            attack_dice: 3,
+            melee: MELEE,
+            missile: None,
+            ammo: 0,
             armor: 1,
             shield: 1,
             parry: 1,
             health: 10,
             luck: 0,
             heal: 0,
-            class_dice: 0,
-            crit_bonus: 0,
-            throw_bonus: None,
-            ammo: None,
             stance: Stance::Normal,
-            throw_first: false,
             luck_per_attack: 0,
+            luck_at_health: i32::MAX,
+        }
+    }
+
+    /// A defender with no defence dice: nothing is ever blocked.
+    fn bare() -> Fighter {
+        Fighter {
+            armor: 0,
+            shield: 0,
+            parry: 0,
+            ..fighter()
         }
     }
 
     fn model(a: Fighter, b: Fighter) -> D6Pool {
-        D6Pool::new(
-            [a, b],
-            ["a".into(), "b".into()],
-            Rules::default(),
-            Healing::default(),
-            20,
-        )
+        model_with(a, b, Rules::default(), Healing::default())
     }
 
-    fn tally(m: &D6Pool) -> Tally {
-        Tally::new(m.shape())
+    fn model_with(a: Fighter, b: Fighter, rules: Rules, healing: Healing) -> D6Pool {
+        D6Pool::new([a, b], ["a".into(), "b".into()], rules, healing, 20)
     }
 
-    fn attack(m: &D6Pool, dice: &[u32], last: &mut [LastTurn; 2]) -> (i32, VecLog, ScriptedDice) {
+    fn start(m: &D6Pool) -> [State; 2] {
+        [State::start(&m.fighters[0]), State::start(&m.fighters[1])]
+    }
+
+    /// `side` attacks with exactly these dice (all must be used).
+    fn attack_by(m: &D6Pool, side: Side, states: &mut [State; 2], dice: &[u32]) -> Attack {
         let mut scripted = ScriptedDice::new(dice.to_vec());
         let mut log = VecLog::default();
-        let mut luck = m.fighters[0].luck;
-        let mut t = tally(m);
-        let dealt = m.attack(
-            Side::A,
-            false,
-            &mut luck,
-            last,
-            &mut t,
-            &mut scripted,
-            &mut log,
+        let attack = m.attack(side, states, &mut scripted, &mut log);
+        assert!(
+            scripted.finish().is_ok(),
+            "{:?} {:?}",
+            scripted.error(),
+            log.lines
         );
-        (dealt, log, scripted)
+        assert_eq!(
+            scripted.used(),
+            dice.len(),
+            "dice left over: {:?}",
+            log.lines
+        );
+        attack
+    }
+
+    /// `a` attacks `b` from the start of the duel.
+    fn a_attacks(m: &D6Pool, dice: &[u32]) -> (Attack, [State; 2]) {
+        let mut states = start(m);
+        let attack = attack_by(m, Side::A, &mut states, dice);
+        (attack, states)
     }
 
     #[test]
-    fn the_attack_table_columns_by_highest_die_and_doubles() {
-        let cases = [
-            ((0, 0, 0), 0),
+    fn the_attack_table_columns_are_the_highest_die_single_or_doubled() {
+        for ((fours, fives, sixes), expected) in [
+            ((0, 0, 0), WHIFF),
             ((1, 0, 0), 1),
             ((2, 0, 0), 2),
             ((3, 0, 0), 2),
-            ((1, 1, 0), 3),
+            ((2, 1, 0), 3),
             ((0, 2, 0), 4),
-            ((2, 3, 0), 4),
-            ((0, 0, 1), 5),
-            ((3, 3, 1), 5),
+            ((3, 3, 0), 4),
+            ((4, 4, 1), 5),
             ((0, 0, 2), 6),
-            ((0, 0, 3), 7),
-            ((0, 0, 5), 7),
-        ];
-        for ((fours, fives, sixes), index) in cases {
+            ((0, 0, 3), CRITICAL),
+            ((1, 1, 5), CRITICAL),
+        ] {
             assert_eq!(
-                column(fours, fives, sixes).index,
-                index,
+                column(fours, fives, sixes),
+                expected,
                 "4s {fours} 5s {fives} 6s {sixes}"
             );
         }
     }
 
     #[test]
-    fn every_column_damage_stun_and_sixes_to_block() {
-        // Attack with 3 dice against a defender with no defence dice (nothing blocks).
-        let mut b = fighter();
-        b.armor = 0;
-        b.shield = 0;
-        b.parry = 0;
-        let m = model(fighter(), b);
-        for (roll, damage, stun) in [
-            ([1, 2, 3], 0, false),
-            ([4, 1, 2], 1, false),
-            ([4, 4, 2], 1, true),
-            ([5, 4, 1], 2, false),
-            ([5, 5, 4], 2, true),
-            ([6, 5, 5], 3, false),
-            ([6, 6, 1], 3, true),
+    fn each_column_deals_its_damage_and_the_doubles_stun() {
+        let m = model(fighter(), bare());
+        // Three attack dice against no defence dice; the Critical Strike (class A, Crit Bonus 0)
+        // rolls its three 6s as critical dice: 2 + 3 + 4 = 9, + the column's 3 = 12.
+        for (roll, col, damage, stun) in [
+            (vec![1, 2, 3], WHIFF, 0, false),
+            (vec![4, 1, 3], 1, 1, false),
+            (vec![4, 4, 2], 2, 1, true),
+            (vec![5, 4, 4], 3, 2, false),
+            (vec![5, 5, 1], 4, 2, true),
+            (vec![6, 5, 5], 5, 3, false),
+            (vec![6, 6, 5], 6, 3, true),
+            (vec![6, 6, 6, 2, 3, 4], CRITICAL, 12, true),
         ] {
-            let mut last = [LastTurn::default(); 2];
-            let (dealt, _, dice) = attack(&m, &roll, &mut last);
-            assert!(dice.finish().is_ok(), "{roll:?}");
-            assert_eq!((dealt, last[1].stunned), (damage, stun), "{roll:?}");
+            let (attack, states) = a_attacks(&m, &roll);
+            assert_eq!(attack.column, col, "{roll:?}");
+            assert_eq!(attack.damage, damage, "{roll:?}");
+            assert_eq!(attack.stunned, stun, "{roll:?}");
+            assert_eq!(states[1].standing.stunned, stun, "{roll:?}");
+            assert_eq!(states[1].health, 10 - damage, "{roll:?}");
+            assert_eq!(attack.hit(), col != WHIFF);
         }
-        // The 6s needed: one 6 for a single high die, two for doubles.
-        assert_eq!(m.block[1..7], [1, 2, 1, 2, 1, 2]);
     }
 
     #[test]
-    fn blocks_need_enough_sixes() {
+    fn each_column_is_blocked_by_its_number_of_sixes() {
+        // The defender rolls its three dice (ARMOR + SHIELD + PARRY/DODGE).
         let m = model(fighter(), fighter());
-        // Double 5 needs two 6s: the defender's three dice show 6, 6, 2: blocked.
-        let (dealt, _, _) = attack(&m, &[5, 5, 1, 6, 6, 2], &mut [LastTurn::default(); 2]);
-        assert_eq!(dealt, 0);
-        // One 6 only: not enough: 2 damage and a stun.
-        let mut last = [LastTurn::default(); 2];
-        let (dealt, _, _) = attack(&m, &[5, 5, 1, 6, 3, 2], &mut last);
-        assert_eq!((dealt, last[1].stunned), (2, true));
-        // One 5 needs one 6.
-        let (dealt, _, _) = attack(&m, &[5, 1, 1, 6, 3, 2], &mut [LastTurn::default(); 2]);
-        assert_eq!(dealt, 0);
+        for (roll, needed) in [
+            ([4, 1, 1], 1),
+            ([4, 4, 1], 2),
+            ([5, 1, 1], 1),
+            ([5, 5, 1], 2),
+            ([6, 1, 1], 1),
+            ([6, 6, 1], 2),
+        ] {
+            let enough = [6u32; 3];
+            let mut blocking = vec![1u32; 3];
+            blocking[..needed].copy_from_slice(&enough[..needed]);
+            let (attack, states) = a_attacks(&m, &[&roll[..], &blocking].concat());
+            assert!(attack.blocked, "{roll:?} blocked by {needed} 6s");
+            assert_eq!((attack.damage, states[1].health), (0, 10));
+            assert!(
+                !states[1].standing.stunned,
+                "a blocked double does not stun"
+            );
+            let mut short = vec![1u32; 3];
+            short[..needed - 1].copy_from_slice(&enough[..needed - 1]);
+            let (attack, _) = a_attacks(&m, &[&roll[..], &short].concat());
+            assert!(!attack.blocked, "{roll:?} not blocked by {} 6s", needed - 1);
+            assert_eq!(m.table.needed(attack.column, attack.sixes), needed as u32);
+        }
     }
 
     #[test]
-    fn a_critical_needs_as_many_sixes_as_the_attacker_rolled_and_rolls_critical_damage() {
-        let mut a = fighter();
-        a.attack_dice = 4;
-        a.class_dice = 2; // a D weapon
-        a.crit_bonus = 1;
-        let m = model(a, fighter());
-        // Three 6s: the defender's three dice must show three 6s: 6, 6, 6 blocks.
-        let (dealt, _, _) = attack(&m, &[6, 6, 6, 1, 6, 6, 6], &mut [LastTurn::default(); 2]);
-        assert_eq!(dealt, 0);
-        // Two 6s of three are not enough. Critical dice: 3 sixes + 2 (D) - 3 rolled to block = 2:
-        // 4 and 5 = 9, + Crit Bonus 1 = 10, + the column's 3 = 13.
-        let (dealt, log, dice) = attack(
-            &m,
-            &[6, 6, 6, 1, 6, 6, 2, 4, 5],
-            &mut [LastTurn::default(); 2],
-        );
-        assert!(dice.finish().is_ok(), "{:?}", log.lines);
-        assert_eq!(dealt, 13);
-        // A C weapon adds one die: 3 + 1 - 3 = 1 die.
-        let mut c = a;
-        c.class_dice = 1;
-        c.crit_bonus = 0;
-        let m = model(c, fighter());
-        let (dealt, _, dice) = attack(&m, &[6, 6, 6, 1, 6, 2, 2, 4], &mut [LastTurn::default(); 2]);
-        assert!(dice.finish().is_ok());
-        assert_eq!(dealt, 3 + 4);
-    }
-
-    #[test]
-    fn defence_dice_by_the_first_rule_that_applies() {
-        let f = Fighter {
-            armor: 2,
-            shield: 1,
-            parry: 3,
+    fn a_critical_is_blocked_only_by_as_many_sixes_as_the_attacker_rolled() {
+        let c = Fighter {
+            melee: Weapon {
+                dice: 4,
+                class_dice: 1,
+                crit_bonus: 2,
+                ..MELEE
+            },
             ..fighter()
         };
-        let all = LastTurn {
-            stunned: true,
-            berserk: true,
-            defensive: true,
-            threw: true,
-            whiffed: true,
-        };
-        assert_eq!(defence_dice(&f, &all).0, 2, "stunned first: ARMOR only");
-        assert_eq!(
-            defence_dice(
-                &f,
-                &LastTurn {
-                    stunned: false,
-                    ..all
-                }
-            )
-            .0,
-            2,
-            "berserk: ARMOR only"
-        );
-        assert_eq!(
-            defence_dice(
-                &f,
-                &LastTurn {
-                    stunned: false,
-                    berserk: false,
-                    ..all
-                }
-            )
-            .0,
-            6,
-            "defensive: all"
-        );
-        assert_eq!(
-            defence_dice(
-                &f,
-                &LastTurn {
-                    threw: true,
-                    ..LastTurn::default()
-                }
-            )
-            .0,
-            6,
-            "threw: all"
-        );
-        assert_eq!(
-            defence_dice(
-                &f,
-                &LastTurn {
-                    whiffed: true,
-                    ..LastTurn::default()
-                }
-            )
-            .0,
-            3,
-            "whiffed: ARMOR + SHIELD"
-        );
-        assert_eq!(defence_dice(&f, &LastTurn::default()).0, 6, "normal: all");
+        let m = model(c, fighter());
+        // Four 6s: the defender's three dice cannot block even with three 6s.
+        // Critical dice: 4 6s + 1 (C) - 3 defence dice = 2: 5 + 4 = 9, + Crit Bonus 2, + 3 = 14.
+        let (attack, states) = a_attacks(&m, &[6, 6, 6, 6, 6, 6, 6, 5, 4]);
+        assert!(!attack.blocked);
+        assert_eq!((attack.critical_dice, attack.damage), (2, 14));
+        assert_eq!(states[1].health, -4);
+        // Three 6s and three 6s to block: blocked, no critical damage dice.
+        let (attack, states) = a_attacks(&m, &[6, 6, 6, 1, 6, 6, 6]);
+        assert!(attack.blocked);
+        assert_eq!((attack.critical_dice, states[1].health), (0, 10));
     }
 
     #[test]
-    fn attack_dice_average_round_down_throw_berserk_defensive_and_luck() {
-        let text = "name = \"t\"\nruleset = \"d6-pool\"\n[a]\nattack = 4\nweapon_skill = 3\nweapon = \"w\"\n[b]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\n[weapons.w]\nthrow_bonus = 2\n";
-        let file: File = match toml::from_str(text) {
-            Ok(f) => f,
-            Err(e) => panic!("{e}"),
+    fn critical_damage_dice_add_the_class_and_lose_the_defenders_dice() {
+        // A D weapon, Crit Bonus 1: three 6s + 2 - the defender's three dice = 2 critical dice.
+        let d = Fighter {
+            melee: Weapon {
+                dice: 3,
+                class_dice: 2,
+                crit_bonus: 1,
+                ..MELEE
+            },
+            ..fighter()
         };
+        let m = model(d, fighter());
+        // Defender rolls 6, 6, 2: two 6s of three: not blocked. 4 + 5 = 9, + 1, + 3 = 13.
+        let (attack, _) = a_attacks(&m, &[6, 6, 6, 6, 6, 2, 4, 5]);
+        assert_eq!((attack.critical_dice, attack.damage), (2, 13));
+        // Against a defender with no dice: 3 + 2 = 5 critical dice.
+        let m = model(d, bare());
+        let (attack, _) = a_attacks(&m, &[6, 6, 6, 1, 1, 1, 1, 1]);
+        assert_eq!((attack.critical_dice, attack.damage), (5, 5 + 1 + 3));
+        // A C weapon against six defence dice: 3 + 1 - 6 = none; the Crit Bonus still counts.
+        let c = Fighter {
+            melee: Weapon {
+                class_dice: 1,
+                crit_bonus: 2,
+                ..MELEE
+            },
+            ..fighter()
+        };
+        let wall = Fighter {
+            armor: 2,
+            shield: 2,
+            parry: 2,
+            ..fighter()
+        };
+        let m = model(c, wall);
+        let (attack, _) = a_attacks(&m, &[6, 6, 6, 6, 1, 1, 1, 1, 1]);
+        assert_eq!((attack.critical_dice, attack.damage), (0, 3 + 2));
+        // "instead": the critical damage replaces the column's 3.
+        let rules = Rules {
+            crit_damage: CritDamage::Instead,
+            ..Rules::default()
+        };
+        let m = model_with(d, bare(), rules, Healing::default());
+        let (attack, _) = a_attacks(&m, &[6, 6, 6, 1, 1, 1, 1, 2]);
+        assert_eq!(attack.damage, 6 + 1);
+    }
+
+    #[test]
+    fn the_defence_rules_apply_in_order_the_first_that_applies() {
+        let f = Fighter {
+            armor: 2,
+            shield: 3,
+            parry: 4,
+            ..fighter()
+        };
+        let s = |stunned, stance, threw, whiffed| Standing {
+            stunned,
+            stance,
+            threw,
+            whiffed,
+        };
+        use DefenceRule::*;
+        use Stance::{Berserk as B, Defensive as D, Normal as N};
+        for (standing, rule, dice) in [
+            // Stunned comes first, whatever else holds.
+            (s(true, D, true, true), Stunned, 2),
+            (s(true, N, false, false), Stunned, 2),
+            // Berserk before the rest.
+            (s(false, B, true, true), Berserk, 2),
+            // Defensively: full defence, even after a whiff.
+            (s(false, D, false, true), Defensive, 9),
+            // A throw: full defence, even after a whiff.
+            (s(false, N, true, true), Threw, 9),
+            // A whiff alone: PARRY/DODGE lost.
+            (s(false, N, false, true), Whiffed, 5),
+            (s(false, N, false, false), Normal, 9),
+        ] {
+            let (found, allowed) = defence_rule(&standing);
+            assert_eq!(found, rule, "{standing:?}");
+            assert_eq!(f.defence_dice(allowed), dice, "{standing:?}");
+        }
+        assert_eq!(
+            DEFENCE_RULES.map(|(r, _)| r),
+            [Stunned, Berserk, Defensive, Threw, Whiffed, Normal]
+        );
+    }
+
+    #[test]
+    fn a_whiff_loses_parry_dice_when_the_opponent_attacks_back() {
+        let m = model(fighter(), fighter());
+        let mut states = start(&m);
+        let whiff = attack_by(&m, Side::A, &mut states, &[1, 2, 3]);
+        assert_eq!((whiff.column, whiff.defence_dice), (WHIFF, 0));
+        // b attacks back: a rolls ARMOR + SHIELD, 2 dice, not 3.
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1]);
+        assert_eq!(back.defence_dice, 2);
+        // a's next attack hits, so b's attack after it meets the full 3 dice.
+        attack_by(&m, Side::A, &mut states, &[4, 1, 1, 1, 1, 1]);
+        let again = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1, 1]);
+        assert_eq!(again.defence_dice, 3);
+    }
+
+    #[test]
+    fn a_stun_takes_shield_and_parry_from_the_next_defence_only() {
+        let m = model(fighter(), fighter());
+        let mut states = start(&m);
+        // a: double 5, b's three dice show no 6: 2 damage and a stun.
+        let hit = attack_by(&m, Side::A, &mut states, &[5, 5, 1, 1, 1, 1]);
+        assert!(hit.stunned && states[1].standing.stunned);
+        // b attacks while stunned (it still may): a whiff.
+        attack_by(&m, Side::B, &mut states, &[1, 1, 1]);
+        // a attacks: b defends stunned: ARMOR only (the first rule, before the whiff).
+        let next = attack_by(&m, Side::A, &mut states, &[4, 1, 1, 1]);
+        assert_eq!(next.defence_dice, 1);
+        assert!(
+            !states[1].standing.stunned,
+            "the stun ends with that attack"
+        );
+        // b attacks normally; a's following attack meets all three dice.
+        attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1, 1]);
+        let after = attack_by(&m, Side::A, &mut states, &[4, 1, 1, 1, 1, 1]);
+        assert_eq!(after.defence_dice, 3);
+    }
+
+    #[test]
+    fn berserk_adds_a_die_and_armor_only_defensive_takes_one_and_keeps_full_defence() {
+        let berserk = Fighter {
+            stance: Stance::Berserk,
+            ..fighter()
+        };
+        let m = model(berserk, fighter());
+        let mut states = start(&m);
+        let attack = attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1]);
+        assert_eq!(attack.dice, 4, "3 + 1 berserk");
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1]);
+        assert_eq!(back.defence_dice, 1, "ARMOR only after berserk");
+
+        let defensive = Fighter {
+            stance: Stance::Defensive,
+            ..fighter()
+        };
+        let m = model(defensive, fighter());
+        let mut states = start(&m);
+        let attack = attack_by(&m, Side::A, &mut states, &[1, 1]);
+        assert_eq!(
+            (attack.dice, attack.column),
+            (2, WHIFF),
+            "3 - 1 defensively"
+        );
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1, 1]);
+        assert_eq!(
+            back.defence_dice, 3,
+            "full defence after defensively, whiff or not"
+        );
+
+        // Defensively with no dice left to roll: a whiff without a roll.
+        let none = Fighter {
+            melee: Weapon { dice: 0, ..MELEE },
+            stance: Stance::Defensive,
+            ..fighter()
+        };
+        let (attack, _) = a_attacks(&model(none, fighter()), &[]);
+        assert_eq!((attack.dice, attack.column), (0, WHIFF));
+    }
+
+    #[test]
+    fn attack_dice_are_the_average_of_attack_and_weapon_rounded_down() {
+        let text = r#"
+name = "t"
+ruleset = "d6-pool"
+[a]
+attack = 4
+weapon_skill = 3
+weapon = "sword"
+missile = "javelin"
+missile_skill = 6
+ammo = 2
+[b]
+attack = 5
+weapon_skill = 5
+health = 12
+weapon = "sword"
+[weapons.sword]
+class = "C"
+crit_bonus = 1
+[weapons.javelin]
+throw_bonus = 2
+"#;
+        let m = compiled(text);
+        let [a, b] = m.fighters;
+        assert_eq!(a.melee.dice, 3, "(4 + 3) / 2 rounds down");
+        assert_eq!(
+            a.missile.map(|w| (w.dice, w.thrown, w.throw_bonus)),
+            Some((5, true, 2))
+        );
+        assert_eq!((a.ammo, a.health, b.health), (2, 10, 12));
+        assert_eq!(
+            (b.melee.dice, b.melee.class_dice, b.melee.crit_bonus),
+            (5, 1, 1)
+        );
+    }
+
+    fn compiled(text: &str) -> D6Pool {
+        match parse(text) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn parse(text: &str) -> Result<D6Pool, String> {
+        let file: File = toml::from_str(text).map_err(|e| e.to_string())?;
         let source = Source {
             path: std::path::Path::new("t.toml"),
             text,
         };
-        let m = match D6Pool::compile(&file, &source) {
-            Ok(m) => m,
-            Err(e) => panic!("{e}"),
-        };
-        assert_eq!(m.fighters[0].attack_dice, 3, "(4 + 3) / 2 rounds down");
-        // Count the attack dice rolled: 3 + throw 2 + berserk 1 + luck 2 = 8; defensive: 3 - 1 = 2.
-        let count = |f: Fighter, throw: bool| {
-            let m = model(
-                f,
-                Fighter {
-                    armor: 0,
-                    shield: 0,
-                    parry: 0,
-                    ..fighter()
-                },
-            );
-            let mut scripted = ScriptedDice::new(vec![1; 20]);
-            let mut luck = f.luck;
-            let mut t = tally(&m);
-            m.attack(
-                Side::A,
-                throw,
-                &mut luck,
-                &mut [LastTurn::default(); 2],
-                &mut t,
-                &mut scripted,
-                &mut NoLog,
-            );
-            (scripted.used(), luck)
-        };
+        D6Pool::compile(&file, &source).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn compile_rejects_what_cannot_be_fought() {
+        let base = "name = \"t\"\nruleset = \"d6-pool\"\n[b]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\n[weapons.w]\n";
+        let bad = [
+            (
+                "[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\nammo = 3\n",
+                "a.ammo",
+            ),
+            (
+                "[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\nmissile = \"bow\"\n",
+                "a.missile",
+            ),
+            (
+                "[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\nmissile = \"w\"\n",
+                "a.ammo",
+            ),
+            (
+                "[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\n[rules]\ndead_at = 1\n",
+                "rules.dead_at",
+            ),
+            (
+                "[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\n[rules]\nout_at = 10\n",
+                "a.health",
+            ),
+        ];
+        for (a, field) in bad {
+            let text = format!("{base}{a}");
+            let e = parse(&text).err().unwrap_or_default();
+            assert!(e.contains(field), "{field}: {e}");
+        }
+        let short = format!(
+            "{base}[a]\nattack = 2\nweapon_skill = 2\nweapon = \"w\"\n[rules]\ndamage = [1, 2]\n"
+        );
+        assert!(parse(&short).is_err());
+    }
+
+    #[test]
+    fn throwing_adds_the_throw_bonus_spends_ammo_then_fights_in_melee() {
         let thrower = Fighter {
-            throw_bonus: Some(2),
-            stance: Stance::Berserk,
+            missile: Some(Weapon {
+                dice: 2,
+                class_dice: 1,
+                crit_bonus: 0,
+                thrown: true,
+                throw_bonus: 2,
+            }),
+            ammo: 1,
+            ..fighter()
+        };
+        let m = model(thrower, fighter());
+        let mut states = start(&m);
+        // 2 + Throw Bonus 2 = 4 dice, a whiff; the ammunition is spent.
+        let throw = attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1]);
+        assert_eq!((throw.dice, throw.missile, states[0].ammo), (4, true, 0));
+        assert!(states[0].standing.threw && states[0].standing.whiffed);
+        // Threw last turn: full defence despite the whiff.
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1, 1]);
+        assert_eq!(back.defence_dice, 3);
+        // Out of ammunition: the melee weapon's 3 dice.
+        let melee = attack_by(&m, Side::A, &mut states, &[1, 1, 1]);
+        assert_eq!((melee.dice, melee.missile), (3, false));
+        // A shot missile (no Throw Bonus) adds no dice and is not a throw: a whiff loses PARRY.
+        let archer = Fighter {
+            missile: Some(Weapon { dice: 4, ..MELEE }),
+            ammo: 5,
+            ..fighter()
+        };
+        let m = model(archer, fighter());
+        let mut states = start(&m);
+        let shot = attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1]);
+        assert_eq!((shot.dice, shot.missile, states[0].ammo), (4, true, 4));
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1]);
+        assert_eq!(back.defence_dice, 2);
+    }
+
+    #[test]
+    fn luck_dice_are_rolled_with_the_attack_and_spent_from_the_pool() {
+        let lucky = Fighter {
             luck: 3,
             luck_per_attack: 2,
             ..fighter()
         };
-        assert_eq!(count(thrower, true), (8, 1));
+        let m = model(lucky, bare());
+        let mut states = start(&m);
+        // Three skill dice show 3s; the two Luck dice 6 and 6: double 6 (3 damage, stun).
+        let first = attack_by(&m, Side::A, &mut states, &[3, 3, 3, 6, 6]);
+        assert_eq!((first.dice, first.luck, first.column), (5, 2, 6));
+        assert_eq!(states[0].luck, 1);
+        // One Luck die left, then none.
+        let second = attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1]);
+        assert_eq!((second.luck, states[0].luck), (1, 0));
+        let third = attack_by(&m, Side::A, &mut states, &[1, 1, 1]);
+        assert_eq!(third.luck, 0);
+        // Declared only when hurt: health 10 above 5, none; at 5, two.
+        let careful = Fighter {
+            luck_at_health: 5,
+            ..lucky
+        };
+        let m = model(careful, bare());
+        let mut states = start(&m);
+        assert_eq!(attack_by(&m, Side::A, &mut states, &[1, 1, 1]).luck, 0);
+        states[0].health = 5;
         assert_eq!(
-            count(
-                Fighter {
-                    stance: Stance::Defensive,
-                    ..fighter()
-                },
-                false
-            ),
-            (2, 0)
+            attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1, 1]).luck,
+            2
         );
     }
 
-    #[test]
-    fn health_track_out_at_zero_dead_at_minus_five_and_heal_dice() {
-        let m = model(
-            Fighter {
-                attack_dice: 3,
-                ..fighter()
-            },
-            Fighter {
-                health: 3,
-                heal: 1,
-                armor: 0,
-                shield: 0,
-                parry: 0,
-                ..fighter()
-            },
+    fn run(m: &D6Pool, dice: &[u32]) -> (Tally, Vec<String>) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(m.shape());
+        m.trial(&mut scripted, &mut log, &mut tally);
+        assert!(
+            scripted.finish().is_ok(),
+            "{:?} {:?}",
+            scripted.error(),
+            log.lines
         );
-        let rules = Rules {
+        assert_eq!(
+            scripted.used(),
+            dice.len(),
+            "dice left over: {:?}",
+            log.lines
+        );
+        (tally, log.lines)
+    }
+
+    fn a_first() -> Rules {
+        Rules {
             first_strike: FirstStrike::A,
             ..Rules::default()
+        }
+    }
+
+    #[test]
+    fn the_health_track_out_of_the_fight_at_zero_dead_at_minus_five() {
+        let b = Fighter {
+            health: 3,
+            ..bare()
         };
-        let m = D6Pool::new(m.fighters, m.names.clone(), rules, Healing::default(), 5);
-        // a rolls 6, 6, 1: double 6: 3 damage: b at 0: out of the fight, not dead. b's one heal
-        // die shows 2 (health 2 of 3); then a point a week: whole on day 8.
-        let mut dice = ScriptedDice::new([6, 6, 1, 2]);
-        let mut log = VecLog::default();
-        let mut t = tally(&m);
-        m.trial(&mut dice, &mut log, &mut t);
-        assert!(dice.finish().is_ok(), "{:?}", log.lines);
-        assert_eq!(t.ends, [1, 0, 0]);
-        assert_eq!(t.dead, [0, 0]);
-        assert_eq!(t.recovery[1].days_to_whole.bins()[8], 1, "{:?}", log.lines);
-        // From -6 of 3 with no heal dice: 9 points, a week each.
-        let r = m.recover(Side::B, -6, 0, &mut ScriptedDice::new([]), &mut NoLog);
-        assert_eq!(r.days_to_whole, Some(9 * 7));
+        // Double 6: 3 damage: health 0: out of the fight, alive; no heal dice: unhealed.
+        let m = model_with(fighter(), b, a_first(), Healing::default());
+        let (t, log) = run(&m, &[6, 6, 1]);
+        assert_eq!((t.ends, t.dead), ([1, 0, 0], [0, 0]), "{log:?}");
+        assert_eq!((t.recovery[1].patients, t.recovery[1].unhealed), (1, 1));
+        // One 5 first: 2 damage, health 1, still fighting; b whiffs; then a Critical: three 6s,
+        // critical dice 1 + 1 + 1: 3 + 3 = 6 damage: health -5: dead.
+        let (t, log) = run(&m, &[5, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1]);
+        assert_eq!(
+            (t.ends, t.dead, t.rounds.bins()[2]),
+            ([1, 0, 0], [0, 1], 1),
+            "{log:?}"
+        );
+        assert_eq!(t.recovery[1].patients, 0, "the dead do not heal");
+        assert_eq!(t.extra[EXTRA_CRITICALS], 1);
+        // One 4 first (health 2), then the same Critical: 6 damage: health -4: out, alive;
+        // with a critical die showing 2 instead: 7 damage: health -5: dead.
+        let (t, log) = run(&m, &[4, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 1]);
+        assert_eq!((t.ends, t.dead), ([1, 0, 0], [0, 0]), "{log:?}");
+        let (t, log) = run(&m, &[4, 1, 1, 1, 1, 1, 6, 6, 6, 1, 1, 2]);
+        assert_eq!(t.dead, [0, 1], "{log:?}");
+    }
+
+    #[test]
+    fn heal_dice_restore_their_roll_a_day_until_whole_or_the_pool_runs_out() {
+        let m = model(
+            Fighter {
+                heal: 3,
+                ..fighter()
+            },
+            bare(),
+        );
+        // Health 2 of 10: day 1 a 5 (7), day 2 a 4 (11): whole on day 2, one die left.
+        let (r, spent) = m.recover(Side::A, 2, 3, &mut ScriptedDice::new([5, 4]), &mut NoLog);
+        assert_eq!((r.days_to_whole, r.died, spent), (Some(2), false, 2));
+        // From -3: 1 + 2 + 3 = 6 restores only to 3: unhealed when the pool runs out.
+        let (r, spent) = m.recover(
+            Side::A,
+            -3,
+            3,
+            &mut ScriptedDice::new([1, 2, 3]),
+            &mut NoLog,
+        );
+        assert_eq!((r.days_to_whole, spent), (None, 3));
+        // Two dice a day: the same three dice whole on day 2.
+        let two = Healing {
+            heal_dice_per_day: Ranged::new(2),
+            ..Healing::default()
+        };
+        let m2 = model_with(fighter(), bare(), Rules::default(), two);
+        let (r, _) = m2.recover(Side::A, 2, 3, &mut ScriptedDice::new([5, 1, 4]), &mut NoLog);
+        assert_eq!(r.days_to_whole, Some(2));
+        // Natural healing once the pool is spent: from 1, 1 + 2 + 3 = 7, 3 short, 7 days a
+        // point: day 3 + 21.
+        let natural = Healing {
+            natural_days_per_point: Ranged::new(7),
+            horizon_days: Ranged::new(30),
+            ..Healing::default()
+        };
+        let m3 = model_with(fighter(), bare(), Rules::default(), natural.clone());
+        let (r, _) = m3.recover(Side::A, 1, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
+        assert_eq!(r.days_to_whole, Some(24));
+        // Beyond the horizon (30 days): from 0, 4 short is 3 + 28 = 31: unhealed.
+        let (r, _) = m3.recover(Side::A, 0, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
+        assert_eq!(r.days_to_whole, None);
+        // Through a trial: a survivor spends its heal dice; the tally counts them.
+        let a = Fighter {
+            heal: 3,
+            ..fighter()
+        };
+        let b = Fighter {
+            health: 3,
+            ..bare()
+        };
+        let m = model_with(a, b, a_first(), Healing::default());
+        // a hits for 1 (one 4); b hits a for 2 (one 5; a's 3 defence dice show no 6);
+        // a finishes b with a double 6 (b at -1). a heals: a 1 then a 2: whole on day 2.
+        let (t, log) = run(&m, &[4, 1, 1, 5, 1, 1, 1, 1, 1, 6, 6, 1, 1, 2]);
+        assert_eq!(t.ends, [1, 0, 0], "{log:?}");
+        assert_eq!(t.recovery[0].days_to_whole.bins()[2], 1, "{log:?}");
+        assert_eq!(t.recovery[1].unhealed, 1, "b has no heal dice");
+        assert_eq!(t.extra[EXTRA_HEAL], 2);
+    }
+
+    #[test]
+    fn the_duel_alternates_from_the_first_striker_and_is_a_draw_at_the_round_limit() {
+        let rules = Rules {
+            first_strike: FirstStrike::B,
+            ..Rules::default()
+        };
+        let mut m = model_with(fighter(), fighter(), rules, Healing::default());
+        m.round_limit = 2;
+        // b, a, b, a: all whiffs: a draw after 2 rounds, nobody hurt.
+        let (t, log) = run(&m, &[1; 12]);
+        assert_eq!(
+            (t.ends, t.rounds.bins()[2], t.extra[EXTRA_WHIFFS]),
+            ([0, 0, 1], 1, 4)
+        );
+        assert!(log[0].starts_with("b strikes first"), "{log:?}");
+        assert!(log.iter().any(|l| l.contains("a draw")));
+        // Random: the d2 picks (2 = b).
+        let mut r = model(fighter(), fighter());
+        r.round_limit = 1;
+        let (_, log) = run(&r, &[2, 1, 1, 1, 1, 1, 1]);
+        assert!(log[0].starts_with("b strikes first"), "{log:?}");
+    }
+
+    #[test]
+    fn a_stunned_fighter_loses_its_attack_when_the_rule_is_set() {
+        let rules = Rules {
+            stun_loses_attack: true,
+            ..a_first()
+        };
+        let mut m = model_with(fighter(), bare(), rules, Healing::default());
+        m.round_limit = 2;
+        // a: double 4 stuns b (1 damage); b loses its attack; a whiffs (the stun ends);
+        // b attacks (whiff).
+        let (t, log) = run(&m, &[4, 4, 1, 1, 1, 1, 1, 1, 1]);
+        assert!(
+            log.iter()
+                .any(|l| l.contains("b is stunned and loses its attack")),
+            "{log:?}"
+        );
+        assert_eq!((t.ends, t.extra[EXTRA_STUNS]), ([0, 0, 1], 1));
+    }
+
+    #[test]
+    fn the_shipped_scenarios_compile_and_run() {
+        for text in [
+            include_str!("../../scenarios/d6-pool/berserker-vs-shieldwall.toml"),
+            include_str!("../../scenarios/d6-pool/javelineer-vs-brawler.toml"),
+        ] {
+            let m = compiled(text);
+            let mut tally = Tally::new(m.shape());
+            let mut dice = FastDice::seed_from_u64(5);
+            for _ in 0..2000 {
+                m.trial(&mut dice, &mut NoLog, &mut tally);
+            }
+            assert_eq!(tally.trials, 2000);
+            assert_eq!(tally.ends.iter().sum::<u64>(), 2000);
+            assert!(
+                tally.wins(Side::A) > 0 && tally.wins(Side::B) > 0,
+                "{:?}",
+                tally.ends
+            );
+        }
     }
 
     #[test]
