@@ -398,6 +398,37 @@ impl Blood {
     }
 }
 
+/// The column of a severity in the TREATMENT ROLL tables (M, S, G).
+fn severity_index(il: u8) -> usize {
+    match severity(il) {
+        Severity::Minor => 0,
+        Severity::Serious => 1,
+        Severity::Grievous => 2,
+    }
+}
+
+/// A Bleeder opened by treatment, on injury `i`, with the healer at hand staunching it at
+/// once (step 1 again). Returns the Blood Loss Points after, `None` at the fourth (death).
+#[allow(clippy::too_many_arguments)]
+fn staunch_new_bleeder<D: Dice, L: Log>(
+    care: &Care,
+    patient: &Patient,
+    injuries: &Injuries,
+    i: usize,
+    bp: u32,
+    dice: &mut D,
+    log: &mut L,
+) -> Option<u32> {
+    let mut blood = Blood {
+        bp,
+        ..Blood::default()
+    };
+    blood.bleeding[i] = true;
+    let mut shock = ShockState::None;
+    blood.stop(care, patient, injuries, 0, Some(0), &mut shock, dice, log)?;
+    Some(blood.bp)
+}
+
 /// Runs the healing sequence for a survivor of the duel.
 pub fn heal<D: Dice, L: Log>(
     care: &Care,
@@ -553,11 +584,7 @@ pub fn heal<D: Dice, L: Log>(
             Aspect::Fire => Kind::Fire,
             Aspect::Frost => Kind::Frost,
         };
-        let sev = match severity(injury.il) {
-            Severity::Minor => 0,
-            Severity::Serious => 1,
-            Severity::Grievous => 2,
-        };
+        let sev = severity_index(injury.il);
         let t = table(kind);
         let mut level = SuccessLevel::CriticalFailure;
         let mut index_cap = 0;
@@ -621,31 +648,15 @@ pub fn heal<D: Dice, L: Log>(
             && (t.treatment[sev] == Treatment::Sur
                 || (t.treatment[sev] == Treatment::Ext && sev == 2));
         if new_bleeder {
-            let mut again = Blood {
-                bp: bp_after_treatment,
-                ..Blood::default()
-            };
-            again.bleeding[i] = true;
             log.say(|| "  the treatment opens a new Bleeder".to_owned());
-            let mut state_now = ShockState::None;
-            if again
-                .stop(
-                    care,
-                    patient,
-                    injuries,
-                    0,
-                    Some(0),
-                    &mut state_now,
-                    dice,
-                    log,
-                )
-                .is_none()
-            {
+            let Some(bp) =
+                staunch_new_bleeder(care, patient, injuries, i, bp_after_treatment, dice, log)
+            else {
                 out.cause = Some(Cause::BloodLoss);
                 out.recovery.died = true;
                 return out;
-            }
-            bp_after_treatment = again.bp;
+            };
+            bp_after_treatment = bp;
         }
         match effect {
             Heal => {
@@ -677,36 +688,16 @@ pub fn heal<D: Dice, L: Log>(
                 }
                 // Amputation inflicts a new Edge injury, a Bleeder, then treated as Edge.
                 log.say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
-                let mut again = Blood {
-                    bp: bp_after_treatment,
-                    ..Blood::default()
-                };
-                again.bleeding[i] = true;
-                let mut state_now = ShockState::None;
-                if again
-                    .stop(
-                        care,
-                        patient,
-                        injuries,
-                        0,
-                        Some(0),
-                        &mut state_now,
-                        dice,
-                        log,
-                    )
-                    .is_none()
-                {
+                let Some(bp) =
+                    staunch_new_bleeder(care, patient, injuries, i, bp_after_treatment, dice, log)
+                else {
                     out.cause = Some(Cause::BloodLoss);
                     out.recovery.died = true;
                     return out;
-                }
-                bp_after_treatment = again.bp;
-                let edge = table(Kind::Edge);
-                let esev = match severity(edge_il) {
-                    Severity::Minor => 0,
-                    Severity::Serious => 1,
-                    Severity::Grievous => 2,
                 };
+                bp_after_treatment = bp;
+                let edge = table(Kind::Edge);
+                let esev = severity_index(edge_il);
                 let boxed = matches!(edge.treatment[esev], Treatment::Sur);
                 let eml = care.best_ml()
                     + edge.modifier[esev]
