@@ -14,7 +14,7 @@ use crate::log::Log;
 use crate::rules::{FirstStrike, Parameter, Ruleset};
 use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::scenario::schema::ScenarioFile;
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Recovery, Side, Tally, TallyShape};
 use serde::{Deserialize, Serialize};
 
@@ -72,17 +72,7 @@ pub struct FighterSpec {
     pub luck_at_health: Option<Ranged<-100, 100>>,
 }
 
-impl FighterRefs for FighterSpec {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn weapon(&self) -> &Name {
-        &self.weapon
-    }
-    fn armour(&self) -> Option<&Name> {
-        self.armour.as_ref()
-    }
-}
+crate::fighter_refs!(FighterSpec);
 
 /// How a fighter declares its attacks (a tactic).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]

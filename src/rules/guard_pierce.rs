@@ -17,7 +17,7 @@ use crate::rules::two_d20::{
 use crate::rules::{FirstStrike, Parameter, Ruleset};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::scenario::schema::ScenarioFile;
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Recovery, Side, Tally, TallyShape};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -60,17 +60,7 @@ pub struct FighterSpec {
     pub circled: Option<Vec<Ranged<1, 60>>>,
 }
 
-impl FighterRefs for FighterSpec {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn weapon(&self) -> &Name {
-        &self.weapon
-    }
-    fn armour(&self) -> Option<&Name> {
-        self.armour.as_ref()
-    }
-}
+crate::fighter_refs!(FighterSpec);
 
 /// A weapon entry (`[weapons.<name>]`).
 #[derive(Clone, Debug, Deserialize)]

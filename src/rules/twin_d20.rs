@@ -15,7 +15,7 @@ use crate::rules::two_d20::{
 use crate::rules::{FirstStrike, Parameter, Ruleset};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::scenario::schema::ScenarioFile;
 use crate::stats::{DuelOutcome, Recovery, Side, Tally, TallyShape};
 use serde::{Deserialize, Serialize};
 
@@ -47,17 +47,7 @@ pub struct FighterSpec {
     pub stance: Stance,
 }
 
-impl FighterRefs for FighterSpec {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn weapon(&self) -> &Name {
-        &self.weapon
-    }
-    fn armour(&self) -> Option<&Name> {
-        self.armour.as_ref()
-    }
-}
+crate::fighter_refs!(FighterSpec);
 
 /// A fighter's tactic: trade Defense for Attack or the other way round.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]

@@ -14,7 +14,7 @@ use crate::log::Log;
 use crate::rules::{Parameter, Ruleset};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::scenario::schema::ScenarioFile;
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Recovery, Side, Tally, TallyShape};
 use serde::{Deserialize, Serialize};
 
@@ -147,17 +147,7 @@ fn one_attack<const LO: i64, const HI: i64>() -> Ranged<LO, HI> {
     Ranged::new(1)
 }
 
-impl FighterRefs for FighterSpec {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn weapon(&self) -> &Name {
-        &self.weapon
-    }
-    fn armour(&self) -> Option<&Name> {
-        self.armour.as_ref()
-    }
-}
+crate::fighter_refs!(FighterSpec);
 
 /// A weapon entry.
 #[derive(Clone, Debug, Deserialize)]

@@ -66,6 +66,25 @@ pub struct ScenarioFile<F, W, A, R, H> {
     pub healing: H,
 }
 
+/// Implements [`FighterRefs`] for a fighter spec with `name: Option<String>`,
+/// `weapon: Name` and `armour: Option<Name>` fields (every ruleset's).
+#[macro_export]
+macro_rules! fighter_refs {
+    ($spec:ty) => {
+        impl $crate::scenario::schema::FighterRefs for $spec {
+            fn name(&self) -> Option<&str> {
+                self.name.as_deref()
+            }
+            fn weapon(&self) -> &$crate::scenario::fields::Name {
+                &self.weapon
+            }
+            fn armour(&self) -> Option<&$crate::scenario::fields::Name> {
+                self.armour.as_ref()
+            }
+        }
+    };
+}
+
 /// What the envelope needs to know of a ruleset's fighter.
 pub trait FighterRefs {
     /// The name the scenario gives, if any.

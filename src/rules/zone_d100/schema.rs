@@ -10,7 +10,7 @@ use super::skill::Defence;
 use crate::rules::Parameter;
 use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::{FighterRefs, ScenarioFile};
+use crate::scenario::schema::ScenarioFile;
 use crate::stats::Side;
 use serde::{Deserialize, Serialize};
 
@@ -114,17 +114,7 @@ fn advantages() -> Vec<Advantage> {
     ]
 }
 
-impl FighterRefs for FighterSpec {
-    fn name(&self) -> Option<&str> {
-        self.name.as_deref()
-    }
-    fn weapon(&self) -> &Name {
-        &self.weapon
-    }
-    fn armour(&self) -> Option<&Name> {
-        self.armour.as_ref()
-    }
-}
+crate::fighter_refs!(FighterSpec);
 
 /// A weapon (or shield) entry in one strike mode.
 #[derive(Clone, Debug, Deserialize)]
