@@ -8,6 +8,7 @@
 pub mod error;
 pub mod fields;
 pub mod schema;
+pub mod sweep;
 
 use crate::rules::d6_pool::{self, D6Pool};
 use crate::rules::guard_pierce::{self, GuardPierce};
@@ -80,6 +81,16 @@ pub struct Point {
     pub model: Model,
 }
 
+/// A precision target: run each point until the 95% intervals of both win rates are no wider
+/// than `half_width` either side, or until `max_trials`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Precision {
+    /// The widest acceptable half-width of each win rate's 95% Wilson interval.
+    pub half_width: f64,
+    /// The trial cap per point.
+    pub max_trials: u64,
+}
+
 /// A validated scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -93,8 +104,10 @@ pub struct Scenario {
     pub ruleset: &'static str,
     /// The seed.
     pub seed: u64,
-    /// Trials per point.
+    /// Trials per point; with `precision`, the most a point may run.
     pub trials: u64,
+    /// Stop each point at the first whole chunk where both win rates are this precise.
+    pub precision: Option<Precision>,
     /// FNV-1a 64 hash of the file's bytes, in hex.
     pub source_hash: String,
     /// The points to run.
@@ -111,8 +124,50 @@ pub fn load(path: &Path) -> Result<Scenario, InputError> {
     parse(path, &text)
 }
 
-/// Validates and compiles scenario text read from `path`.
+/// Validates and compiles scenario text read from `path`: the file as written, then each
+/// point of its `[sweep]` (the file with the point's values written in).
 pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
+    let source = Source { path, text };
+    let base = parse_one(path, text)?;
+    let axes = sweep::axes(&source)?;
+    if axes.is_empty() {
+        return Ok(base);
+    }
+    let document: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e| source.error_at(None, None, format!("cannot read for the sweep: {e}")))?;
+    let mut points = Vec::new();
+    for choice in sweep::combinations(&axes) {
+        let written = sweep::apply(&source, &document, &axes, &choice)?;
+        let values: Vec<(String, String)> = axes
+            .iter()
+            .zip(&choice)
+            .map(|(axis, &i)| (axis.path.clone(), axis.labels[i].clone()))
+            .collect();
+        let at = values
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let point = parse_one(path, &written).map_err(|e| InputError {
+            place: e.place,
+            field: e.field,
+            message: format!("{} (at the sweep point {at})", e.message),
+        })?;
+        for p in point.points {
+            let mut swept = values.clone();
+            swept.extend(p.swept);
+            points.push(Point {
+                swept,
+                model: p.model,
+            });
+        }
+    }
+    Ok(Scenario { points, ..base })
+}
+
+/// Validates and compiles one file's text, without expanding its sweep.
+fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
     let envelope: schema::RulesetOnly = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
     let Some(ruleset) = envelope.ruleset else {
@@ -185,6 +240,7 @@ where
         identity.push_str(text);
     }
     let model = compile(&file, source)?;
+    let precision = file.precision(source)?;
     Ok(Scenario {
         path: source.path.to_owned(),
         name,
@@ -192,6 +248,7 @@ where
         ruleset,
         seed: file.seed(),
         trials: file.trials(),
+        precision,
         source_hash: fnv1a64_hex(identity.as_bytes()),
         points: vec![Point {
             swept: Vec::new(),

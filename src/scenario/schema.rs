@@ -6,6 +6,7 @@
 //! module supplies the envelope. Unknown keys are errors everywhere.
 
 use crate::scenario::error::{InputError, Source, unknown_name};
+use crate::scenario::Precision;
 use crate::scenario::fields::{Name, Ranged};
 use crate::stats::Side;
 use serde::Deserialize;
@@ -42,9 +43,15 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// The seed every chunk's dice derive from.
     #[serde(default = "default_seed")]
     pub seed: Ranged<0, { i64::MAX }>,
-    /// Trials per sweep point.
-    #[serde(default = "default_trials")]
-    pub trials: Ranged<1, 1_000_000_000_000>,
+    /// Trials per sweep point (absent: [`DEFAULT_TRIALS`], or `[precision]` decides).
+    #[serde(default)]
+    pub trials: Option<Ranged<1, 1_000_000_000_000>>,
+    /// Stop each point when the win rates are known this precisely, instead of a fixed count.
+    #[serde(default)]
+    pub precision: Option<Spanned<PrecisionSpec>>,
+    /// Values varied over the points (read by [`crate::scenario::sweep`]).
+    #[serde(default)]
+    pub sweep: Option<toml::Table>,
     /// Rounds before a duel is called a draw.
     #[serde(default = "default_round_limit")]
     pub round_limit: Ranged<1, 10_000>,
@@ -158,8 +165,23 @@ fn default_seed() -> Ranged<0, { i64::MAX }> {
     Ranged::new(DEFAULT_SEED)
 }
 
-fn default_trials() -> Ranged<1, 1_000_000_000_000> {
-    Ranged::new(DEFAULT_TRIALS)
+/// `[precision]`: a target 95% interval half-width on the win rates, and a trial cap.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrecisionSpec {
+    /// The widest acceptable half-width of the 95% interval of each side's win rate (0.005 is
+    /// plus or minus half a percentage point).
+    pub half_width: f64,
+    /// The most trials one point may run before it stops regardless.
+    #[serde(default = "default_max_trials")]
+    pub max_trials: Ranged<1, 1_000_000_000_000>,
+}
+
+/// The trial cap of `[precision]` when the file gives none.
+pub const DEFAULT_MAX_TRIALS: i64 = 10_000_000;
+
+fn default_max_trials() -> Ranged<1, 1_000_000_000_000> {
+    Ranged::new(DEFAULT_MAX_TRIALS)
 }
 
 fn default_round_limit() -> Ranged<1, 10_000> {
@@ -183,6 +205,8 @@ pub trait Envelope {
     fn seed(&self) -> u64;
     /// Its trials per point.
     fn trials(&self) -> u64;
+    /// Its precision target, checked: `None` for a fixed trial count.
+    fn precision(&self, source: &Source) -> Result<Option<Precision>, InputError>;
     /// Reads the catalogues the file names and adds their entries; returns their texts (they
     /// belong to the scenario's identity in the manifest).
     fn load_catalogues(&mut self, source: &Source) -> Result<Vec<String>, InputError>;
@@ -241,6 +265,34 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
         self.seed.get() as u64
     }
     fn trials(&self) -> u64 {
-        self.trials.get() as u64
+        match (&self.trials, &self.precision) {
+            (Some(t), _) => t.get() as u64,
+            (None, Some(p)) => p.get_ref().max_trials.get() as u64,
+            (None, None) => DEFAULT_TRIALS as u64,
+        }
+    }
+    fn precision(&self, source: &Source) -> Result<Option<Precision>, InputError> {
+        let Some(spec) = &self.precision else {
+            return Ok(None);
+        };
+        if self.trials.is_some() {
+            return Err(source.error_at(
+                Some(spec.span()),
+                Some("precision"),
+                "is given with 'trials'; expected one of them: a fixed trial count, or a precision target with its cap 'max_trials'",
+            ));
+        }
+        let p = spec.get_ref();
+        if !(p.half_width > 0.0 && p.half_width <= 0.5) {
+            return Err(source.error_at(
+                Some(spec.span()),
+                Some("precision.half_width"),
+                format!("is {}; expected a half-width above 0 and at most 0.5 (0.005 is plus or minus half a percentage point)", p.half_width),
+            ));
+        }
+        Ok(Some(Precision {
+            half_width: p.half_width,
+            max_trials: p.max_trials.get() as u64,
+        }))
     }
 }

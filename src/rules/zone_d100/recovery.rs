@@ -41,6 +41,9 @@ pub struct RecoveryFile {
     /// The care (`[healing]`, or `[aftermath]`).
     #[serde(default, alias = "aftermath")]
     pub healing: Healing,
+    /// Values varied over the points (read by [`crate::scenario::sweep`]).
+    #[serde(default)]
+    pub sweep: Option<toml::Table>,
     /// One point per healer set (each a list of Physician MLs; `[]` for none).
     #[serde(default)]
     pub compare_physicians: Vec<Vec<Ranged<0, 150>>>,
@@ -226,6 +229,7 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
         ruleset: super::ID,
         seed: file.seed.get() as u64,
         trials: file.trials.get() as u64,
+        precision: None,
         source_hash: fnv1a64_hex(source.text.as_bytes()),
         points,
     })
