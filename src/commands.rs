@@ -6,6 +6,8 @@
 //! `rulesets` lists rulesets and their parameters. Argument parsing lives in `main.rs`.
 
 use crate::dice::{Dice, FastDice, ScriptedDice};
+use crate::engine::Budget;
+use crate::journal::Journal;
 use crate::log::Log;
 use crate::report::{self, RunResult};
 use crate::rules::{self, Ruleset};
@@ -18,7 +20,9 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Options of `duelsim run`.
 #[derive(Clone, Debug, Default)]
@@ -35,6 +39,8 @@ pub struct RunOptions {
     pub threads: Option<usize>,
     /// No progress bar and no closing line.
     pub quiet: bool,
+    /// Keep the finished points of an interrupted run into the same folder.
+    pub resume: bool,
 }
 
 fn load_all(paths: &[PathBuf], trials: Option<u64>, seed: Option<u64>) -> Result<Vec<Scenario>> {
@@ -44,6 +50,7 @@ fn load_all(paths: &[PathBuf], trials: Option<u64>, seed: Option<u64>) -> Result
             let mut s = scenario::load(p)?;
             if let Some(t) = trials {
                 s.trials = t;
+                s.precision = None;
             }
             if let Some(seed) = seed {
                 s.seed = seed;
@@ -58,9 +65,9 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{msg} [{bar:30}] {human_pos}/{human_len} trials  {rate}  ETA {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg} [{bar:30}] {percent:>3}%  {rate}  ETA {eta}")
+    {
         let style = style
             .with_key(
                 "rate",
@@ -73,6 +80,40 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     }
     bar
 }
+
+/// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once: the first Ctrl-C asks the run to stop cleanly, a second
+/// one ends the process at once.
+fn catch_ctrl_c() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let _ = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+/// A run stopped by Ctrl-C; its finished points are kept (exit code 130).
+#[derive(Debug)]
+pub struct Interrupted {
+    /// What was kept and how to go on.
+    pub message: String,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// How often the partial outputs of a long run are rewritten.
+const PARTIAL_EVERY: Duration = Duration::from_secs(10);
 
 /// `duelsim run`: runs every scenario and writes its reports. Returns the output folders.
 pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
@@ -90,6 +131,7 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
+    catch_ctrl_c();
     let mut folders = Vec::new();
     for scenario in &scenarios {
         let dir = match (&options.output, scenarios.len()) {
@@ -97,49 +139,123 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
             (Some(dir), _) => dir.join(&scenario.name),
             (None, _) => Path::new("reports").join(&scenario.name),
         };
-        let total = scenario.trials * scenario.points.len() as u64;
-        let bar = progress_bar(total, options.quiet);
-        bar.set_message(scenario.name.clone());
-        let started = Instant::now();
-        let tallies: Vec<Tally> = pool.install(|| {
-            scenario
-                .points
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    crate::engine::run_model(
-                        &p.model,
-                        scenario.seed,
-                        i as u64,
-                        scenario.trials,
-                        &bar,
-                    )
-                })
-                .collect()
-        });
-        let duration = started.elapsed();
-        bar.finish_and_clear();
-        let result = RunResult {
-            scenario,
-            tallies,
-            threads,
-            duration,
-        };
-        report::write_all(&result, &dir)?;
-        if !options.quiet {
-            println!(
-                "{}: {} trials in {:.2} s, {:.0} trials/s, {} threads -> {}",
-                scenario.name,
-                result.total_trials(),
-                duration.as_secs_f64(),
-                result.trials_per_second(),
-                threads,
-                dir.display()
-            );
-        }
+        run_one(scenario, &dir, &pool, threads, options)?;
         folders.push(dir);
     }
     Ok(folders)
+}
+
+/// Runs one scenario point by point, recording each finished point in the journal.
+fn run_one(
+    scenario: &Scenario,
+    dir: &Path,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    options: &RunOptions,
+) -> Result<()> {
+    let (journal, kept, discarded) = Journal::open(dir, scenario, options.resume)?;
+    let points = scenario.points.len();
+    if !options.quiet {
+        if options.resume {
+            eprintln!(
+                "{}: resuming: {} of {points} point(s) kept from the interrupted run",
+                scenario.name,
+                kept.len()
+            );
+        } else if discarded > 0 {
+            eprintln!(
+                "{}: starting over; the {discarded} finished point(s) of an interrupted run in {} are discarded (run with --resume to keep them)",
+                scenario.name,
+                dir.display()
+            );
+        }
+    }
+    let budget = match scenario.precision {
+        Some(p) => Budget::Precision {
+            half_width: p.half_width,
+            max_trials: p.max_trials,
+        },
+        None => Budget::Trials(scenario.trials),
+    };
+    let resumed = kept.len();
+    let mut tallies = kept;
+    let bar = progress_bar(budget.cap() * (points - resumed) as u64, options.quiet);
+    let started = Instant::now();
+    let mut last_written = Instant::now();
+    let mut done_trials = 0;
+    for i in resumed..points {
+        bar.set_message(format!("{}: point {}/{points}", scenario.name, i + 1));
+        let point = &scenario.points[i];
+        let tally = pool.install(|| {
+            crate::engine::run_model(&point.model, scenario.seed, i as u64, budget, &bar, &STOP)
+        });
+        let Some(tally) = tally else {
+            bar.finish_and_clear();
+            let run = RunResult {
+                scenario,
+                tallies,
+                threads,
+                duration: started.elapsed(),
+            };
+            report::write_partial(&run, dir)?;
+            return Err(Interrupted {
+                message: format!(
+                    "{}: interrupted; kept {} of {points} point(s) in {} (the unfinished point is dropped); `duelsim run {} --resume` finishes the run",
+                    scenario.name,
+                    run.tallies.len(),
+                    dir.display(),
+                    scenario.path.display()
+                ),
+            }
+            .into());
+        };
+        journal.record(i, &tally)?;
+        done_trials += tally.trials;
+        // Precision may stop a point before its cap: the bar forgets the trials not needed.
+        let left = budget.cap() * (points - i - 1) as u64;
+        bar.set_length(done_trials + left);
+        bar.set_position(done_trials);
+        tallies.push(tally);
+        if i + 1 < points && last_written.elapsed() >= PARTIAL_EVERY {
+            let run = RunResult {
+                scenario,
+                tallies: std::mem::take(&mut tallies),
+                threads,
+                duration: started.elapsed(),
+            };
+            report::write_partial(&run, dir)?;
+            tallies = run.tallies;
+            last_written = Instant::now();
+        }
+    }
+    let duration = started.elapsed();
+    bar.finish_and_clear();
+    let result = RunResult {
+        scenario,
+        tallies,
+        threads,
+        duration,
+    };
+    report::write_all(&result, dir)?;
+    journal.finish()?;
+    if !options.quiet {
+        let resumed_note = if resumed > 0 {
+            format!(" ({resumed} point(s) resumed)")
+        } else {
+            String::new()
+        };
+        println!(
+            "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note} -> {}",
+            scenario.name,
+            points,
+            done_trials,
+            duration.as_secs_f64(),
+            done_trials as f64 / duration.as_secs_f64().max(1e-9),
+            threads,
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// `duelsim check`: validates every scenario and describes what `run` would do.
@@ -148,19 +264,48 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
     let mut out = String::new();
     for s in &scenarios {
         let names = s.points[0].model.names();
+        let n = s.points.len() as u64;
+        let budget = match s.precision {
+            Some(p) => format!(
+                "{n} point(s) x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {} trials",
+                p.max_trials,
+                p.half_width,
+                p.max_trials * n
+            ),
+            None => format!(
+                "{n} point(s) x {} trials = {} trials",
+                s.trials,
+                s.trials * n
+            ),
+        };
         let _ = writeln!(
             out,
-            "{}: ok: '{}' ({}), {} vs {}, {} point(s) x {} trials = {} trials, seed {}",
+            "{}: ok: '{}' ({}), {} vs {}, {budget}, seed {}",
             s.path.display(),
             s.name,
             s.ruleset,
             names[0],
             names[1],
-            s.points.len(),
-            s.trials,
-            s.trials * s.points.len() as u64,
             s.seed
         );
+        let axes: Vec<String> = s.points[0]
+            .swept
+            .iter()
+            .map(|(path, _)| {
+                let mut values: Vec<&str> = Vec::new();
+                for p in &s.points {
+                    if let Some((_, v)) = p.swept.iter().find(|(k, _)| k == path)
+                        && !values.contains(&v.as_str())
+                    {
+                        values.push(v);
+                    }
+                }
+                format!("{path} ({}: {})", values.len(), values.join(", "))
+            })
+            .collect();
+        if !axes.is_empty() {
+            let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
+        }
     }
     Ok(out)
 }

@@ -12,9 +12,10 @@ use crate::dice::FastDice;
 use crate::log::NoLog;
 use crate::rules::Ruleset;
 use crate::scenario::Model;
-use crate::stats::Tally;
+use crate::stats::{Tally, wilson};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Trials in one chunk. Part of the output's identity: changing it changes every number.
 pub const CHUNK_TRIALS: u64 = 8192;
@@ -34,6 +35,102 @@ pub fn chunk_seed(seed: u64, point: u64, chunk: u64) -> u64 {
     mix64(mix64(mix64(seed) ^ point) ^ chunk)
 }
 
+/// How long one point runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// Exactly this many trials.
+    Trials(u64),
+    /// Whole chunks until both win rates' 95% Wilson intervals are no wider than `half_width`
+    /// either side, checked after every chunk in chunk order, or until `max_trials`.
+    Precision {
+        /// The target half-width.
+        half_width: f64,
+        /// The cap.
+        max_trials: u64,
+    },
+}
+
+impl Budget {
+    /// The most trials the point may run.
+    pub fn cap(self) -> u64 {
+        match self {
+            Budget::Trials(n) => n,
+            Budget::Precision { max_trials, .. } => max_trials,
+        }
+    }
+}
+
+/// Whether both win rates of `tally` are known to within `half_width` (95% Wilson interval).
+pub fn precise_enough(tally: &Tally, half_width: f64) -> bool {
+    [tally.ends[0], tally.ends[1]].iter().all(|&wins| {
+        let (_, lo, hi) = wilson(wins, tally.trials);
+        (hi - lo) / 2.0 <= half_width
+    })
+}
+
+/// Runs one point within its budget; `None` when `stop` was raised before it finished (the
+/// partial tally is dropped: a point is kept whole or not at all).
+pub fn run_budget<R: Ruleset>(
+    model: &R,
+    seed: u64,
+    point: u64,
+    budget: Budget,
+    progress: &ProgressBar,
+    stop: &AtomicBool,
+) -> Option<Tally> {
+    let tally = match budget {
+        Budget::Trials(trials) => run_point(model, seed, point, trials, progress, stop),
+        Budget::Precision {
+            half_width,
+            max_trials,
+        } => run_until_precise(model, seed, point, half_width, max_trials, progress, stop)?,
+    };
+    (!stop.load(Ordering::Relaxed)).then_some(tally)
+}
+
+/// Runs chunks in batches across the pool, then adds them in chunk order, stopping at the
+/// first chunk after which the target is met. The batch size only decides how much work past
+/// that chunk is wasted; the tally is the same whatever the thread count.
+fn run_until_precise<R: Ruleset>(
+    model: &R,
+    seed: u64,
+    point: u64,
+    half_width: f64,
+    max_trials: u64,
+    progress: &ProgressBar,
+    stop: &AtomicBool,
+) -> Option<Tally> {
+    let shape = model.shape();
+    let chunks = max_trials.div_ceil(CHUNK_TRIALS);
+    let batch = 4 * rayon::current_num_threads() as u64;
+    let mut total = Tally::new(shape);
+    let mut first = 0;
+    while first < chunks {
+        let end = (first + batch).min(chunks);
+        let parts: Vec<Option<Tally>> = (first..end)
+            .into_par_iter()
+            .map(|chunk| {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut part = Tally::new(shape);
+                let n = CHUNK_TRIALS.min(max_trials - chunk * CHUNK_TRIALS);
+                run_chunk_into(model, chunk_seed(seed, point, chunk), n, &mut part);
+                progress.inc(n);
+                Some(part)
+            })
+            .collect();
+        for part in parts {
+            total.merge(&part?);
+            if precise_enough(&total, half_width) {
+                return Some(total);
+            }
+        }
+        first = end;
+    }
+    Some(total)
+}
+
 /// Runs `trials` trials of one point and returns their merged tally.
 ///
 /// Chunks are spread over the pool with rayon's fold and reduce: each worker counts its chunks'
@@ -47,6 +144,7 @@ pub fn run_point<R: Ruleset>(
     point: u64,
     trials: u64,
     progress: &ProgressBar,
+    stop: &AtomicBool,
 ) -> Tally {
     let shape = model.shape();
     (0..trials.div_ceil(CHUNK_TRIALS))
@@ -54,6 +152,9 @@ pub fn run_point<R: Ruleset>(
         .fold(
             || Tally::new(shape),
             |mut tally, chunk| {
+                if stop.load(Ordering::Relaxed) {
+                    return tally;
+                }
                 let first = chunk * CHUNK_TRIALS;
                 let n = CHUNK_TRIALS.min(trials - first);
                 run_chunk_into(model, chunk_seed(seed, point, chunk), n, &mut tally);
@@ -83,10 +184,11 @@ pub fn run_model(
     model: &Model,
     seed: u64,
     point: u64,
-    trials: u64,
+    budget: Budget,
     progress: &ProgressBar,
-) -> Tally {
-    crate::with_model!(model, m => run_point(m, seed, point, trials, progress))
+    stop: &AtomicBool,
+) -> Option<Tally> {
+    crate::with_model!(model, m => run_budget(m, seed, point, budget, progress, stop))
 }
 
 #[cfg(test)]
@@ -115,7 +217,16 @@ mod tests {
         let trials = 5 * CHUNK_TRIALS + 123;
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build();
         let parallel = match pool {
-            Ok(pool) => pool.install(|| run_point(&model, 9, 3, trials, &ProgressBar::hidden())),
+            Ok(pool) => pool.install(|| {
+                run_point(
+                    &model,
+                    9,
+                    3,
+                    trials,
+                    &ProgressBar::hidden(),
+                    &AtomicBool::new(false),
+                )
+            }),
             Err(e) => panic!("{e}"),
         };
         let mut in_order = Tally::new(model.shape());
@@ -127,6 +238,85 @@ mod tests {
         }
         assert_eq!(parallel, in_order);
         assert_eq!(parallel.trials, trials);
+    }
+
+    fn model() -> TwinD20 {
+        let f = Fighter {
+            attack: 12,
+            defense: 6,
+            toughness: 8,
+            damage: 2,
+            coverage: 10,
+            protection: 2,
+        };
+        TwinD20::new(
+            [f, f],
+            ["a".into(), "b".into()],
+            Rules::default(),
+            Healing::default(),
+            30,
+        )
+    }
+
+    fn precise(threads: usize, half_width: f64, max_trials: u64) -> Option<Tally> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()?;
+        pool.install(|| {
+            run_budget(
+                &model(),
+                4,
+                0,
+                Budget::Precision {
+                    half_width,
+                    max_trials,
+                },
+                &ProgressBar::hidden(),
+                &AtomicBool::new(false),
+            )
+        })
+    }
+
+    #[test]
+    fn precision_stops_at_the_first_chunk_that_meets_the_target_whatever_the_threads() {
+        let Some(t) = precise(2, 0.004, 10_000_000) else {
+            panic!("the run stopped");
+        };
+        assert_eq!(precise(1, 0.004, 10_000_000).as_ref(), Some(&t));
+        assert_eq!(t.trials % CHUNK_TRIALS, 0);
+        assert!(precise_enough(&t, 0.004));
+        // One chunk fewer would not have met the target.
+        let mut fewer = Tally::new(model().shape());
+        for chunk in 0..t.trials / CHUNK_TRIALS - 1 {
+            run_chunk_into(&model(), chunk_seed(4, 0, chunk), CHUNK_TRIALS, &mut fewer);
+        }
+        assert!(!precise_enough(&fewer, 0.004));
+        // A cap that comes first wins, and gives the tally of a fixed run of that many trials.
+        let capped = precise(2, 0.0001, 3 * CHUNK_TRIALS + 5);
+        let fixed = run_point(
+            &model(),
+            4,
+            0,
+            3 * CHUNK_TRIALS + 5,
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+        );
+        assert_eq!(capped, Some(fixed));
+    }
+
+    #[test]
+    fn a_raised_stop_drops_the_point() {
+        let stop = AtomicBool::new(true);
+        let r = run_budget(
+            &model(),
+            1,
+            0,
+            Budget::Trials(100_000),
+            &ProgressBar::hidden(),
+            &stop,
+        );
+        assert_eq!(r, None);
     }
 
     #[test]

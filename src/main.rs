@@ -38,6 +38,10 @@ enum Command {
         /// No progress bar and no closing line.
         #[arg(short, long)]
         quiet: bool,
+        /// Keep the finished points of an interrupted run of the same file into the same
+        /// folder and run only the rest; the outputs are those of an uninterrupted run.
+        #[arg(long)]
+        resume: bool,
     },
     /// Validate scenarios and print what would run.
     Check {
@@ -76,6 +80,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             quiet,
+            resume,
         } => commands::run(&RunOptions {
             scenarios,
             output,
@@ -83,6 +88,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             quiet,
+            resume,
         })
         .map(|_| ()),
         Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
@@ -102,6 +108,10 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.downcast_ref::<commands::Interrupted>().is_some() => {
+            eprintln!("{error}");
+            ExitCode::from(130)
+        }
         Err(error) => {
             eprintln!("error: {error:#}");
             if error.downcast_ref::<InputError>().is_some()

@@ -106,6 +106,25 @@ impl Histogram {
         &self.bins
     }
 
+    /// The histogram as words: the last bin's two sums, then every bin.
+    fn words(&self) -> impl Iterator<Item = String> + '_ {
+        [self.last_sum, self.last_sum_sq]
+            .into_iter()
+            .map(|v| v.to_string())
+            .chain(self.bins.iter().map(u64::to_string))
+    }
+
+    /// Reads [`Histogram::words`] back into a histogram of the same number of bins.
+    fn read_words(&mut self, words: Vec<u128>) -> Option<()> {
+        (words.len() == self.bins.len() + 2).then_some(())?;
+        self.last_sum = words[0];
+        self.last_sum_sq = words[1];
+        for (bin, &w) in self.bins.iter_mut().zip(&words[2..]) {
+            *bin = u64::try_from(w).ok()?;
+        }
+        Some(())
+    }
+
     /// The exact sum and sum of squares of the values counted.
     fn sums(&self) -> (u128, u128) {
         let last = self.bins.len() - 1;
@@ -396,6 +415,74 @@ impl Tally {
         self.hit_damage.merge(&o.hit_damage);
     }
 
+    /// The whole tally as lines of integers, for the journal of a run in progress: reading it
+    /// back with [`Tally::from_text`] gives an equal tally, so a resumed run ends with the bytes
+    /// of one never interrupted.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let mut line = |name: &str, values: &mut dyn Iterator<Item = String>| {
+            out.push_str(name);
+            for v in values {
+                out.push(' ');
+                out.push_str(&v);
+            }
+            out.push('\n');
+        };
+        line("trials", &mut std::iter::once(self.trials.to_string()));
+        line("ends", &mut self.ends.iter().map(u64::to_string));
+        line("dead", &mut self.dead.iter().map(u64::to_string));
+        line("rounds", &mut self.rounds.words());
+        line("hit_damage", &mut self.hit_damage.words());
+        for r in &self.recovery {
+            line(
+                "recovery",
+                &mut [r.patients, r.unhealed, r.deaths, r.impaired]
+                    .into_iter()
+                    .map(|v| v.to_string()),
+            );
+            line("days_to_whole", &mut r.days_to_whole.words());
+            line("impairment", &mut r.impairment.words());
+        }
+        line("extra", &mut self.extra.iter().map(u64::to_string));
+        out
+    }
+
+    /// Reads [`Tally::to_text`] back for a point of this shape; `None` when the text is not a
+    /// whole tally of that shape.
+    pub fn from_text(text: &str, shape: TallyShape) -> Option<Tally> {
+        let mut t = Tally::new(shape);
+        let mut lines = text.lines();
+        let mut next = |name: &str| -> Option<Vec<u128>> {
+            let line = lines.next()?;
+            let mut words = line.split(' ');
+            (words.next()? == name).then_some(())?;
+            words.map(|w| w.parse().ok()).collect()
+        };
+        let fixed = |v: Vec<u128>, out: &mut [u64]| -> Option<()> {
+            (v.len() == out.len()).then_some(())?;
+            for (o, x) in out.iter_mut().zip(v) {
+                *o = u64::try_from(x).ok()?;
+            }
+            Some(())
+        };
+        let mut trials = [0];
+        fixed(next("trials")?, &mut trials)?;
+        t.trials = trials[0];
+        fixed(next("ends")?, &mut t.ends)?;
+        fixed(next("dead")?, &mut t.dead)?;
+        t.rounds.read_words(next("rounds")?)?;
+        t.hit_damage.read_words(next("hit_damage")?)?;
+        for r in &mut t.recovery {
+            let mut counts = [0; 4];
+            fixed(next("recovery")?, &mut counts)?;
+            [r.patients, r.unhealed, r.deaths, r.impaired] = counts;
+            r.days_to_whole.read_words(next("days_to_whole")?)?;
+            r.impairment.read_words(next("impairment")?)?;
+        }
+        fixed(next("extra")?, &mut t.extra)?;
+        (lines.next().is_none()).then_some(t)
+    }
+
     /// Both sides' healing timelines pooled.
     pub fn recovery_pooled(&self) -> RecoveryTally {
         let mut pooled = self.recovery[0].clone();
@@ -407,6 +494,45 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tally_read_back_from_its_text_is_equal() {
+        const EXTRAS: &[Extra] = &[Extra {
+            name: "x",
+            kind: ExtraKind::MeanPerTrial,
+        }];
+        let shape = TallyShape {
+            round_limit: 5,
+            max_damage: 3,
+            horizon_days: 10,
+            extras: EXTRAS,
+        };
+        let mut t = Tally::new(shape);
+        t.record_duel(&DuelOutcome {
+            winner: Some(Side::B),
+            dead: [true, false],
+            rounds: 9,
+        });
+        t.record_hit(7, true);
+        t.record_recovery(
+            Side::B,
+            &Recovery {
+                days_to_whole: Some(4),
+                died: false,
+                impairment: 3,
+            },
+        );
+        t.record_extra(0, 5);
+        let back = Tally::from_text(&t.to_text(), shape);
+        assert_eq!(back.as_ref(), Some(&t));
+        let other = TallyShape {
+            horizon_days: 11,
+            ..shape
+        };
+        assert_eq!(Tally::from_text(&t.to_text(), other), None);
+        let cut = t.to_text();
+        assert_eq!(Tally::from_text(&cut[..cut.len() - 4], shape), None);
+    }
 
     #[test]
     fn histogram_mean_quantiles_and_overflow() {

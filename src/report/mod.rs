@@ -32,6 +32,11 @@ impl RunResult<'_> {
         self.tallies.iter().map(|t| t.trials).sum()
     }
 
+    /// Whether every point has its tally.
+    pub fn complete(&self) -> bool {
+        self.tallies.len() == self.scenario.points.len()
+    }
+
     /// Trials per second of wall time.
     pub fn trials_per_second(&self) -> f64 {
         self.total_trials() as f64 / self.duration.as_secs_f64().max(1e-9)
@@ -55,9 +60,24 @@ pub fn exports() -> Vec<Box<dyn Export>> {
     ]
 }
 
+/// The outputs rewritten while a long run is going, and when it is interrupted: the tables
+/// and the manifest of the points finished so far (the manifest says the run is partial).
+pub fn write_partial(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
+    let partial: Vec<Box<dyn Export>> = vec![
+        Box::new(csv::Summary),
+        Box::new(csv::Distributions),
+        Box::new(manifest::Manifest),
+    ];
+    write(&partial, run, dir)
+}
+
 /// Renders every output and moves them into `dir` (created if needed). Returns the files written.
 pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
-    let rendered = exports()
+    write(&exports(), run, dir)
+}
+
+fn write(exports: &[Box<dyn Export>], run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
+    let rendered = exports
         .iter()
         .map(|e| Ok((e.file_name(), e.render(run)?)))
         .collect::<Result<Vec<_>>>()?;

@@ -149,10 +149,17 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
             .map(|(k, v)| format!("{k} = {v}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let point = parse_one(path, &written).map_err(|e| InputError {
-            place: e.place,
-            field: e.field,
-            message: format!("{} (at the sweep point {at})", e.message),
+        let point = parse_one(path, &written).map_err(|e| {
+            // An error about a swept value is placed at its [sweep] entry.
+            let entry = e
+                .field
+                .as_deref()
+                .and_then(|f| axes.iter().find(|a| a.concerns(f)));
+            InputError {
+                place: entry.map_or(e.place, |a| a.place(&source)),
+                field: e.field,
+                message: format!("{} (at the sweep point {at})", e.message),
+            }
         })?;
         for p in point.points {
             let mut swept = values.clone();

@@ -5,8 +5,8 @@
 //! constants and `[healing]` settings. Each ruleset supplies the types of those sections; this
 //! module supplies the envelope. Unknown keys are errors everywhere.
 
-use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::Precision;
+use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
 use crate::stats::Side;
 use serde::Deserialize;

@@ -46,6 +46,27 @@ pub struct Axis {
     span: Range<usize>,
 }
 
+impl Axis {
+    /// Where the entry is written, as `file:line:column`.
+    pub fn place(&self, source: &Source) -> String {
+        source.error_at(Some(self.span.clone()), None, "").place
+    }
+
+    /// Whether an error about `field` is about this axis's value.
+    pub fn concerns(&self, field: &str) -> bool {
+        let plain: Vec<String> = self
+            .segments
+            .iter()
+            .map(|s| match s {
+                Segment::Key(k) => k.clone(),
+                Segment::Index(i) => i.to_string(),
+            })
+            .collect();
+        let plain = plain.join(".");
+        field == plain || field.starts_with(&format!("{plain}.")) || field == self.path
+    }
+}
+
 /// One step of a dotted path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Segment {
@@ -120,7 +141,9 @@ fn collect(
     let values: Vec<Value> = match item {
         Item::Value(Value::Array(list)) => {
             if list.is_empty() {
-                return Err(error("is an empty list; expected at least one value".into()));
+                return Err(error(
+                    "is an empty list; expected at least one value".into(),
+                ));
             }
             list.iter().cloned().collect()
         }
@@ -222,7 +245,9 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
             return Err(format!("step: is {step}; expected a positive step"));
         }
         if to < from {
-            return Err(format!("'to' ({to}) is below 'from' ({from}); expected from <= to"));
+            return Err(format!(
+                "'to' ({to}) is below 'from' ({from}); expected from <= to"
+            ));
         }
         let count = (to - from) / step + 1;
         if count > MAX_POINTS as i64 {
@@ -231,13 +256,18 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
         return Ok((0..count).map(|i| Value::from(from + i * step)).collect());
     }
     let number = |v: &Value| v.as_float().or(v.as_integer().map(|i| i as f64));
-    let (from, to) = (number(from).unwrap_or(f64::NAN), number(to).unwrap_or(f64::NAN));
+    let (from, to) = (
+        number(from).unwrap_or(f64::NAN),
+        number(to).unwrap_or(f64::NAN),
+    );
     let step = step.and_then(number).unwrap_or(1.0);
     if !(step > 0.0 && step.is_finite()) {
         return Err(format!("step: is {step}; expected a positive step"));
     }
     if !(from.is_finite() && to.is_finite()) || to < from {
-        return Err(format!("'to' ({to}) is below 'from' ({from}); expected from <= to"));
+        return Err(format!(
+            "'to' ({to}) is below 'from' ({from}); expected from <= to"
+        ));
     }
     let count = ((to - from) / step + 1e-9).floor() as i64 + 1;
     if count > MAX_POINTS as i64 {
@@ -253,7 +283,9 @@ fn parse_path(path: &str) -> Result<Vec<Segment>, String> {
     let mut segments = Vec::new();
     let mut chars = path.chars().peekable();
     let bad = || {
-        format!("'{path}' is not a dotted path; expected keys joined by '.', with [n] for a list entry")
+        format!(
+            "'{path}' is not a dotted path; expected keys joined by '.', with [n] for a list entry"
+        )
     };
     loop {
         let mut key = String::new();
@@ -363,7 +395,9 @@ fn set_item(item: &mut Item, segments: &[Segment], value: Value) -> Result<(), S
                 .get_mut(*i)
                 .ok_or_else(|| format!("index {i} is past the end of a list of {len} tables"))?;
             if rest.is_empty() {
-                return Err("names a whole table; expected the path of a single value in it".into());
+                return Err(
+                    "names a whole table; expected the path of a single value in it".into(),
+                );
             }
             set_in_table(table, false, rest, value)
         }
@@ -391,7 +425,9 @@ fn set_in_table(
             return Ok(());
         }
         if matches!(rest.first(), Some(Segment::Index(_))) {
-            return Err(format!("'{key}' is not in the file, so it cannot be indexed"));
+            return Err(format!(
+                "'{key}' is not in the file, so it cannot be indexed"
+            ));
         }
         if !inline {
             table.insert(key, Item::Table(Table::new()));
@@ -432,7 +468,9 @@ fn set_value(target: &mut Value, segments: &[Segment], value: Value) -> Result<(
             }
         }
         (Segment::Index(i), _) => Err(format!("[{i}] indexes something that is not a list")),
-        (Segment::Key(key), _) => Err(format!("'{key}' is looked up in a value that is not a table")),
+        (Segment::Key(key), _) => Err(format!(
+            "'{key}' is looked up in a value that is not a table"
+        )),
     }
 }
 
@@ -530,7 +568,10 @@ mod tests {
             ("[sweep]\n\"a.skill\" = { from = 5 }\n", "both"),
             ("[sweep]\n\"a.skill\" = 5\n", "expected a list"),
             ("[sweep]\n", "is empty"),
-            ("[sweep]\n\"a.skill\" = { from = 1, to = 1000000 }\n", "at most"),
+            (
+                "[sweep]\n\"a.skill\" = { from = 1, to = 1000000 }\n",
+                "at most",
+            ),
         ] {
             let e = match axes(&source(text)) {
                 Ok(_) => panic!("{text} was accepted"),

@@ -1,0 +1,132 @@
+//! The journal of a run in progress: each finished point's tally, kept so an interrupted run
+//! can be resumed.
+//!
+//! The journal lives in `<output>/.partial/`: a `run` file saying exactly what is being run
+//! (tool version, scenario hash, seed, trial budget, points, chunk size) and one
+//! `point-NNNNN.tally` file per finished point, each written to a temporary file and renamed,
+//! so a kill at any instant leaves whole files only. `--resume` keeps the points of a journal
+//! whose `run` file matches and runs the rest; the tallies are exact integers, so the finished
+//! files are byte-identical to those of a run never interrupted. A finished run removes its
+//! journal.
+
+use crate::engine::CHUNK_TRIALS;
+use crate::scenario::Scenario;
+use crate::scenario::error::InputError;
+use crate::stats::Tally;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The journal folder's name inside the output folder.
+pub const FOLDER: &str = ".partial";
+
+/// An open journal.
+#[derive(Debug)]
+pub struct Journal {
+    dir: PathBuf,
+}
+
+/// What identifies a run: resuming is allowed only into a journal with the same identity.
+pub fn identity(scenario: &Scenario) -> String {
+    let budget = match scenario.precision {
+        Some(p) => format!("precision {} max_trials {}", p.half_width, p.max_trials),
+        None => format!("trials {}", scenario.trials),
+    };
+    format!(
+        "duelsim {}\nscenario {} {}\nseed {}\n{budget}\npoints {}\nchunk_trials {CHUNK_TRIALS}\n",
+        env!("CARGO_PKG_VERSION"),
+        scenario.name,
+        scenario.source_hash,
+        scenario.seed,
+        scenario.points.len(),
+    )
+}
+
+impl Journal {
+    /// Opens the journal of a run into `output`. With `resume`, returns the tallies of the
+    /// points an earlier run finished (a prefix of the points); without, discards any journal
+    /// there and returns how many points it had.
+    pub fn open(
+        output: &Path,
+        scenario: &Scenario,
+        resume: bool,
+    ) -> Result<(Journal, Vec<Tally>, usize)> {
+        let dir = output.join(FOLDER);
+        let identity = identity(scenario);
+        let run_file = dir.join("run");
+        let mut kept = Vec::new();
+        let mut discarded = 0;
+        match std::fs::read_to_string(&run_file) {
+            Ok(found) if resume => {
+                if found != identity {
+                    return Err(InputError::plain(format!(
+                        "--resume: the interrupted run in {} was of other settings or another version of the scenario file; expected\n{identity}found\n{found}run without --resume to start over",
+                        output.display()
+                    ))
+                    .into());
+                }
+                for (i, point) in scenario.points.iter().enumerate() {
+                    let path = dir.join(point_file(i));
+                    let Ok(text) = std::fs::read_to_string(&path) else {
+                        break;
+                    };
+                    let Some(tally) = Tally::from_text(&text, point.model.shape()) else {
+                        break;
+                    };
+                    kept.push(tally);
+                }
+            }
+            Ok(_) => {
+                discarded = count_points(&dir);
+                std::fs::remove_dir_all(&dir)
+                    .with_context(|| format!("cannot clear {}", dir.display()))?;
+            }
+            Err(_) => {}
+        }
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("cannot create {}", dir.display()))?;
+        write_atomically(&run_file, identity.as_bytes())?;
+        Ok((Journal { dir }, kept, discarded))
+    }
+
+    /// Records a finished point.
+    pub fn record(&self, point: usize, tally: &Tally) -> Result<()> {
+        write_atomically(
+            &self.dir.join(point_file(point)),
+            tally.to_text().as_bytes(),
+        )
+    }
+
+    /// Removes the journal of a finished run.
+    pub fn finish(self) -> Result<()> {
+        std::fs::remove_dir_all(&self.dir)
+            .with_context(|| format!("cannot remove {}", self.dir.display()))
+    }
+}
+
+fn point_file(point: usize) -> String {
+    format!("point-{point:05}.tally")
+}
+
+fn count_points(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |entries| {
+        entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tally"))
+            .count()
+    })
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it into place.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let written = std::fs::File::create(&temporary).and_then(|mut file| {
+        std::io::Write::write_all(&mut file, bytes)?;
+        file.sync_all()
+    });
+    written.with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path)
+        .with_context(|| format!("cannot move {} into place", path.display()))
+}
