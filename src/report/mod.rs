@@ -4,7 +4,9 @@
 //! output folder and renamed into place, so an interrupted run never leaves a half-written
 //! report. This module reads finished tallies; it never runs trials.
 
+pub mod charts;
 pub mod csv;
+pub mod html;
 pub mod manifest;
 
 use crate::scenario::Scenario;
@@ -63,32 +65,71 @@ pub fn exports() -> Vec<Box<dyn Export>> {
 /// The outputs rewritten while a long run is going, and when it is interrupted: the tables
 /// and the manifest of the points finished so far (the manifest says the run is partial).
 pub fn write_partial(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
-    let partial: Vec<Box<dyn Export>> = vec![
-        Box::new(csv::Summary),
-        Box::new(csv::Distributions),
-        Box::new(manifest::Manifest),
-    ];
-    write(&partial, run, dir)
+    let files = render_tables(run)?;
+    write(files, dir)
 }
 
-/// Renders every output and moves them into `dir` (created if needed). Returns the files written.
+/// Renders every output (tables, manifest, charts as SVG and PNG, `report.html`) and moves them
+/// into `dir` (created if needed). Returns the files written.
 pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
-    write(&exports(), run, dir)
+    let mut files = render_tables(run)?;
+    let manifest = files
+        .iter()
+        .find(|(name, _)| name == "manifest.json")
+        .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
+        .unwrap_or_default();
+    let charts = charts::render_all(run)?;
+    files.push((
+        "report.html".to_owned(),
+        html::render(run, &charts, &manifest).into_bytes(),
+    ));
+    for chart in charts {
+        files.push((format!("charts/{}.svg", chart.name), chart.svg.into_bytes()));
+        files.push((format!("charts/{}.png", chart.name), chart.png));
+    }
+    let written = write(files, dir)?;
+    remove_stale_charts(dir, &written);
+    Ok(written)
 }
 
-fn write(exports: &[Box<dyn Export>], run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
-    let rendered = exports
+fn render_tables(run: &RunResult) -> Result<Vec<(String, Vec<u8>)>> {
+    exports()
         .iter()
-        .map(|e| Ok((e.file_name(), e.render(run)?)))
-        .collect::<Result<Vec<_>>>()?;
-    std::fs::create_dir_all(dir)
+        .map(|e| Ok((e.file_name().to_owned(), e.render(run)?)))
+        .collect()
+}
+
+/// Charts of an earlier run into the same folder that this run did not draw.
+fn remove_stale_charts(dir: &Path, written: &[PathBuf]) {
+    let Ok(entries) = std::fs::read_dir(dir.join("charts")) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let chart = matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("svg" | "png")
+        );
+        if chart && !written.contains(&path) {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
+}
+
+/// Writes every file to a temporary name in its folder, then renames them all into place.
+fn write(files: Vec<(String, Vec<u8>)>, dir: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir.join("charts"))
         .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
     let mut staged = Vec::new();
-    for (name, bytes) in &rendered {
-        let temporary = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    for (name, bytes) in &files {
+        let path = dir.join(name);
+        let file_name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
         std::fs::write(&temporary, bytes)
             .with_context(|| format!("cannot write {}", temporary.display()))?;
-        staged.push((temporary, dir.join(name)));
+        staged.push((temporary, path));
     }
     for (temporary, path) in &staged {
         std::fs::rename(temporary, path)

@@ -1,0 +1,1020 @@
+//! The charts of a run, drawn with plotters as SVG (for print) and PNG.
+//!
+//! Each chart is worked out once from the finished tallies into a [`Chart`] (plain numbers and
+//! labels), then drawn twice by the same code on the SVG and the bitmap backend. Which charts
+//! a run gets depends on what it varied: a win-rate curve over a numeric swept value, bars over
+//! a list, a matchup heatmap for two swept values; every run gets the rounds distribution,
+//! days-to-whole curves and lasting impairment when there were wounded survivors, and
+//! zone-d100 runs the injuries by zone and severity. PNG text uses the DejaVu Sans shipped in
+//! `assets/fonts`, so no system font is needed.
+
+use super::RunResult;
+use crate::stats::{ExtraKind, Tally, wilson};
+use anyhow::{Result, anyhow};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::sync::OnceLock;
+
+/// A drawn chart: its file stem, title and caption, and both renderings.
+#[derive(Debug)]
+pub struct Rendered {
+    /// File stem inside `charts/` (`win-rate`, `matchup`, ...).
+    pub name: String,
+    /// The chart's title.
+    pub title: String,
+    /// One sentence on how to read it.
+    pub caption: String,
+    /// The SVG text.
+    pub svg: String,
+    /// The PNG bytes.
+    pub png: Vec<u8>,
+}
+
+/// Colours that stay apart for colour-blind readers (Okabe and Ito), then black.
+const PALETTE: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(120, 120, 120),
+    RGBColor(0, 0, 0),
+];
+
+/// The most series one line chart shows.
+const MAX_SERIES: usize = 8;
+/// The most rows one bar chart or heatmap shows.
+const MAX_ROWS: usize = 40;
+const FONT: &str = "sans-serif";
+const WIDTH: u32 = 1000;
+
+/// A line with an optional 95% band.
+#[derive(Debug, Clone)]
+struct Series {
+    label: String,
+    points: Vec<(f64, f64)>,
+    band: Option<Vec<(f64, f64, f64)>>,
+    /// Drawn as a staircase (a cumulative count that changes on whole days).
+    step: bool,
+}
+
+/// What one chart shows, independent of the backend.
+#[derive(Debug, Clone)]
+enum Plot {
+    Lines {
+        x_label: String,
+        y_label: String,
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        series: Vec<Series>,
+        integer_x: bool,
+    },
+    Bars {
+        x_label: String,
+        rows: Vec<(String, f64, f64, f64)>,
+    },
+    Heatmap {
+        x_label: String,
+        y_label: String,
+        columns: Vec<String>,
+        rows: Vec<String>,
+        /// Cell values, row by row; `None` for no data.
+        cells: Vec<Vec<Option<f64>>>,
+        /// How a cell's value is written.
+        percent: bool,
+        /// Diverging around 0.5 (win rates) or sequential from 0.
+        diverging: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Chart {
+    name: String,
+    title: String,
+    caption: String,
+    plot: Plot,
+    height: u32,
+}
+
+/// Every chart this run calls for, drawn.
+pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
+    register_font();
+    plan(run)
+        .into_iter()
+        .map(|chart| {
+            Ok(Rendered {
+                svg: svg(&chart)?,
+                png: png(&chart)?,
+                name: chart.name,
+                title: chart.title,
+                caption: chart.caption,
+            })
+        })
+        .collect()
+}
+
+fn register_font() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let bytes: &'static [u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+        let _ = plotters::style::register_font(FONT, FontStyle::Normal, bytes);
+    });
+}
+
+fn svg(chart: &Chart) -> Result<String> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (WIDTH, chart.height)).into_drawing_area();
+        draw(&root, chart)?;
+        root.present().map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(out)
+}
+
+fn png(chart: &Chart) -> Result<Vec<u8>> {
+    let mut pixels = vec![0u8; (WIDTH * chart.height * 3) as usize];
+    {
+        let root =
+            BitMapBackend::with_buffer(&mut pixels, (WIDTH, chart.height)).into_drawing_area();
+        draw(&root, chart)?;
+        root.present().map_err(|e| anyhow!("{e}"))?;
+    }
+    let image = image::RgbImage::from_raw(WIDTH, chart.height, pixels)
+        .ok_or_else(|| anyhow!("the bitmap of {} has the wrong size", chart.name))?;
+    let mut bytes = std::io::Cursor::new(Vec::new());
+    image.write_to(&mut bytes, image::ImageOutputFormat::Png)?;
+    Ok(bytes.into_inner())
+}
+
+/// The label of a swept path in the designer's words: `a.skill` is "Knight's skill".
+fn axis_title(path: &str, names: [&str; 2]) -> String {
+    match path.split_once('.') {
+        Some(("a", rest)) => format!("{}'s {rest}", names[0]),
+        Some(("b", rest)) => format!("{}'s {rest}", names[1]),
+        _ => path.to_owned(),
+    }
+}
+
+/// The label of a point: its swept values, or "A vs B" when nothing is swept.
+fn point_label(run: &RunResult, i: usize) -> String {
+    let swept = &run.scenario.points[i].swept;
+    if swept.is_empty() {
+        let names = run.scenario.points[i].model.names();
+        return format!("{} vs {}", names[0], names[1]);
+    }
+    swept
+        .iter()
+        .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// At most `n` indexes spread evenly over `0..len`, first and last included.
+fn spread(len: usize, n: usize) -> Vec<usize> {
+    if len <= n {
+        return (0..len).collect();
+    }
+    let mut v: Vec<usize> = (0..n).map(|i| i * (len - 1) / (n - 1)).collect();
+    v.dedup();
+    v
+}
+
+fn shown_note(shown: usize, total: usize) -> String {
+    if shown < total {
+        format!(" {shown} of the {total} points are drawn; every point is in distributions.csv.")
+    } else {
+        String::new()
+    }
+}
+
+fn percent(x: f64) -> f64 {
+    100.0 * x
+}
+
+/// Works out which charts the run calls for.
+fn plan(run: &RunResult) -> Vec<Chart> {
+    let tallies = &run.tallies;
+    let mut charts = Vec::new();
+    if tallies.is_empty() {
+        return charts;
+    }
+    let names = run.scenario.points[0].model.names();
+    let axes: Vec<&str> = run.scenario.points[0]
+        .swept
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let duel = !matches!(
+        run.scenario.points[0].model,
+        crate::scenario::Model::ZoneD100Recovery(_)
+    );
+    if duel && !axes.is_empty() {
+        charts.extend(win_rate(run, names, &axes));
+        if axes.len() >= 2 {
+            charts.push(matchup(run, names, &axes));
+        }
+    }
+    if duel {
+        charts.push(rounds(run));
+    }
+    if tallies.iter().any(|t| t.recovery_pooled().patients > 0) {
+        charts.push(days_to_whole(run));
+        if tallies.iter().any(|t| t.recovery_pooled().impaired > 0) {
+            charts.push(impairment(run));
+        }
+    }
+    if let Some(chart) = injuries(run) {
+        charts.push(chart);
+    }
+    charts
+}
+
+/// The distinct values of axis `k` in point order.
+fn values_of(run: &RunResult, k: usize) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    for p in &run.scenario.points {
+        if let Some((_, v)) = p.swept.get(k)
+            && !values.contains(v)
+        {
+            values.push(v.clone());
+        }
+    }
+    values
+}
+
+fn a_win(t: &Tally) -> (f64, f64, f64) {
+    wilson(t.ends[0], t.trials)
+}
+
+/// Win rate against the first numeric swept value (a curve per combination of the others), or
+/// bars per point when nothing numeric is swept.
+fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
+    let numeric = (0..axes.len()).find(|&k| {
+        values_of(run, k).len() > 1 && values_of(run, k).iter().all(|v| v.parse::<f64>().is_ok())
+    });
+    let Some(k) = numeric else {
+        let shown = run.tallies.len().min(MAX_ROWS);
+        let rows = (0..shown)
+            .map(|i| {
+                let (r, lo, hi) = a_win(&run.tallies[i]);
+                (point_label(run, i), percent(r), percent(lo), percent(hi))
+            })
+            .collect::<Vec<_>>();
+        return Some(Chart {
+            name: "win-rate".into(),
+            title: format!("{} win rate at each point", names[0]),
+            caption: format!(
+                "Share of duels {} wins, with its 95% interval, at each swept combination ({}).{}",
+                names[0],
+                axes.join(" / "),
+                shown_note(shown, run.tallies.len())
+            ),
+            height: bar_height(rows.len()),
+            plot: Plot::Bars {
+                x_label: format!("{} wins (% of duels)", names[0]),
+                rows,
+            },
+        });
+    };
+    // Group the points by the values of the other axes.
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, p) in run
+        .scenario
+        .points
+        .iter()
+        .enumerate()
+        .take(run.tallies.len())
+    {
+        let key: Vec<&str> = p
+            .swept
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, (_, v))| v.as_str())
+            .collect();
+        let key = key.join(" / ");
+        match groups.iter_mut().find(|(g, _)| *g == key) {
+            Some((_, members)) => members.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+    let total_groups = groups.len();
+    let chosen = spread(total_groups, MAX_SERIES);
+    let single = total_groups == 1;
+    let mut series = Vec::new();
+    let mut xs = Vec::new();
+    for &g in &chosen {
+        let (label, members) = &groups[g];
+        let mut sides: Vec<(String, usize)> = vec![(
+            if single {
+                format!("{} wins", names[0])
+            } else {
+                label.clone()
+            },
+            0,
+        )];
+        if single {
+            sides.push((format!("{} wins", names[1]), 1));
+            sides.push(("draws".into(), 2));
+        }
+        for (label, end) in sides {
+            let mut points = Vec::new();
+            let mut band = Vec::new();
+            for &i in members {
+                let x: f64 = run.scenario.points[i].swept[k].1.parse().unwrap_or(0.0);
+                let t = &run.tallies[i];
+                let (r, lo, hi) = wilson(t.ends[end], t.trials);
+                points.push((x, percent(r)));
+                band.push((x, percent(lo), percent(hi)));
+                xs.push(x);
+            }
+            series.push(Series {
+                label,
+                points,
+                band: Some(band),
+                step: false,
+            });
+        }
+    }
+    let (x0, x1) = min_max(&xs);
+    let ys: Vec<f64> = series
+        .iter()
+        .flat_map(|s| s.band.iter().flatten().flat_map(|&(_, lo, hi)| [lo, hi]))
+        .collect();
+    let (y0, y1) = min_max(&ys);
+    let y_range = (
+        (y0 / 10.0 - 0.5).floor().max(0.0) * 10.0,
+        (y1 / 10.0 + 0.5).ceil().min(10.0) * 10.0,
+    );
+    let others: Vec<&str> = axes
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| j != k)
+        .map(|(_, a)| *a)
+        .collect();
+    let caption = if single {
+        format!(
+            "Share of duels won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
+            axes[k]
+        )
+    } else {
+        let note = if chosen.len() < total_groups {
+            format!(" {} of the {total_groups} curves are drawn.", chosen.len())
+        } else {
+            String::new()
+        };
+        format!(
+            "Share of duels {} wins as {} varies, one curve per {}; the shaded bands are 95% intervals.{note}",
+            names[0],
+            axes[k],
+            others.join(" / ")
+        )
+    };
+    Some(Chart {
+        name: "win-rate".into(),
+        title: format!(
+            "{} win rate against {}",
+            if single { "Each side's" } else { names[0] },
+            axis_title(axes[k], names)
+        ),
+        caption,
+        height: 620,
+        plot: Plot::Lines {
+            x_label: axis_title(axes[k], names),
+            y_label: "share of duels (%)".into(),
+            x_range: pad(x0, x1),
+            y_range,
+            series,
+            integer_x: xs.iter().all(|x| x.fract() == 0.0),
+        },
+    })
+}
+
+fn min_max(xs: &[f64]) -> (f64, f64) {
+    xs.iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        })
+}
+
+fn pad(lo: f64, hi: f64) -> (f64, f64) {
+    if !(lo.is_finite() && hi.is_finite()) {
+        return (0.0, 1.0);
+    }
+    let span = (hi - lo).max(1e-9);
+    (lo - span * 0.03, hi + span * 0.03)
+}
+
+fn bar_height(rows: usize) -> u32 {
+    (170 + 34 * rows as u32).max(320)
+}
+
+/// Win rate over the first two swept values, the others at their first value.
+fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
+    let rows = values_of(run, 0);
+    let columns = values_of(run, 1);
+    let mut cells = vec![vec![None; columns.len()]; rows.len()];
+    let first: Vec<String> = (2..axes.len())
+        .map(|k| values_of(run, k).into_iter().next().unwrap_or_default())
+        .collect();
+    for (i, p) in run
+        .scenario
+        .points
+        .iter()
+        .enumerate()
+        .take(run.tallies.len())
+    {
+        if p.swept[2..].iter().map(|(_, v)| v).ne(first.iter()) {
+            continue;
+        }
+        let r = rows.iter().position(|v| *v == p.swept[0].1);
+        let c = columns.iter().position(|v| *v == p.swept[1].1);
+        if let (Some(r), Some(c)) = (r, c) {
+            cells[r][c] = Some(a_win(&run.tallies[i]).0);
+        }
+    }
+    let fixed = if axes.len() > 2 {
+        let parts: Vec<String> = axes[2..]
+            .iter()
+            .zip(&first)
+            .map(|(a, v)| format!("{a} = {v}"))
+            .collect();
+        format!(" With {}.", parts.join(", "))
+    } else {
+        String::new()
+    };
+    let shown_rows = rows.len().min(MAX_ROWS);
+    Chart {
+        name: "matchup".into(),
+        title: format!(
+            "{} win rate: {} against {}",
+            names[0],
+            axis_title(axes[0], names),
+            axis_title(axes[1], names)
+        ),
+        caption: format!(
+            "Each cell is the share of duels {} wins (blue: {} favoured, red: {} favoured).{fixed}",
+            names[0], names[0], names[1]
+        ),
+        height: (190 + 56 * shown_rows as u32).max(360),
+        plot: Plot::Heatmap {
+            x_label: axis_title(axes[1], names),
+            y_label: axis_title(axes[0], names),
+            columns,
+            rows: rows.into_iter().take(MAX_ROWS).collect(),
+            cells: cells.into_iter().take(MAX_ROWS).collect(),
+            percent: true,
+            diverging: true,
+        },
+    }
+}
+
+/// How many rounds duels last, one curve per point.
+fn rounds(run: &RunResult) -> Chart {
+    let chosen = spread(run.tallies.len(), MAX_SERIES);
+    let mut last = 1;
+    for &i in &chosen {
+        let h = &run.tallies[i].rounds;
+        last = last.max(h.quantile(0.995).unwrap_or(1));
+    }
+    let mut series = Vec::new();
+    let mut top: f64 = 1.0;
+    for &i in &chosen {
+        let t = &run.tallies[i];
+        let n = t.rounds.count().max(1) as f64;
+        let points: Vec<(f64, f64)> = t
+            .rounds
+            .bins()
+            .iter()
+            .enumerate()
+            .take(last as usize + 1)
+            .map(|(r, &c)| (r as f64, 100.0 * c as f64 / n))
+            .collect();
+        top = points.iter().fold(top, |m, p| m.max(p.1));
+        series.push(Series {
+            label: point_label(run, i),
+            points,
+            band: None,
+            step: false,
+        });
+    }
+    Chart {
+        name: "rounds".into(),
+        title: "How many rounds a duel lasts".into(),
+        caption: format!(
+            "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit).{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        plot: Plot::Lines {
+            x_label: "rounds".into(),
+            y_label: "share of duels (%)".into(),
+            x_range: (0.0, f64::from(last) + 0.5),
+            y_range: (0.0, top * 1.08),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// The share of wounded survivors whole by each day, one curve per point.
+fn days_to_whole(run: &RunResult) -> Chart {
+    let chosen = spread(run.tallies.len(), MAX_SERIES);
+    let mut last = 1;
+    for &i in &chosen {
+        let pooled = run.tallies[i].recovery_pooled();
+        if let Some(q) = pooled.days_to_whole.quantile(0.999) {
+            last = last.max(q);
+        }
+    }
+    let series = chosen
+        .iter()
+        .map(|&i| {
+            let pooled = run.tallies[i].recovery_pooled();
+            let n = pooled.patients.max(1) as f64;
+            let mut whole = 0;
+            let points = pooled
+                .days_to_whole
+                .bins()
+                .iter()
+                .enumerate()
+                .take(last as usize + 1)
+                .map(|(d, &c)| {
+                    whole += c;
+                    (d as f64, 100.0 * whole as f64 / n)
+                })
+                .collect();
+            Series {
+                label: point_label(run, i),
+                points,
+                band: None,
+                step: true,
+            }
+        })
+        .collect();
+    Chart {
+        name: "days-to-whole".into(),
+        title: "Days until whole, for wounded survivors".into(),
+        caption: format!(
+            "Share of the duel's wounded survivors (both sides) who are whole by each day; a curve ends below 100% by those who die in recovery or are still wounded at the horizon.{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        plot: Plot::Lines {
+            x_label: "days after the duel".into(),
+            y_label: "whole (% of wounded survivors)".into(),
+            x_range: (0.0, f64::from(last) * 1.02 + 0.5),
+            y_range: (0.0, 100.0),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// The share of wounded survivors left with lasting impairment, per point.
+fn impairment(run: &RunResult) -> Chart {
+    let shown = run.tallies.len().min(MAX_ROWS);
+    let rows = (0..shown)
+        .map(|i| {
+            let pooled = run.tallies[i].recovery_pooled();
+            let (r, lo, hi) = wilson(pooled.impaired, pooled.patients);
+            (point_label(run, i), percent(r), percent(lo), percent(hi))
+        })
+        .collect::<Vec<_>>();
+    Chart {
+        name: "impairment".into(),
+        title: "Lasting impairment among wounded survivors".into(),
+        caption: format!(
+            "Share of the duel's wounded survivors (both sides) left with a lasting impairment, with its 95% interval.{}",
+            shown_note(shown, run.tallies.len())
+        ),
+        height: bar_height(rows.len()),
+        plot: Plot::Bars {
+            x_label: "impaired (% of wounded survivors)".into(),
+            rows,
+        },
+    }
+}
+
+/// zone-d100: injuries per duel by zone and severity, a row per point.
+fn injuries(run: &RunResult) -> Option<Chart> {
+    let t0 = run.tallies.first()?;
+    let columns: Vec<(usize, String)> = t0
+        .extras
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.name.starts_with("injuries_") && e.kind == ExtraKind::MeanPerTrial)
+        .map(|(i, e)| (i, e.name["injuries_".len()..].replace('_', " ")))
+        .collect();
+    if columns.is_empty() {
+        return None;
+    }
+    let shown = run.tallies.len().min(MAX_ROWS);
+    let cells = run.tallies[..shown]
+        .iter()
+        .map(|t| {
+            columns
+                .iter()
+                .map(|&(i, _)| (t.trials > 0).then(|| t.extra[i] as f64 / t.trials as f64))
+                .collect()
+        })
+        .collect();
+    Some(Chart {
+        name: "injuries".into(),
+        title: "Injuries per duel by zone and severity".into(),
+        caption: format!(
+            "Mean number of injuries of each zone and severity per duel, both fighters together.{}",
+            shown_note(shown, run.tallies.len())
+        ),
+        height: (230 + 48 * shown as u32).max(360),
+        plot: Plot::Heatmap {
+            x_label: "zone and severity".into(),
+            y_label: String::new(),
+            columns: columns.into_iter().map(|(_, c)| c).collect(),
+            rows: (0..shown).map(|i| point_label(run, i)).collect(),
+            cells,
+            percent: false,
+            diverging: false,
+        },
+    })
+}
+
+/// A tick label with as many decimals as the axis's span needs.
+fn axis_number(x: f64, span: f64) -> String {
+    if span >= 10.0 {
+        format!("{x:.0}")
+    } else if span >= 1.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+fn text_width(s: &str, px: u32) -> u32 {
+    (s.chars().count() as u32 * px * 56) / 100
+}
+
+type DrawResult = Result<()>;
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("{e}")
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult {
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.margin(10, 14, 14, 24);
+    let (title_area, body) = root.split_vertically(54);
+    title_area
+        .draw(&Text::new(
+            chart.title.clone(),
+            (0, 8),
+            (FONT, 26).into_font().color(&BLACK),
+        ))
+        .map_err(err)?;
+    match &chart.plot {
+        Plot::Lines {
+            x_label,
+            y_label,
+            x_range,
+            y_range,
+            series,
+            integer_x,
+        } => draw_lines(
+            &body, x_label, y_label, *x_range, *y_range, series, *integer_x,
+        ),
+        Plot::Bars { x_label, rows } => draw_bars(&body, x_label, rows),
+        Plot::Heatmap {
+            x_label,
+            y_label,
+            columns,
+            rows,
+            cells,
+            percent,
+            diverging,
+        } => draw_heatmap(
+            &body, x_label, y_label, columns, rows, cells, *percent, *diverging,
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_lines<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    y_label: &str,
+    x_range: (f64, f64),
+    y_range: (f64, f64),
+    series: &[Series],
+    integer_x: bool,
+) -> DrawResult {
+    let legend_px = series
+        .iter()
+        .map(|s| text_width(&s.label, 17))
+        .max()
+        .unwrap_or(0)
+        .clamp(120, 330)
+        + 56;
+    let (plot_area, legend) = area.split_horizontally(area.dim_in_pixel().0 - legend_px);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin_right(20)
+        .x_label_area_size(60)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x_range.0..x_range.1, y_range.0..y_range.1)
+        .map_err(err)?;
+    let x_format = |x: &f64| {
+        if integer_x {
+            if x.fract().abs() < 1e-9 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        } else {
+            axis_number(*x, x_range.1 - x_range.0)
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    for (i, s) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        if let Some(band) = &s.band {
+            let mut outline: Vec<(f64, f64)> = band.iter().map(|&(x, lo, _)| (x, lo)).collect();
+            outline.extend(band.iter().rev().map(|&(x, _, hi)| (x, hi)));
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, colour.mix(0.22))))
+                .map_err(err)?;
+        }
+    }
+    for (i, s) in series.iter().enumerate() {
+        let colour = PALETTE[i % PALETTE.len()];
+        let style = colour.stroke_width(3);
+        let mut line = Vec::with_capacity(s.points.len() * 2);
+        for (j, &(x, y)) in s.points.iter().enumerate() {
+            if s.step && j > 0 {
+                line.push((x, s.points[j - 1].1));
+            }
+            line.push((x, y));
+        }
+        chart
+            .draw_series(LineSeries::new(line, style))
+            .map_err(err)?;
+        let y = 14 + 28 * i as i32;
+        legend
+            .draw(&PathElement::new(vec![(8, y), (36, y)], style))
+            .map_err(err)?;
+        legend
+            .draw(&Text::new(
+                s.label.clone(),
+                (44, y),
+                (FONT, 17)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+        if s.points.len() <= 30 && !s.step {
+            chart
+                .draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+fn draw_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult {
+    let n = rows.len().max(1) as i32;
+    let label_px = rows
+        .iter()
+        .map(|r| text_width(&r.0, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 420)
+        + 24;
+    let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
+    let x_max = (top * 1.12).min(100.0).max(top);
+    let mut chart = ChartBuilder::on(area)
+        .margin_right(30)
+        .x_label_area_size(60)
+        .y_label_area_size(label_px)
+        .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
+        .map_err(err)?;
+    let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let y_format = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) => labels
+            .get((n - 1 - i) as usize)
+            .cloned()
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .y_labels(rows.len() + 1)
+        .y_label_formatter(&y_format)
+        .x_label_formatter(&|x| axis_number(*x, x_max))
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    let colour = PALETTE[0];
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = n - 1 - i as i32;
+            let mut bar = Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(y)),
+                    (r.1, SegmentValue::Exact(y + 1)),
+                ],
+                colour.mix(0.75).filled(),
+            );
+            bar.set_margin(6, 6, 0, 0);
+            bar
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], BLACK.stroke_width(2))
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Text::new(
+                format!("{:.1}%", r.1),
+                (r.3, y),
+                (FONT, 16)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )
+        }))
+        .map_err(err)?;
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_heatmap<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    y_label: &str,
+    columns: &[String],
+    rows: &[String],
+    cells: &[Vec<Option<f64>>],
+    percent: bool,
+    diverging: bool,
+) -> DrawResult {
+    let (nx, ny) = (columns.len().max(1) as i32, rows.len().max(1) as i32);
+    let label_px = rows
+        .iter()
+        .map(|r| text_width(r, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 360)
+        + 24;
+    let rotate = columns.iter().map(|c| text_width(c, 17)).max().unwrap_or(0)
+        > (WIDTH - label_px - 80) / nx.max(1) as u32;
+    let x_area = if rotate {
+        40 + columns
+            .iter()
+            .map(|c| text_width(c, 17))
+            .max()
+            .unwrap_or(40)
+            .min(220)
+    } else {
+        60
+    };
+    let mut chart = ChartBuilder::on(area)
+        .margin_right(20)
+        .x_label_area_size(x_area)
+        .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
+        .build_cartesian_2d((0..nx - 1).into_segmented(), (0..ny - 1).into_segmented())
+        .map_err(err)?;
+    let x_format = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) => columns.get(*i as usize).cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let y_format = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) => rows.get((ny - 1 - i) as usize).cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let x_style = if rotate {
+        (FONT, 17)
+            .into_font()
+            .transform(FontTransform::Rotate90)
+            .color(&BLACK)
+    } else {
+        (FONT, 17).into_font().color(&BLACK)
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .axis_desc_style((FONT, 20))
+        .x_label_style(x_style)
+        .y_label_style((FONT, 17))
+        .x_labels(columns.len() + 1)
+        .y_labels(rows.len() + 1)
+        .x_label_formatter(&x_format)
+        .y_label_formatter(&y_format)
+        .disable_mesh()
+        .draw()
+        .map_err(err)?;
+    let top = cells
+        .iter()
+        .flatten()
+        .flatten()
+        .fold(1e-12f64, |m, &v| m.max(v));
+    let colour = |v: f64| -> RGBColor {
+        let mix = |a: (f64, f64, f64), b: (f64, f64, f64), t: f64| {
+            RGBColor(
+                (a.0 + (b.0 - a.0) * t) as u8,
+                (a.1 + (b.1 - a.1) * t) as u8,
+                (a.2 + (b.2 - a.2) * t) as u8,
+            )
+        };
+        let white = (255.0, 255.0, 255.0);
+        if diverging {
+            if v >= 0.5 {
+                mix(
+                    white,
+                    (33.0, 102.0, 172.0),
+                    ((v - 0.5) * 2.0).clamp(0.0, 1.0),
+                )
+            } else {
+                mix(
+                    white,
+                    (178.0, 24.0, 43.0),
+                    ((0.5 - v) * 2.0).clamp(0.0, 1.0),
+                )
+            }
+        } else {
+            mix(white, (203.0, 24.0, 29.0), (v / top).clamp(0.0, 1.0))
+        }
+    };
+    let dark = |v: f64| {
+        if diverging {
+            (v - 0.5).abs() > 0.3
+        } else {
+            v / top > 0.6
+        }
+    };
+    let mut rects = Vec::new();
+    let mut texts = Vec::new();
+    for (r, row) in cells.iter().enumerate() {
+        let y = ny - 1 - r as i32;
+        for (c, cell) in row.iter().enumerate() {
+            let x = c as i32;
+            let Some(v) = *cell else { continue };
+            let mut rect = Rectangle::new(
+                [
+                    (SegmentValue::Exact(x), SegmentValue::Exact(y)),
+                    (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
+                ],
+                colour(v).filled(),
+            );
+            rect.set_margin(1, 1, 1, 1);
+            rects.push(rect);
+            let text = if percent {
+                format!("{:.1}%", 100.0 * v)
+            } else {
+                format!("{v:.2}")
+            };
+            let ink = if dark(v) { WHITE } else { BLACK };
+            texts.push((text, x, y, ink));
+        }
+    }
+    chart.draw_series(rects).map_err(err)?;
+    chart
+        .draw_series(texts.into_iter().map(|(text, x, y, ink)| {
+            Text::new(
+                text,
+                (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                (FONT, 17)
+                    .into_font()
+                    .color(&ink)
+                    .pos(Pos::new(HPos::Center, VPos::Center)),
+            )
+        }))
+        .map_err(err)?;
+    Ok(())
+}

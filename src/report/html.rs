@@ -1,0 +1,395 @@
+//! `report.html`: one self-contained page per run, to read in a browser from disk.
+//!
+//! The page holds the scenario (its facts, description and file text), the headline table
+//! with 95% intervals, every chart as inline SVG (with links to the PNG and SVG files), the
+//! parameters in force (each ruleset default and the value this file gives or sweeps), the
+//! ruleset's assumptions table as its rules page states them, and the manifest. It loads
+//! nothing from the network and runs no script.
+
+use super::RunResult;
+use super::charts::Rendered;
+use crate::rules;
+use crate::stats::{Side, Tally, wilson};
+use std::fmt::Write as _;
+
+/// The most rows the headline table shows; `summary.csv` has every point.
+const MAX_TABLE_ROWS: usize = 500;
+
+/// Escapes text for HTML.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The rules page of each ruleset, built into the binary for its assumptions table.
+fn rules_page(id: &str) -> Option<&'static str> {
+    match id {
+        "twin-d20" => Some(include_str!("../../docs/rules/twin-d20.md")),
+        "guard-pierce" => Some(include_str!("../../docs/rules/guard-pierce.md")),
+        "wound-levels" => Some(include_str!("../../docs/rules/wound-levels.md")),
+        "zone-d100" => Some(include_str!("../../docs/rules/zone-d100.md")),
+        "d6-pool" => Some(include_str!("../../docs/rules/d6-pool.md")),
+        _ => None,
+    }
+}
+
+/// The rows of the first Markdown table under the `## Assumptions` heading.
+fn assumptions_rows(page: &str) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut inside = false;
+    for line in page.lines() {
+        if line.starts_with("## ") {
+            if inside && !rows.is_empty() {
+                break;
+            }
+            inside = line.trim() == "## Assumptions";
+            continue;
+        }
+        let line = line.trim();
+        if !inside || !line.starts_with('|') {
+            if inside && !rows.is_empty() && !line.starts_with('|') {
+                break;
+            }
+            continue;
+        }
+        let cells: Vec<String> = line
+            .trim_matches('|')
+            .split('|')
+            .map(|c| c.trim().to_owned())
+            .collect();
+        if cells
+            .iter()
+            .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+        {
+            continue;
+        }
+        rows.push(cells);
+    }
+    rows
+}
+
+/// Markdown inline code (`x`) as `<code>`, everything else escaped.
+fn inline_markdown(s: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in s.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", escape(part));
+        } else {
+            out.push_str(&escape(part));
+        }
+    }
+    out
+}
+
+fn pct(successes: u64, n: u64) -> String {
+    if n == 0 {
+        return "–".into();
+    }
+    let (r, lo, hi) = wilson(successes, n);
+    format!(
+        "{:.1}% <small>({:.1}–{:.1})</small>",
+        100.0 * r,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
+fn mean(x: Option<f64>) -> String {
+    x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
+}
+
+const STYLE: &str = "
+body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; }
+th { background: #f2f2f2; }
+td.n { text-align: right; white-space: nowrap; }
+small { color: #666; }
+.scroll { overflow-x: auto; }
+figure { margin: 1.5rem 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
+pre { background: #f7f7f7; padding: 0.8rem; overflow-x: auto; font-size: 0.8rem; }
+code { background: #f3f3f3; padding: 0 0.2rem; }
+.over { background: #fff4d6; }
+";
+
+/// The whole page.
+pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
+    let s = run.scenario;
+    let names = s.points[0].model.names();
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} — duelsim report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
+        escape(&s.name)
+    );
+    let _ = writeln!(h, "<h1>{}</h1>", escape(&s.name));
+    let _ = writeln!(
+        h,
+        "<p><strong>{}</strong> against <strong>{}</strong> under the <code>{}</code> rules.</p>",
+        escape(names[0]),
+        escape(names[1]),
+        escape(s.ruleset)
+    );
+    if let Some(d) = &s.description {
+        let _ = writeln!(h, "<p>{}</p>", escape(d));
+    }
+    if !run.complete() {
+        let _ = writeln!(
+            h,
+            "<p class=\"over\"><strong>Partial run:</strong> {} of {} points finished.</p>",
+            run.tallies.len(),
+            s.points.len()
+        );
+    }
+    let budget = match s.precision {
+        Some(p) => format!(
+            "each point until both win rates are within ±{} (95%), at most {} trials",
+            p.half_width, p.max_trials
+        ),
+        None => format!("{} per point", s.trials),
+    };
+    let swept: Vec<&str> = s.points[0].swept.iter().map(|(k, _)| k.as_str()).collect();
+    let _ = writeln!(h, "<table>");
+    for (k, v) in [
+        ("scenario file", s.path.display().to_string()),
+        ("ruleset", s.ruleset.to_owned()),
+        ("points", s.points.len().to_string()),
+        (
+            "swept",
+            if swept.is_empty() {
+                "nothing".to_owned()
+            } else {
+                swept.join(", ")
+            },
+        ),
+        ("trials", budget),
+        ("trials run", run.total_trials().to_string()),
+        ("seed", s.seed.to_string()),
+    ] {
+        let _ = writeln!(h, "<tr><th>{k}</th><td>{}</td></tr>", escape(&v));
+    }
+    let _ = writeln!(h, "</table>");
+
+    headline(&mut h, run, names);
+
+    let _ = writeln!(h, "<h2>Charts</h2>");
+    if charts.is_empty() {
+        let _ = writeln!(h, "<p>This run calls for no charts.</p>");
+    }
+    for c in charts {
+        let svg = c
+            .svg
+            .trim_start_matches(|ch: char| ch != '<')
+            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+            .trim();
+        let _ = writeln!(
+            h,
+            "<figure id=\"{name}\">\n<h3>{title}</h3>\n{svg}\n<figcaption>{caption} <a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></figcaption>\n</figure>",
+            name = escape(&c.name),
+            title = escape(&c.title),
+            caption = escape(&c.caption),
+        );
+    }
+
+    parameters(&mut h, run);
+
+    let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));
+    if let Ok(text) = std::fs::read_to_string(&s.path) {
+        let _ = writeln!(h, "<h2>Scenario file</h2>\n<pre>{}</pre>", escape(&text));
+    }
+    let _ = writeln!(
+        h,
+        "<p><small>Written by duelsim {}. Every number here is in summary.csv and distributions.csv beside this page.</small></p>\n</body>\n</html>",
+        env!("CARGO_PKG_VERSION")
+    );
+    h
+}
+
+fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
+    let s = run.scenario;
+    let _ = writeln!(
+        h,
+        "<h2>Results</h2>\n<p>Rates are shares of duels (or of wounded survivors, for recovery) with their 95% Wilson intervals in brackets.</p>\n<div class=\"scroll\"><table>"
+    );
+    let _ = write!(h, "<tr><th>point</th>");
+    for (k, _) in &s.points[0].swept {
+        let _ = write!(h, "<th>{}</th>", escape(k));
+    }
+    let _ = writeln!(
+        h,
+        "<th>trials</th><th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th><th>wounded survivors</th><th>days to whole (mean)</th><th>die in recovery</th><th>lasting impairment</th></tr>",
+        a = escape(names[0]),
+        b = escape(names[1])
+    );
+    for (i, (p, t)) in s
+        .points
+        .iter()
+        .zip(&run.tallies)
+        .enumerate()
+        .take(MAX_TABLE_ROWS)
+    {
+        let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
+        for (_, v) in &p.swept {
+            let _ = write!(h, "<td>{}</td>", escape(v));
+        }
+        row(h, t);
+    }
+    let _ = writeln!(h, "</table></div>");
+    if run.tallies.len() > MAX_TABLE_ROWS {
+        let _ = writeln!(
+            h,
+            "<p>The first {MAX_TABLE_ROWS} of {} points are shown; summary.csv has them all.</p>",
+            run.tallies.len()
+        );
+    }
+}
+
+fn row(h: &mut String, t: &Tally) {
+    let pooled = t.recovery_pooled();
+    let cells = [
+        t.trials.to_string(),
+        pct(t.wins(Side::A), t.trials),
+        pct(t.wins(Side::B), t.trials),
+        pct(t.draws(), t.trials),
+        pct(t.dead[0], t.trials),
+        pct(t.dead[1], t.trials),
+        mean(t.rounds.mean()),
+        pooled.patients.to_string(),
+        mean(pooled.days_to_whole.mean()),
+        pct(pooled.deaths, pooled.patients),
+        pct(pooled.impaired, pooled.patients),
+    ];
+    for c in cells {
+        let _ = write!(h, "<td class=\"n\">{c}</td>");
+    }
+    let _ = writeln!(h, "</tr>");
+}
+
+/// What the file writes in `[rules]` and `[healing]`, and what it sweeps.
+fn overrides(run: &RunResult) -> (toml::Table, Vec<(String, Vec<String>)>) {
+    let written: toml::Table = std::fs::read_to_string(&run.scenario.path)
+        .ok()
+        .and_then(|t| toml::from_str(&t).ok())
+        .unwrap_or_default();
+    let mut swept: Vec<(String, Vec<String>)> = Vec::new();
+    for p in &run.scenario.points {
+        for (k, v) in &p.swept {
+            match swept.iter_mut().find(|(key, _)| key == k) {
+                Some((_, values)) if !values.contains(v) => values.push(v.clone()),
+                Some(_) => {}
+                None => swept.push((k.clone(), vec![v.clone()])),
+            }
+        }
+    }
+    (written, swept)
+}
+
+fn parameters(h: &mut String, run: &RunResult) {
+    let s = run.scenario;
+    let (written, swept) = overrides(run);
+    let section = |name: &str| -> Option<&toml::Table> {
+        written
+            .get(name)
+            .or_else(|| {
+                (name == "healing")
+                    .then(|| written.get("aftermath"))
+                    .flatten()
+            })
+            .and_then(toml::Value::as_table)
+    };
+    let _ = writeln!(
+        h,
+        "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<div class=\"scroll\"><table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
+        escape(s.ruleset)
+    );
+    for p in rules::parameters(s.ruleset).unwrap_or(&[]) {
+        let path = format!("{}.{}", p.section, p.key);
+        let in_force = if let Some((_, values)) = swept.iter().find(|(k, _)| *k == path) {
+            Some(format!("swept: {}", values.join(", ")))
+        } else {
+            section(p.section)
+                .and_then(|t| t.get(p.key))
+                .map(|v| v.to_string())
+        };
+        let changed = in_force.as_deref().is_some_and(|v| v != p.default);
+        let _ = writeln!(
+            h,
+            "<tr{}><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
+            if changed { " class=\"over\"" } else { "" },
+            escape(&path),
+            escape(p.default),
+            escape(in_force.as_deref().unwrap_or(p.default)),
+            escape(p.doc)
+        );
+    }
+    let _ = writeln!(h, "</table></div>");
+    let Some(page) = rules_page(s.ruleset) else {
+        return;
+    };
+    let rows = assumptions_rows(page);
+    if rows.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Assumptions</h2>\n<p>Where the rule text is silent or unclear, duelsim reads it as below (from <code>docs/rules/{}.md</code>); highlighted rows name a parameter this scenario sets.</p>\n<div class=\"scroll\"><table>",
+        escape(s.ruleset)
+    );
+    for (i, cells) in rows.iter().enumerate() {
+        let tag = if i == 0 { "th" } else { "td" };
+        let set = i > 0
+            && cells.first().is_some_and(|c| {
+                c.split('`').skip(1).step_by(2).any(|code| {
+                    let (section_name, key) = code.split_once('.').unwrap_or(("", code));
+                    section(section_name).is_some_and(|t| t.contains_key(key))
+                        || swept.iter().any(|(k, _)| k == code)
+                })
+            });
+        let _ = write!(h, "<tr{}>", if set { " class=\"over\"" } else { "" });
+        for c in cells {
+            let _ = write!(h, "<{tag}>{}</{tag}>", inline_markdown(c));
+        }
+        let _ = writeln!(h, "</tr>");
+    }
+    let _ = writeln!(h, "</table></div>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rules_page_has_an_assumptions_table() {
+        for r in rules::RULESETS {
+            let page = rules_page(r.id).unwrap_or_default();
+            let rows = assumptions_rows(page);
+            assert!(rows.len() > 3, "{}: {} rows", r.id, rows.len());
+            assert!(
+                rows.iter().all(|row| row.len() == rows[0].len()),
+                "{}",
+                r.id
+            );
+        }
+    }
+
+    #[test]
+    fn text_is_escaped_and_code_marked() {
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(
+            inline_markdown("`rules.x` (<5)"),
+            "<code>rules.x</code> (&lt;5)"
+        );
+    }
+}
