@@ -96,6 +96,7 @@ struct Chart {
     title: String,
     caption: String,
     plot: Plot,
+    width: u32,
     height: u32,
 }
 
@@ -127,7 +128,8 @@ fn register_font() {
 fn svg(chart: &Chart) -> Result<String> {
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (WIDTH, chart.height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut out, (chart.width, chart.height)).into_drawing_area();
         draw(&root, chart)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
@@ -135,14 +137,14 @@ fn svg(chart: &Chart) -> Result<String> {
 }
 
 fn png(chart: &Chart) -> Result<Vec<u8>> {
-    let mut pixels = vec![0u8; (WIDTH * chart.height * 3) as usize];
+    let mut pixels = vec![0u8; (chart.width * chart.height * 3) as usize];
     {
-        let root =
-            BitMapBackend::with_buffer(&mut pixels, (WIDTH, chart.height)).into_drawing_area();
+        let root = BitMapBackend::with_buffer(&mut pixels, (chart.width, chart.height))
+            .into_drawing_area();
         draw(&root, chart)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
     }
-    let image = image::RgbImage::from_raw(WIDTH, chart.height, pixels)
+    let image = image::RgbImage::from_raw(chart.width, chart.height, pixels)
         .ok_or_else(|| anyhow!("the bitmap of {} has the wrong size", chart.name))?;
     let mut bytes = std::io::Cursor::new(Vec::new());
     image.write_to(&mut bytes, image::ImageOutputFormat::Png)?;
@@ -273,6 +275,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
                 shown_note(shown, run.tallies.len())
             ),
             height: bar_height(rows.len()),
+            width: WIDTH,
             plot: Plot::Bars {
                 x_label: format!("{} wins (% of duels)", names[0]),
                 rows,
@@ -382,6 +385,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
         ),
         caption,
         height: 620,
+        width: WIDTH,
         plot: Plot::Lines {
             x_label: axis_title(axes[k], names),
             y_label: "share of duels (%)".into(),
@@ -460,6 +464,7 @@ fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
             names[0], names[0], names[1]
         ),
         height: (190 + 56 * shown_rows as u32).max(360),
+        width: heatmap_width(&columns, &rows[..shown_rows]),
         plot: Plot::Heatmap {
             x_label: axis_title(axes[1], names),
             y_label: axis_title(axes[0], names),
@@ -509,6 +514,7 @@ fn rounds(run: &RunResult) -> Chart {
             shown_note(chosen.len(), run.tallies.len())
         ),
         height: 620,
+        width: WIDTH,
         plot: Plot::Lines {
             x_label: "rounds".into(),
             y_label: "share of duels (%)".into(),
@@ -563,6 +569,7 @@ fn days_to_whole(run: &RunResult) -> Chart {
             shown_note(chosen.len(), run.tallies.len())
         ),
         height: 620,
+        width: WIDTH,
         plot: Plot::Lines {
             x_label: "days after the duel".into(),
             y_label: "whole (% of wounded survivors)".into(),
@@ -592,6 +599,7 @@ fn impairment(run: &RunResult) -> Chart {
             shown_note(shown, run.tallies.len())
         ),
         height: bar_height(rows.len()),
+        width: WIDTH,
         plot: Plot::Bars {
             x_label: "impaired (% of wounded survivors)".into(),
             rows,
@@ -613,6 +621,15 @@ fn injuries(run: &RunResult) -> Option<Chart> {
         return None;
     }
     let shown = run.tallies.len().min(MAX_ROWS);
+    let column_names: Vec<String> = columns.iter().map(|(_, c)| c.clone()).collect();
+    let row_names: Vec<String> = (0..shown).map(|i| point_label(run, i)).collect();
+    let names = run.scenario.points[0].model.names();
+    let row_title = run.scenario.points[0]
+        .swept
+        .iter()
+        .map(|(k, _)| axis_title(k, names))
+        .collect::<Vec<_>>()
+        .join(" / ");
     let cells = run.tallies[..shown]
         .iter()
         .map(|t| {
@@ -630,11 +647,12 @@ fn injuries(run: &RunResult) -> Option<Chart> {
             shown_note(shown, run.tallies.len())
         ),
         height: (230 + 48 * shown as u32).max(360),
+        width: heatmap_width(&column_names, &row_names),
         plot: Plot::Heatmap {
             x_label: "zone and severity".into(),
-            y_label: String::new(),
-            columns: columns.into_iter().map(|(_, c)| c).collect(),
-            rows: (0..shown).map(|i| point_label(run, i)).collect(),
+            y_label: row_title,
+            columns: column_names,
+            rows: row_names,
             cells,
             percent: false,
             diverging: false,
@@ -651,6 +669,24 @@ fn axis_number(x: f64, span: f64) -> String {
     } else {
         format!("{x:.2}")
     }
+}
+
+/// The width a heatmap needs for its row labels and columns to stay apart.
+fn heatmap_width(columns: &[String], rows: &[String]) -> u32 {
+    let row_px = rows
+        .iter()
+        .map(|r| text_width(r, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 360);
+    let column_px = columns
+        .iter()
+        .map(|c| text_width(c, 17))
+        .max()
+        .unwrap_or(40)
+        .max(70)
+        + 18;
+    (row_px + 130 + column_px * columns.len() as u32).max(WIDTH)
 }
 
 fn text_width(s: &str, px: u32) -> u32 {
@@ -891,18 +927,7 @@ fn draw_heatmap<DB: DrawingBackend>(
         .unwrap_or(40)
         .clamp(40, 360)
         + 24;
-    let rotate = columns.iter().map(|c| text_width(c, 17)).max().unwrap_or(0)
-        > (WIDTH - label_px - 80) / nx.max(1) as u32;
-    let x_area = if rotate {
-        40 + columns
-            .iter()
-            .map(|c| text_width(c, 17))
-            .max()
-            .unwrap_or(40)
-            .min(220)
-    } else {
-        60
-    };
+    let x_area = 60;
     let mut chart = ChartBuilder::on(area)
         .margin_right(20)
         .x_label_area_size(x_area)
@@ -917,14 +942,7 @@ fn draw_heatmap<DB: DrawingBackend>(
         SegmentValue::CenterOf(i) => rows.get((ny - 1 - i) as usize).cloned().unwrap_or_default(),
         _ => String::new(),
     };
-    let x_style = if rotate {
-        (FONT, 17)
-            .into_font()
-            .transform(FontTransform::Rotate90)
-            .color(&BLACK)
-    } else {
-        (FONT, 17).into_font().color(&BLACK)
-    };
+    let x_style = (FONT, 17).into_font().color(&BLACK);
     chart
         .configure_mesh()
         .x_desc(x_label)

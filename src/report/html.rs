@@ -97,7 +97,7 @@ fn pct(successes: u64, n: u64) -> String {
     }
     let (r, lo, hi) = wilson(successes, n);
     format!(
-        "{:.1}% <small>({:.1}–{:.1})</small>",
+        "{:.1}%<br><small>{:.1}–{:.1}</small>",
         100.0 * r,
         100.0 * lo,
         100.0 * hi
@@ -109,9 +109,9 @@ fn mean(x: Option<f64>) -> String {
 }
 
 const STYLE: &str = "
-body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; color: #222; line-height: 1.45; }
+body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
-table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; }
 th { background: #f2f2f2; }
 td.n { text-align: right; white-space: nowrap; }
@@ -196,7 +196,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
             .trim();
         let _ = writeln!(
             h,
-            "<figure id=\"{name}\">\n<h3>{title}</h3>\n{svg}\n<figcaption>{caption} <a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></figcaption>\n</figure>",
+            "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></figcaption>\n</figure>",
             name = escape(&c.name),
             title = escape(&c.title),
             caption = escape(&c.caption),
@@ -314,7 +314,11 @@ fn parameters(h: &mut String, run: &RunResult) {
         "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<div class=\"scroll\"><table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
         escape(s.ruleset)
     );
-    for p in rules::parameters(s.ruleset).unwrap_or(&[]) {
+    for p in rules::parameters(s.ruleset)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|p| matches!(p.section, "rules" | "healing"))
+    {
         let path = format!("{}.{}", p.section, p.key);
         let in_force = if let Some((_, values)) = swept.iter().find(|(k, _)| *k == path) {
             Some(format!("swept: {}", values.join(", ")))

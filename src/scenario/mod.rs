@@ -133,9 +133,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     if axes.is_empty() {
         return Ok(base);
     }
-    let document: toml_edit::DocumentMut = text
+    let mut document: toml_edit::DocumentMut = text
         .parse()
         .map_err(|e| source.error_at(None, None, format!("cannot read for the sweep: {e}")))?;
+    sweep::fill_defaults(
+        &mut document,
+        &axes,
+        rules::parameters(base.ruleset).unwrap_or(&[]),
+    );
     let mut points = Vec::new();
     for choice in sweep::combinations(&axes) {
         let written = sweep::apply(&source, &document, &axes, &choice)?;

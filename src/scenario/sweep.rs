@@ -9,6 +9,7 @@
 //! `toml_edit`, so every other line keeps its place) and then read exactly like a file without
 //! a sweep, so a swept value is checked by the same rules as a written one.
 
+use crate::rules::Parameter;
 use crate::scenario::error::{InputError, Source};
 use std::ops::Range;
 use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
@@ -349,6 +350,41 @@ pub fn combinations(axes: &[Axis]) -> Vec<Vec<usize>> {
             .collect();
     }
     all
+}
+
+/// Writes in the ruleset's documented default of every `[rules]` or `[healing]` table whose
+/// cell a sweep indexes but the file does not write, so `rules.damage[6]` can be swept
+/// without copying the whole table into the file.
+pub fn fill_defaults(document: &mut DocumentMut, axes: &[Axis], parameters: &[Parameter]) {
+    for axis in axes {
+        let [
+            Segment::Key(section),
+            Segment::Key(key),
+            Segment::Index(_),
+            ..,
+        ] = axis.segments.as_slice()
+        else {
+            continue;
+        };
+        let written = document
+            .get(section)
+            .and_then(Item::as_table_like)
+            .is_some_and(|t| t.contains_key(key));
+        if written {
+            continue;
+        }
+        let default = parameters
+            .iter()
+            .find(|p| p.section == section && p.key == key)
+            .and_then(|p| p.default.parse::<Value>().ok());
+        if let Some(value) = default {
+            let _ = set_item(
+                document.as_item_mut(),
+                &[Segment::Key(section.clone()), Segment::Key(key.clone())],
+                value,
+            );
+        }
+    }
 }
 
 /// The file's text with each axis set to the chosen value.
