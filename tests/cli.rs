@@ -41,7 +41,7 @@ fn run_to(dir: &Path, extra: &[&str]) -> (Vec<u8>, Vec<u8>) {
 }
 
 #[test]
-fn run_writes_the_three_files_with_the_contract_columns() {
+fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() {
     let dir = scratch("files");
     let (summary, distributions) = run_to(&dir.join("out"), &[]);
     let summary = text(&summary);
@@ -77,13 +77,42 @@ fn run_writes_the_three_files_with_the_contract_columns() {
     let manifest = std::fs::read_to_string(dir.join("out/manifest.json")).unwrap_or_default();
     assert!(manifest.contains("\"trials\": 100000"), "{manifest}");
     assert!(manifest.contains("\"trials_per_s\""));
-    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out"))
-        .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+    let mut leftovers: Vec<String> = std::fs::read_dir(dir.join("out"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
         .unwrap_or_default();
+    leftovers.sort();
     assert_eq!(
-        leftovers.len(),
-        3,
-        "only the three outputs, no temporary files: {leftovers:?}"
+        leftovers,
+        [
+            "charts",
+            "distributions.csv",
+            "manifest.json",
+            "report.html",
+            "summary.csv"
+        ],
+        "only the outputs: no temporary files, no journal"
+    );
+    let mut charts: Vec<String> = std::fs::read_dir(dir.join("out/charts"))
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    charts.sort();
+    assert_eq!(
+        charts,
+        [
+            "days-to-whole.png",
+            "days-to-whole.svg",
+            "rounds.png",
+            "rounds.svg"
+        ],
+        "a single point draws the rounds and days-to-whole charts"
     );
 }
 

@@ -43,23 +43,23 @@ fn rules_page(id: &str) -> Option<&'static str> {
     }
 }
 
-/// The rows of the first Markdown table under the `## Assumptions` heading.
-fn assumptions_rows(page: &str) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let mut inside = false;
+/// The Markdown tables under every heading that names assumptions (`## Assumptions`,
+/// `### Healing assumptions`, ...), each with its heading.
+fn assumption_tables(page: &str) -> Vec<(String, Vec<Vec<String>>)> {
+    let mut tables: Vec<(String, Vec<Vec<String>>)> = Vec::new();
+    let mut heading: Option<String> = None;
     for line in page.lines() {
-        if line.starts_with("## ") {
-            if inside && !rows.is_empty() {
-                break;
-            }
-            inside = line.trim() == "## Assumptions";
+        let line = line.trim();
+        if line.starts_with('#') {
+            let title = line.trim_start_matches('#').trim();
+            heading = title
+                .to_lowercase()
+                .contains("assumptions")
+                .then(|| title.to_owned());
             continue;
         }
-        let line = line.trim();
-        if !inside || !line.starts_with('|') {
-            if inside && !rows.is_empty() && !line.starts_with('|') {
-                break;
-            }
+        let Some(title) = &heading else { continue };
+        if !line.starts_with('|') {
             continue;
         }
         let cells: Vec<String> = line
@@ -73,9 +73,12 @@ fn assumptions_rows(page: &str) -> Vec<Vec<String>> {
         {
             continue;
         }
-        rows.push(cells);
+        match tables.last_mut() {
+            Some((t, rows)) if t == title => rows.push(cells),
+            _ => tables.push((title.clone(), vec![cells])),
+        }
     }
-    rows
+    tables
 }
 
 /// Markdown inline code (`x`) as `<code>`, everything else escaped.
@@ -342,32 +345,39 @@ fn parameters(h: &mut String, run: &RunResult) {
     let Some(page) = rules_page(s.ruleset) else {
         return;
     };
-    let rows = assumptions_rows(page);
-    if rows.is_empty() {
+    let tables = assumption_tables(page);
+    if tables.is_empty() {
         return;
     }
     let _ = writeln!(
         h,
-        "<h2>Assumptions</h2>\n<p>Where the rule text is silent or unclear, duelsim reads it as below (from <code>docs/rules/{}.md</code>); highlighted rows name a parameter this scenario sets.</p>\n<div class=\"scroll\"><table>",
+        "<h2>Assumptions</h2>\n<p>Where the rule text is silent or unclear, duelsim reads it as below (from <code>docs/rules/{}.md</code>); highlighted rows name a parameter this scenario sets.</p>",
         escape(s.ruleset)
     );
-    for (i, cells) in rows.iter().enumerate() {
-        let tag = if i == 0 { "th" } else { "td" };
-        let set = i > 0
-            && cells.first().is_some_and(|c| {
-                c.split('`').skip(1).step_by(2).any(|code| {
-                    let (section_name, key) = code.split_once('.').unwrap_or(("", code));
-                    section(section_name).is_some_and(|t| t.contains_key(key))
-                        || swept.iter().any(|(k, _)| k == code)
-                })
-            });
-        let _ = write!(h, "<tr{}>", if set { " class=\"over\"" } else { "" });
-        for c in cells {
-            let _ = write!(h, "<{tag}>{}</{tag}>", inline_markdown(c));
+    for (title, rows) in tables {
+        let _ = writeln!(
+            h,
+            "<h3>{}</h3>\n<div class=\"scroll\"><table>",
+            inline_markdown(&title)
+        );
+        for (i, cells) in rows.iter().enumerate() {
+            let tag = if i == 0 { "th" } else { "td" };
+            let set = i > 0
+                && cells.first().is_some_and(|c| {
+                    c.split('`').skip(1).step_by(2).any(|code| {
+                        let (section_name, key) = code.split_once('.').unwrap_or(("", code));
+                        section(section_name).is_some_and(|t| t.contains_key(key))
+                            || swept.iter().any(|(k, _)| k == code)
+                    })
+                });
+            let _ = write!(h, "<tr{}>", if set { " class=\"over\"" } else { "" });
+            for c in cells {
+                let _ = write!(h, "<{tag}>{}</{tag}>", inline_markdown(c));
+            }
+            let _ = writeln!(h, "</tr>");
         }
-        let _ = writeln!(h, "</tr>");
+        let _ = writeln!(h, "</table></div>");
     }
-    let _ = writeln!(h, "</table></div>");
 }
 
 #[cfg(test)]
@@ -378,13 +388,16 @@ mod tests {
     fn every_rules_page_has_an_assumptions_table() {
         for r in rules::RULESETS {
             let page = rules_page(r.id).unwrap_or_default();
-            let rows = assumptions_rows(page);
-            assert!(rows.len() > 3, "{}: {} rows", r.id, rows.len());
-            assert!(
-                rows.iter().all(|row| row.len() == rows[0].len()),
-                "{}",
-                r.id
-            );
+            let tables = assumption_tables(page);
+            let rows: usize = tables.iter().map(|(_, rows)| rows.len()).sum();
+            assert!(rows > 8, "{}: {rows} rows", r.id);
+            for (title, rows) in &tables {
+                assert!(
+                    rows.iter().all(|row| row.len() == rows[0].len()),
+                    "{}: {title}",
+                    r.id
+                );
+            }
         }
     }
 

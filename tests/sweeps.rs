@@ -1,0 +1,367 @@
+//! Sweeps end to end: interrupted runs resumed to the bytes of an uninterrupted one (SIGKILL
+//! and Ctrl-C), precision stopping, the charts and report of every shipped sweep, and bad
+//! `[sweep]` entries.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const RESUME: &str = "tests/fixtures/resume-sweep.toml";
+const POINTS: usize = 12;
+
+fn duelsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-sweeps-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn finished_points(out: &Path) -> usize {
+    std::fs::read_dir(out.join(".partial")).map_or(0, |entries| {
+        entries
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tally"))
+            .count()
+    })
+}
+
+/// Starts a run into `out`, waits until `points` points are in its journal, then signals it
+/// (`kill` for SIGKILL, or the `kill` command's signal name) and waits for it to end.
+fn interrupt(out: &Path, points: usize, signal: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(["run", RESUME, "-q", "-o", &out.to_string_lossy()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while finished_points(out) < points {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "no progress in the journal"
+        );
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the run ended ({status}) before it could be interrupted");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    match signal {
+        None => child.kill().unwrap_or_else(|e| panic!("cannot kill: {e}")),
+        Some(name) => {
+            let status = Command::new("kill")
+                .args([&format!("-{name}"), &child.id().to_string()])
+                .status()
+                .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+            assert!(status.success());
+        }
+    }
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait: {e}"))
+}
+
+fn uninterrupted(dir: &Path) -> PathBuf {
+    let out = dir.join("whole");
+    let o = duelsim(&["run", RESUME, "-q", "-o", &out.to_string_lossy()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        !out.join(".partial").exists(),
+        "a finished run keeps no journal"
+    );
+    out
+}
+
+fn resume_and_compare(out: &Path, whole: &Path) -> String {
+    let o = duelsim(&["run", RESUME, "--resume", "-o", &out.to_string_lossy()]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for file in ["summary.csv", "distributions.csv"] {
+        assert!(
+            read(&out.join(file)) == read(&whole.join(file)),
+            "{file} differs after --resume"
+        );
+    }
+    assert!(!out.join(".partial").exists());
+    text(&o.stderr)
+}
+
+#[test]
+fn a_sweep_killed_midway_and_resumed_gives_the_bytes_of_an_uninterrupted_run() {
+    let dir = scratch("kill");
+    let whole = uninterrupted(&dir);
+    let out = dir.join("killed");
+    let o = interrupt(&out, 2, None);
+    assert!(!o.status.success());
+    let kept = finished_points(&out);
+    assert!(
+        (2..POINTS).contains(&kept),
+        "killed after {kept} of {POINTS} points"
+    );
+    let stderr = resume_and_compare(&out, &whole);
+    assert!(
+        stderr.contains(&format!("resuming: {kept} of {POINTS} point(s) kept")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ctrl_c_keeps_the_finished_points_and_says_so_and_resume_finishes_the_run() {
+    let dir = scratch("ctrl-c");
+    let whole = uninterrupted(&dir);
+    let out = dir.join("stopped");
+    let o = interrupt(&out, 1, Some("INT"));
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let stderr = text(&o.stderr);
+    assert!(stderr.contains("interrupted; kept"), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+    // What was kept is written out whole: a summary row per finished point.
+    let kept = finished_points(&out);
+    let summary = text(&read(&out.join("summary.csv")));
+    assert_eq!(summary.lines().count(), kept + 1, "{summary}");
+    let manifest = text(&read(&out.join("manifest.json")));
+    assert!(manifest.contains("\"status\": \"partial\""), "{manifest}");
+    resume_and_compare(&out, &whole);
+    let manifest = text(&read(&out.join("manifest.json")));
+    assert!(manifest.contains("\"status\": \"complete\""), "{manifest}");
+}
+
+#[test]
+fn a_run_without_resume_starts_over_and_says_so() {
+    let dir = scratch("over");
+    let out = dir.join("out");
+    interrupt(&out, 1, None);
+    let kept = finished_points(&out);
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "-o",
+        &out.to_string_lossy(),
+        "--trials",
+        "10000",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!("the {kept} finished point(s)")),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
+#[test]
+fn resuming_into_a_run_of_other_settings_is_refused() {
+    let dir = scratch("other");
+    let out = dir.join("out");
+    interrupt(&out, 1, None);
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "--resume",
+        "--seed",
+        "5",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("other settings"));
+}
+
+fn column(header: &str, name: &str) -> usize {
+    header
+        .split(',')
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn a_precision_stopped_run_gives_the_same_bytes_twice_and_meets_its_target() {
+    let dir = scratch("precision");
+    let mut outputs = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(threads);
+        let o = duelsim(&[
+            "run",
+            "tests/fixtures/precision.toml",
+            "-q",
+            "--threads",
+            threads,
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        outputs.push((
+            read(&out.join("summary.csv")),
+            read(&out.join("distributions.csv")),
+        ));
+    }
+    assert!(outputs[0] == outputs[1], "two runs differ");
+    let summary = text(&outputs[0].0);
+    let mut lines = summary.lines();
+    let header = lines.next().unwrap_or_default();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 3);
+    let mut trial_counts = Vec::new();
+    for row in &rows {
+        let trials: u64 = row[column(header, "trials")].parse().unwrap_or(0);
+        assert_eq!(trials % 8192, 0, "stopped mid-chunk: {trials}");
+        assert!(trials < 2_000_000, "hit the cap: {trials}");
+        for side in ["a_win", "b_win"] {
+            let lo: f64 = row[column(header, &format!("{side}_lo"))]
+                .parse()
+                .unwrap_or(1.0);
+            let hi: f64 = row[column(header, &format!("{side}_hi"))]
+                .parse()
+                .unwrap_or(0.0);
+            // The CSV rounds to 6 decimals: allow that rounding, nothing more.
+            assert!((hi - lo) / 2.0 <= 0.004 + 1e-6, "{side}: {lo}..{hi}");
+        }
+        trial_counts.push(trials);
+    }
+    // Rates near 50% need more trials than lopsided ones: the counts are not all the same.
+    assert!(
+        trial_counts.iter().any(|&t| t != trial_counts[0]),
+        "{trial_counts:?}"
+    );
+    let check = duelsim(&["check", "tests/fixtures/precision.toml"]);
+    assert!(text(&check.stdout).contains("up to 2000000 trials"));
+}
+
+/// The axes of a shipped sweep: its `[sweep]` keys.
+fn sweep_axes(path: &Path) -> Option<usize> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let table: toml::Table = toml::from_str(&text).ok()?;
+    table.get("sweep")?.as_table().map(|t| t.len())
+}
+
+#[test]
+fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
+    let mut sweeps = Vec::new();
+    for ruleset in std::fs::read_dir(&root).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(ruleset.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            if let Some(axes) = sweep_axes(&file.path()) {
+                sweeps.push((file.path(), axes, ruleset.file_name()));
+            }
+        }
+    }
+    let rulesets: std::collections::BTreeSet<_> = sweeps.iter().map(|s| s.2.clone()).collect();
+    assert_eq!(
+        rulesets.len(),
+        5,
+        "a shipped sweep per ruleset: {rulesets:?}"
+    );
+    let dir = scratch("shipped");
+    for (i, (path, axes, _)) in sweeps.iter().enumerate() {
+        let out = dir.join(i.to_string());
+        let o = duelsim(&[
+            "run",
+            &path.to_string_lossy(),
+            "-q",
+            "--trials",
+            "4000",
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            path.display(),
+            text(&o.stderr)
+        );
+        let mut charts = vec!["win-rate", "rounds", "days-to-whole"];
+        if *axes >= 2 {
+            charts.push("matchup");
+        }
+        if path.to_string_lossy().contains("zone-d100") {
+            charts.extend(["injuries", "impairment"]);
+        }
+        let report = text(&read(&out.join("report.html")));
+        for chart in &charts {
+            for ext in ["svg", "png"] {
+                let file = out.join("charts").join(format!("{chart}.{ext}"));
+                assert!(
+                    read(&file).len() > 1000,
+                    "{}: {} is missing or empty",
+                    path.display(),
+                    file.display()
+                );
+            }
+            assert!(
+                report.contains(&format!("<figure id=\"{chart}\"")),
+                "{}: {chart} not in the report",
+                path.display()
+            );
+        }
+        assert!(read(&out.join("charts/rounds.png")).starts_with(b"\x89PNG"));
+        // Self-contained: nothing is fetched.
+        assert!(!report.contains("src=\"http"), "{}", path.display());
+        assert!(!report.contains("<script"), "{}", path.display());
+        assert!(report.contains("Rules in force") && report.contains("Assumptions"));
+        let summary = text(&read(&out.join("summary.csv")));
+        let header = summary.lines().next().unwrap_or_default();
+        let swept = text(&read(&out.join("manifest.json")));
+        assert!(swept.contains("\"swept\""), "{swept}");
+        assert!(
+            header.split(',').nth(1).is_some_and(|c| c.contains('.')),
+            "{}: the swept values are named columns: {header}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn bad_sweep_entries_are_input_errors_at_their_line() {
+    let dir = scratch("bad");
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/precision.toml"),
+    )
+    .unwrap_or_default();
+    let base = base.replace("[sweep]\n\"a.attack\" = [8, 13, 18]\n", "");
+    for (entry, expected) in [
+        ("\"a.atack\" = [1, 2]", "did you mean 'attack'"),
+        ("\"a.attack\" = [8, 99]", "a.attack"),
+        ("seed = [1, 2]", "cannot be swept"),
+        ("\"a.attack\" = { from = 9, to = 3 }", "below"),
+        ("\"a.weapon\" = [\"broadsword\", \"axe\"]", "axe"),
+        ("\"rules.nothing[2]\" = [1]", "cannot be indexed"),
+    ] {
+        let file = dir.join("bad.toml");
+        let text_in = format!("{base}\n[sweep]\n{entry}\n");
+        std::fs::write(&file, &text_in).unwrap_or_else(|e| panic!("{e}"));
+        let line = text_in.lines().count();
+        let o = duelsim(&[
+            "run",
+            &file.to_string_lossy(),
+            "-o",
+            &dir.join("out").to_string_lossy(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{entry}: {}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(err.contains(expected), "{entry}: {err}");
+        assert!(
+            err.contains(&format!("bad.toml:{line}:")),
+            "{entry}: not placed at line {line}: {err}"
+        );
+        assert!(!dir.join("out").exists(), "{entry}: output written");
+    }
+}
