@@ -65,6 +65,8 @@ struct Series {
 #[derive(Debug, Clone)]
 enum Plot {
     Lines {
+        /// What the series labels are (drawn above the legend).
+        legend_title: String,
         x_label: String,
         y_label: String,
         x_range: (f64, f64),
@@ -74,6 +76,7 @@ enum Plot {
     },
     Bars {
         x_label: String,
+        y_label: String,
         rows: Vec<(String, f64, f64, f64)>,
     },
     Heatmap {
@@ -170,6 +173,17 @@ fn point_label(run: &RunResult, i: usize) -> String {
     swept
         .iter()
         .map(|(_, v)| v.as_str())
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// What the points' labels are: the swept values' titles, in order.
+fn swept_title(run: &RunResult) -> String {
+    let names = run.scenario.points[0].model.names();
+    run.scenario.points[0]
+        .swept
+        .iter()
+        .map(|(k, _)| axis_title(k, names))
         .collect::<Vec<_>>()
         .join(" / ")
 }
@@ -277,6 +291,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
             height: bar_height(rows.len()),
             width: WIDTH,
             plot: Plot::Bars {
+                y_label: swept_title(run),
                 x_label: format!("{} wins (% of duels)", names[0]),
                 rows,
             },
@@ -387,6 +402,15 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
+            legend_title: if single {
+                String::new()
+            } else {
+                others
+                    .iter()
+                    .map(|a| axis_title(a, names))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            },
             x_label: axis_title(axes[k], names),
             y_label: "share of duels (%)".into(),
             x_range: pad(x0, x1),
@@ -516,6 +540,7 @@ fn rounds(run: &RunResult) -> Chart {
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
+            legend_title: swept_title(run),
             x_label: "rounds".into(),
             y_label: "share of duels (%)".into(),
             x_range: (0.0, f64::from(last) + 0.5),
@@ -532,7 +557,7 @@ fn days_to_whole(run: &RunResult) -> Chart {
     let mut last = 1;
     for &i in &chosen {
         let pooled = run.tallies[i].recovery_pooled();
-        if let Some(q) = pooled.days_to_whole.quantile(0.999) {
+        if let Some(q) = pooled.days_to_whole.quantile(0.99) {
             last = last.max(q);
         }
     }
@@ -565,12 +590,13 @@ fn days_to_whole(run: &RunResult) -> Chart {
         name: "days-to-whole".into(),
         title: "Days until whole, for wounded survivors".into(),
         caption: format!(
-            "Share of the duel's wounded survivors (both sides) who are whole by each day; a curve ends below 100% by those who die in recovery or are still wounded at the horizon.{}",
+            "Share of the duel's wounded survivors (both sides) who are whole by each day; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole.{}",
             shown_note(chosen.len(), run.tallies.len())
         ),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
+            legend_title: swept_title(run),
             x_label: "days after the duel".into(),
             y_label: "whole (% of wounded survivors)".into(),
             x_range: (0.0, f64::from(last) * 1.02 + 0.5),
@@ -601,6 +627,7 @@ fn impairment(run: &RunResult) -> Chart {
         height: bar_height(rows.len()),
         width: WIDTH,
         plot: Plot::Bars {
+            y_label: swept_title(run),
             x_label: "impaired (% of wounded survivors)".into(),
             rows,
         },
@@ -630,7 +657,7 @@ fn injuries(run: &RunResult) -> Option<Chart> {
         .map(|(k, _)| axis_title(k, names))
         .collect::<Vec<_>>()
         .join(" / ");
-    let cells = run.tallies[..shown]
+    let cells: Vec<Vec<Option<f64>>> = run.tallies[..shown]
         .iter()
         .map(|t| {
             columns
@@ -639,6 +666,18 @@ fn injuries(run: &RunResult) -> Option<Chart> {
                 .collect()
         })
         .collect();
+    let mut x_label = "zone and severity".to_owned();
+    let (mut column_names, mut row_names, mut cells, mut row_title) =
+        (column_names, row_names, cells, row_title);
+    // Points as columns when that keeps the chart narrower (few points, short labels).
+    let wide = heatmap_width(&column_names, &row_names);
+    if wide > 1200 && heatmap_width(&row_names, &column_names) < wide {
+        cells = (0..column_names.len())
+            .map(|c| cells.iter().map(|row| row[c]).collect())
+            .collect();
+        std::mem::swap(&mut column_names, &mut row_names);
+        std::mem::swap(&mut x_label, &mut row_title);
+    }
     Some(Chart {
         name: "injuries".into(),
         title: "Injuries per duel by zone and severity".into(),
@@ -646,10 +685,10 @@ fn injuries(run: &RunResult) -> Option<Chart> {
             "Mean number of injuries of each zone and severity per duel, both fighters together.{}",
             shown_note(shown, run.tallies.len())
         ),
-        height: (230 + 48 * shown as u32).max(360),
+        height: (230 + 48 * row_names.len() as u32).max(360),
         width: heatmap_width(&column_names, &row_names),
         plot: Plot::Heatmap {
-            x_label: "zone and severity".into(),
+            x_label,
             y_label: row_title,
             columns: column_names,
             rows: row_names,
@@ -712,6 +751,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
         .map_err(err)?;
     match &chart.plot {
         Plot::Lines {
+            legend_title,
             x_label,
             y_label,
             x_range,
@@ -719,9 +759,20 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
             series,
             integer_x,
         } => draw_lines(
-            &body, x_label, y_label, *x_range, *y_range, series, *integer_x,
+            &body,
+            legend_title,
+            x_label,
+            y_label,
+            *x_range,
+            *y_range,
+            series,
+            *integer_x,
         ),
-        Plot::Bars { x_label, rows } => draw_bars(&body, x_label, rows),
+        Plot::Bars {
+            x_label,
+            y_label,
+            rows,
+        } => draw_bars(&body, x_label, y_label, rows),
         Plot::Heatmap {
             x_label,
             y_label,
@@ -739,6 +790,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
 #[allow(clippy::too_many_arguments)]
 fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
+    legend_title: &str,
     x_label: &str,
     y_label: &str,
     x_range: (f64, f64),
@@ -749,6 +801,7 @@ fn draw_lines<DB: DrawingBackend>(
     let legend_px = series
         .iter()
         .map(|s| text_width(&s.label, 17))
+        .chain(std::iter::once(text_width(legend_title, 17)))
         .max()
         .unwrap_or(0)
         .clamp(120, 330)
@@ -793,6 +846,19 @@ fn draw_lines<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
+    if !legend_title.is_empty() {
+        legend
+            .draw(&Text::new(
+                legend_title.to_owned(),
+                (8, 14),
+                (FONT, 17)
+                    .into_font()
+                    .style(FontStyle::Bold)
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+    }
     for (i, s) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
         let style = colour.stroke_width(3);
@@ -806,7 +872,7 @@ fn draw_lines<DB: DrawingBackend>(
         chart
             .draw_series(LineSeries::new(line, style))
             .map_err(err)?;
-        let y = 14 + 28 * i as i32;
+        let y = 14 + 28 * (i as i32 + i32::from(!legend_title.is_empty()));
         legend
             .draw(&PathElement::new(vec![(8, y), (36, y)], style))
             .map_err(err)?;
@@ -832,6 +898,7 @@ fn draw_lines<DB: DrawingBackend>(
 fn draw_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     x_label: &str,
+    y_label: &str,
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
     let n = rows.len().max(1) as i32;
@@ -843,11 +910,11 @@ fn draw_bars<DB: DrawingBackend>(
         .clamp(40, 420)
         + 24;
     let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
-    let x_max = (top * 1.12).min(100.0).max(top);
+    let x_max = top * 1.15;
     let mut chart = ChartBuilder::on(area)
         .margin_right(30)
         .x_label_area_size(60)
-        .y_label_area_size(label_px)
+        .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
         .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
         .map_err(err)?;
     let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
@@ -861,6 +928,7 @@ fn draw_bars<DB: DrawingBackend>(
     chart
         .configure_mesh()
         .x_desc(x_label)
+        .y_desc(y_label)
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 17))
         .y_labels(rows.len() + 1)
@@ -897,7 +965,7 @@ fn draw_bars<DB: DrawingBackend>(
             let y = SegmentValue::CenterOf(n - 1 - i as i32);
             Text::new(
                 format!("{:.1}%", r.1),
-                (r.3, y),
+                (r.3 + x_max * 0.012, y),
                 (FONT, 16)
                     .into_font()
                     .color(&BLACK)
