@@ -409,9 +409,19 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
     };
     let seed = options.seed.unwrap_or(scenario.seed);
     let mut out = String::new();
+    let swept: Vec<String> = point
+        .swept
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    let at = if swept.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", swept.join(", "))
+    };
     let _ = writeln!(
         out,
-        "trace of '{}' ({}), point {}",
+        "trace of '{}' ({}), point {}{at}",
         scenario.name, scenario.ruleset, options.point
     );
     let (lines, used, problem) = match &options.dice {
