@@ -90,5 +90,11 @@ fn bench_rulesets(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench_dice, bench_rulesets);
+criterion_group! {
+    name = benches;
+    // No criterion plots: plotters is built with duelsim's bundled-font feature, and the
+    // figures this bench is read for are the printed medians.
+    config = Criterion::default().without_plots();
+    targets = bench_dice, bench_rulesets
+}
 criterion_main!(benches);
