@@ -66,7 +66,7 @@ fn progress_bar(total: u64, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
     if let Ok(style) =
-        ProgressStyle::with_template("{msg} [{bar:30}] {percent:>3}%  {rate}  ETA {eta}")
+        ProgressStyle::with_template("{msg} [{bar:24}] {percent:>3}%  {rate}  ETA {eta}")
     {
         let style = style
             .with_key(
@@ -184,7 +184,7 @@ fn run_one(
     let mut last_written = Instant::now();
     let mut done_trials = 0;
     for i in resumed..points {
-        bar.set_message(format!("{}: point {}/{points}", scenario.name, i + 1));
+        bar.set_message(format!("{}: {i}/{points} points done", scenario.name));
         let point = &scenario.points[i];
         let tally = pool.install(|| {
             crate::engine::run_model(&point.model, scenario.seed, i as u64, budget, &bar, &STOP)
