@@ -199,21 +199,7 @@ mod tests {
 
     #[test]
     fn the_merged_tally_is_the_same_as_chunks_added_one_by_one_in_order() {
-        let f = Fighter {
-            attack: 12,
-            defense: 6,
-            toughness: 8,
-            damage: 2,
-            coverage: 10,
-            protection: 2,
-        };
-        let model = TwinD20::new(
-            [f, f],
-            ["a".into(), "b".into()],
-            Rules::default(),
-            Healing::default(),
-            30,
-        );
+        let model = model();
         let trials = 5 * CHUNK_TRIALS + 123;
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build();
         let parallel = match pool {

@@ -261,6 +261,17 @@ fn values_of(run: &RunResult, k: usize) -> Vec<String> {
     values
 }
 
+/// The points that have a tally, with their indexes.
+fn finished<'r>(
+    run: &'r RunResult,
+) -> impl Iterator<Item = (usize, &'r crate::scenario::Point)> + 'r {
+    run.scenario
+        .points
+        .iter()
+        .enumerate()
+        .take(run.tallies.len())
+}
+
 fn a_win(t: &Tally) -> (f64, f64, f64) {
     wilson(t.ends[0], t.trials)
 }
@@ -299,13 +310,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
     };
     // Group the points by the values of the other axes.
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, p) in run
-        .scenario
-        .points
-        .iter()
-        .enumerate()
-        .take(run.tallies.len())
-    {
+    for (i, p) in finished(run) {
         let key: Vec<&str> = p
             .swept
             .iter()
@@ -448,13 +453,7 @@ fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
     let first: Vec<String> = (2..axes.len())
         .map(|k| values_of(run, k).into_iter().next().unwrap_or_default())
         .collect();
-    for (i, p) in run
-        .scenario
-        .points
-        .iter()
-        .enumerate()
-        .take(run.tallies.len())
-    {
+    for (i, p) in finished(run) {
         if p.swept[2..].iter().map(|(_, v)| v).ne(first.iter()) {
             continue;
         }
