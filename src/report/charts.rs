@@ -1103,3 +1103,132 @@ fn draw_heatmap<DB: DrawingBackend>(
         .map_err(err)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Budget, run_model};
+    use crate::scenario::{Scenario, parse};
+    use indicatif::ProgressBar;
+    use std::path::Path;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    const SWEEP: &str = r#"
+name = "t"
+ruleset = "twin-d20"
+trials = 8192
+[a]
+name = "Knight"
+attack = 13
+defense = 6
+toughness = 9
+weapon = "sword"
+[b]
+name = "Brigand"
+attack = 12
+defense = 8
+toughness = 8
+weapon = "sword"
+[weapons.sword]
+damage = 3
+[weapons.club]
+damage = 2
+[sweep]
+"a.weapon" = ["sword", "club"]
+"b.attack" = [9, 12, 15]
+"#;
+
+    fn scenario() -> Scenario {
+        parse(Path::new("t.toml"), SWEEP).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn tallies(s: &Scenario) -> Vec<Tally> {
+        s.points
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                run_model(
+                    &p.model,
+                    s.seed,
+                    i as u64,
+                    Budget::Trials(s.trials),
+                    &ProgressBar::hidden(),
+                    &AtomicBool::new(false),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_two_axis_sweep_gets_curves_per_list_value_and_a_heatmap_whose_cells_are_its_points() {
+        let s = scenario();
+        let run = RunResult {
+            scenario: &s,
+            tallies: tallies(&s),
+            threads: 1,
+            duration: Duration::from_secs(1),
+        };
+        let charts = plan(&run);
+        let names: Vec<&str> = charts.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["win-rate", "matchup", "rounds", "days-to-whole"]);
+        let Plot::Lines { series, .. } = &charts[0].plot else {
+            panic!("win-rate is not a line chart");
+        };
+        // One curve per weapon, over the three Attack values, at the points' own rates.
+        assert_eq!(series.len(), 2);
+        assert_eq!(series[1].label, "club");
+        let rate = |i: usize| 100.0 * wilson(run.tallies[i].ends[0], run.tallies[i].trials).0;
+        assert_eq!(
+            series[1].points,
+            [(9.0, rate(3)), (12.0, rate(4)), (15.0, rate(5))]
+        );
+        let Plot::Heatmap {
+            rows,
+            columns,
+            cells,
+            ..
+        } = &charts[1].plot
+        else {
+            panic!("matchup is not a heatmap");
+        };
+        assert_eq!(rows, &["sword", "club"]);
+        assert_eq!(columns, &["9", "12", "15"]);
+        for r in 0..2 {
+            for c in 0..3 {
+                assert_eq!(cells[r][c], Some(rate(3 * r + c) / 100.0));
+            }
+        }
+    }
+
+    #[test]
+    fn every_chart_renders_as_svg_and_png() {
+        let s = scenario();
+        let run = RunResult {
+            scenario: &s,
+            tallies: tallies(&s),
+            threads: 1,
+            duration: Duration::from_secs(1),
+        };
+        let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rendered.len(), 4);
+        for r in &rendered {
+            // The title up to any apostrophe (which SVG text escapes).
+            let title = r.title.split('\'').next().unwrap_or_default();
+            assert!(
+                r.svg.starts_with("<svg") && r.svg.contains(title),
+                "{}",
+                r.name
+            );
+            assert!(r.png.starts_with(b"\x89PNG\r\n\x1a\n"), "{}", r.name);
+        }
+    }
+
+    #[test]
+    fn spread_keeps_the_ends_and_at_most_n() {
+        assert_eq!(spread(3, 8), [0, 1, 2]);
+        let s = spread(22, 8);
+        assert_eq!(s.len(), 8);
+        assert_eq!((s[0], s[7]), (0, 21));
+    }
+}
