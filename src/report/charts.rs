@@ -1194,9 +1194,9 @@ damage = 2
         };
         assert_eq!(rows, &["sword", "club"]);
         assert_eq!(columns, &["9", "12", "15"]);
-        for r in 0..2 {
-            for c in 0..3 {
-                assert_eq!(cells[r][c], Some(rate(3 * r + c) / 100.0));
+        for (r, row) in cells.iter().enumerate() {
+            for (c, cell) in row.iter().enumerate() {
+                assert_eq!(*cell, Some(rate(3 * r + c) / 100.0));
             }
         }
     }
