@@ -128,5 +128,12 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     });
     written.with_context(|| format!("cannot write {}", temporary.display()))?;
     std::fs::rename(&temporary, path)
-        .with_context(|| format!("cannot move {} into place", path.display()))
+        .with_context(|| format!("cannot move {} into place", path.display()))?;
+    // The rename itself reaches the disk only when the folder is synced (a power cut).
+    if let Some(dir) = path.parent()
+        && let Ok(folder) = std::fs::File::open(dir)
+    {
+        let _ = folder.sync_all();
+    }
+    Ok(())
 }
