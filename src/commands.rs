@@ -6,7 +6,7 @@
 //! `rulesets` lists rulesets and their parameters. Argument parsing lives in `main.rs`.
 
 use crate::dice::{Dice, FastDice, ScriptedDice};
-use crate::engine::Budget;
+use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::log::Log;
 use crate::report::{self, RunResult};
@@ -41,6 +41,8 @@ pub struct RunOptions {
     pub quiet: bool,
     /// Keep the finished points of an interrupted run into the same folder.
     pub resume: bool,
+    /// Run one slice of every point's chunks (`--shard K/N`), for `merge` to combine.
+    pub shard: Option<Shard>,
 }
 
 fn load_all(paths: &[PathBuf], trials: Option<u64>, seed: Option<u64>) -> Result<Vec<Scenario>> {
@@ -137,7 +139,15 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         let dir = match (&options.output, scenarios.len()) {
             (Some(dir), 1) => dir.clone(),
             (Some(dir), _) => dir.join(&scenario.name),
-            (None, _) => Path::new("reports").join(&scenario.name),
+            (None, _) => match options.shard {
+                Some(shard) => Path::new("reports").join(format!(
+                    "{}-shard-{}-of-{}",
+                    scenario.name,
+                    shard.index + 1,
+                    shard.count
+                )),
+                None => Path::new("reports").join(&scenario.name),
+            },
         };
         run_one(scenario, &dir, &pool, threads, options)?;
         folders.push(dir);
@@ -153,7 +163,15 @@ fn run_one(
     threads: usize,
     options: &RunOptions,
 ) -> Result<()> {
-    let (journal, kept, discarded) = Journal::open(dir, scenario, options.resume)?;
+    let shard = options.shard.unwrap_or(Shard::WHOLE);
+    if options.shard.is_some() && scenario.precision.is_some() {
+        return Err(InputError::plain(format!(
+            "--shard: {} stops on [precision], which needs every chunk in order on one machine; expected a fixed trial count (give --trials N, or trials = N in the file)",
+            scenario.path.display()
+        ))
+        .into());
+    }
+    let (journal, kept, discarded) = Journal::open(dir, scenario, shard, options.resume)?;
     let points = scenario.points.len();
     if !options.quiet {
         if options.resume {
@@ -170,12 +188,16 @@ fn run_one(
             );
         }
     }
-    let budget = match scenario.precision {
-        Some(p) => Budget::Precision {
+    let budget = match (scenario.precision, options.shard) {
+        (Some(p), _) => Budget::Precision {
             half_width: p.half_width,
             max_trials: p.max_trials,
         },
-        None => Budget::Trials(scenario.trials),
+        (None, Some(shard)) => Budget::Slice {
+            trials: scenario.trials,
+            shard,
+        },
+        (None, None) => Budget::Trials(scenario.trials),
     };
     let resumed = kept.len();
     let mut tallies = kept;
@@ -200,11 +222,13 @@ fn run_one(
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {points} point(s) in {} (the unfinished point is dropped); `duelsim run {} --resume` finishes the run",
+                    "{}: interrupted; kept {} of {points} point(s) in {} (the unfinished point is dropped); `duelsim run {}{} -o {} --resume` finishes the run",
                     scenario.name,
                     run.tallies.len(),
                     dir.display(),
-                    scenario.path.display()
+                    scenario.path.display(),
+                    options.shard.map_or_else(String::new, |s| format!(" --shard {}/{}", s.index + 1, s.count)),
+                    dir.display()
                 ),
             }
             .into());
@@ -236,16 +260,24 @@ fn run_one(
         threads,
         duration,
     };
-    report::write_all(&result, dir)?;
+    match options.shard {
+        Some(shard) => report::shard::write(&result, shard, dir)?,
+        None => {
+            report::write_all(&result, dir)?;
+        }
+    }
     journal.finish()?;
     if !options.quiet {
+        let shard_note = options.shard.map_or_else(String::new, |s| {
+            format!(" (shard {}/{}: merge the shards)", s.index + 1, s.count)
+        });
         let resumed_note = if resumed > 0 {
             format!(" ({resumed} point(s) resumed)")
         } else {
             String::new()
         };
         println!(
-            "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note} -> {}",
+            "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note}{shard_note} -> {}",
             scenario.name,
             points,
             done_trials,
@@ -256,6 +288,36 @@ fn run_one(
         );
     }
     Ok(())
+}
+
+/// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
+/// machine would have written. Returns the output folder.
+pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
+    let (name, trials) = report::shard::merge(dirs, output)?;
+    if !quiet {
+        println!(
+            "{name}: merged {} shard(s), {trials} trials -> {}",
+            dirs.len(),
+            output.display()
+        );
+    }
+    Ok(output.to_owned())
+}
+
+/// Reads `K/N` (1 <= K <= N) for `--shard`.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((k, n)) if 1 <= k && k <= n => Ok(Shard {
+            index: k - 1,
+            count: n,
+        }),
+        _ => Err(format!(
+            "expected K/N with 1 <= K <= N (shard K of N), found '{text}'"
+        )),
+    }
 }
 
 /// `duelsim check`: validates every scenario and describes what `run` would do.

@@ -35,11 +35,47 @@ pub fn chunk_seed(seed: u64, point: u64, chunk: u64) -> u64 {
     mix64(mix64(mix64(seed) ^ point) ^ chunk)
 }
 
+/// One slice of every point's chunks, for a run spread over machines (`--shard K/N`): chunk
+/// `c` belongs to the slice `c % count`. The slices' tallies add up to the whole run's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which slice, from 0.
+    pub index: u64,
+    /// How many slices.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Whether chunk `chunk` is in this slice.
+    #[inline]
+    pub fn has(self, chunk: u64) -> bool {
+        chunk % self.count == self.index
+    }
+
+    /// The trials this slice runs of a point of `trials`.
+    pub fn trials(self, trials: u64) -> u64 {
+        (0..trials.div_ceil(CHUNK_TRIALS))
+            .filter(|&c| self.has(c))
+            .map(|c| CHUNK_TRIALS.min(trials - c * CHUNK_TRIALS))
+            .sum()
+    }
+}
+
 /// How long one point runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Budget {
     /// Exactly this many trials.
     Trials(u64),
+    /// One slice of the chunks of a point of this many trials.
+    Slice {
+        /// The whole point's trials.
+        trials: u64,
+        /// The slice.
+        shard: Shard,
+    },
     /// Whole chunks until both win rates' 95% Wilson intervals are no wider than `half_width`
     /// either side, checked after every chunk in chunk order, or until `max_trials`.
     Precision {
@@ -55,6 +91,7 @@ impl Budget {
     pub fn cap(self) -> u64 {
         match self {
             Budget::Trials(n) => n,
+            Budget::Slice { trials, shard } => shard.trials(trials),
             Budget::Precision { max_trials, .. } => max_trials,
         }
     }
@@ -79,7 +116,12 @@ pub fn run_budget<R: Ruleset>(
     stop: &AtomicBool,
 ) -> Option<Tally> {
     let tally = match budget {
-        Budget::Trials(trials) => run_point(model, seed, point, trials, progress, stop),
+        Budget::Trials(trials) => {
+            run_point(model, seed, point, trials, Shard::WHOLE, progress, stop)
+        }
+        Budget::Slice { trials, shard } => {
+            run_point(model, seed, point, trials, shard, progress, stop)
+        }
         Budget::Precision {
             half_width,
             max_trials,
@@ -143,12 +185,14 @@ pub fn run_point<R: Ruleset>(
     seed: u64,
     point: u64,
     trials: u64,
+    shard: Shard,
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Tally {
     let shape = model.shape();
     (0..trials.div_ceil(CHUNK_TRIALS))
         .into_par_iter()
+        .filter(|&chunk| shard.has(chunk))
         .fold(
             || Tally::new(shape),
             |mut tally, chunk| {
@@ -209,6 +253,7 @@ mod tests {
                     9,
                     3,
                     trials,
+                    Shard::WHOLE,
                     &ProgressBar::hidden(),
                     &AtomicBool::new(false),
                 )
@@ -285,10 +330,38 @@ mod tests {
             4,
             0,
             3 * CHUNK_TRIALS + 5,
+            Shard::WHOLE,
             &ProgressBar::hidden(),
             &AtomicBool::new(false),
         );
         assert_eq!(capped, Some(fixed));
+    }
+
+    #[test]
+    fn the_slices_of_a_point_add_up_to_the_whole_point() {
+        let trials = 7 * CHUNK_TRIALS + 99;
+        let run = |shard| {
+            run_budget(
+                &model(),
+                2,
+                1,
+                Budget::Slice { trials, shard },
+                &ProgressBar::hidden(),
+                &AtomicBool::new(false),
+            )
+        };
+        let whole = run(Shard::WHOLE);
+        let mut sum = Tally::new(model().shape());
+        let mut counted = 0;
+        for index in 0..3 {
+            let shard = Shard { index, count: 3 };
+            let part = run(shard).unwrap_or_else(|| panic!("stopped"));
+            assert_eq!(part.trials, shard.trials(trials));
+            counted += shard.trials(trials);
+            sum.merge(&part);
+        }
+        assert_eq!(counted, trials);
+        assert_eq!(Some(sum), whole);
     }
 
     #[test]

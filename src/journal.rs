@@ -9,7 +9,7 @@
 //! files are byte-identical to those of a run never interrupted. A finished run removes its
 //! journal.
 
-use crate::engine::CHUNK_TRIALS;
+use crate::engine::{CHUNK_TRIALS, Shard};
 use crate::scenario::Scenario;
 use crate::scenario::error::InputError;
 use crate::stats::Tally;
@@ -25,19 +25,22 @@ pub struct Journal {
     dir: PathBuf,
 }
 
-/// What identifies a run: resuming is allowed only into a journal with the same identity.
-pub fn identity(scenario: &Scenario) -> String {
+/// What identifies a run: resuming is allowed only into a journal with the same identity, and
+/// shards merge only with shards of the same identity.
+pub fn identity(scenario: &Scenario, shard: Shard) -> String {
     let budget = match scenario.precision {
         Some(p) => format!("precision {} max_trials {}", p.half_width, p.max_trials),
         None => format!("trials {}", scenario.trials),
     };
     format!(
-        "duelsim {}\nscenario {} {}\nseed {}\n{budget}\npoints {}\nchunk_trials {CHUNK_TRIALS}\n",
+        "duelsim {}\nscenario {} {}\nseed {}\n{budget}\npoints {}\nchunk_trials {CHUNK_TRIALS}\nshard {}/{}\n",
         env!("CARGO_PKG_VERSION"),
         scenario.name,
         scenario.source_hash,
         scenario.seed,
         scenario.points.len(),
+        shard.index + 1,
+        shard.count,
     )
 }
 
@@ -48,10 +51,11 @@ impl Journal {
     pub fn open(
         output: &Path,
         scenario: &Scenario,
+        shard: Shard,
         resume: bool,
     ) -> Result<(Journal, Vec<Tally>, usize)> {
         let dir = output.join(FOLDER);
-        let identity = identity(scenario);
+        let identity = identity(scenario, shard);
         let run_file = dir.join("run");
         let mut kept = Vec::new();
         let mut discarded = 0;
@@ -103,7 +107,8 @@ impl Journal {
     }
 }
 
-fn point_file(point: usize) -> String {
+/// The file of one point's tally, in a journal or a shard's output.
+pub fn point_file(point: usize) -> String {
     format!("point-{point:05}.tally")
 }
 

@@ -42,6 +42,23 @@ enum Command {
         /// folder and run only the rest; the outputs are those of an uninterrupted run.
         #[arg(long)]
         resume: bool,
+        /// Run only shard K of N of every point's chunks (K/N), for `duelsim merge`: the
+        /// folder gets the shard's tallies, not a report.
+        #[arg(long, value_parser = commands::parse_shard, value_name = "K/N")]
+        shard: Option<duelsim::engine::Shard>,
+    },
+    /// Combine the folders of every shard of a split run into the outputs one machine would
+    /// have written (byte-identical summary.csv and distributions.csv).
+    Merge {
+        /// The shards' output folders.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// Output folder.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// No closing line.
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Validate scenarios and print what would run.
     Check {
@@ -81,6 +98,7 @@ fn main() -> ExitCode {
             threads,
             quiet,
             resume,
+            shard,
         } => commands::run(&RunOptions {
             scenarios,
             output,
@@ -89,8 +107,14 @@ fn main() -> ExitCode {
             threads,
             quiet,
             resume,
+            shard,
         })
         .map(|_| ()),
+        Command::Merge {
+            shards,
+            output,
+            quiet,
+        } => commands::merge(&shards, &output, quiet).map(|_| ()),
         Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
         Command::Trace {
             scenario,

@@ -365,3 +365,115 @@ fn bad_sweep_entries_are_input_errors_at_their_line() {
         assert!(!dir.join("out").exists(), "{entry}: output written");
     }
 }
+
+#[test]
+fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
+    let dir = scratch("shards");
+    let whole = dir.join("whole");
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "-q",
+        "--trials",
+        "60000",
+        "-o",
+        &whole.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let out = dir.join(format!("shard{k}"));
+        let o = duelsim(&[
+            "run",
+            RESUME,
+            "-q",
+            "--trials",
+            "60000",
+            "--shard",
+            &format!("{k}/3"),
+            "--threads",
+            &k.to_string(),
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(out.join("shard").exists() && !out.join("summary.csv").exists());
+        shards.push(out.to_string_lossy().into_owned());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec!["merge", "-q", "-o"];
+    let merged_text = merged.to_string_lossy().into_owned();
+    args.push(&merged_text);
+    // In any order.
+    args.extend([shards[2].as_str(), shards[0].as_str(), shards[1].as_str()]);
+    let o = duelsim(&args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for file in ["summary.csv", "distributions.csv"] {
+        assert!(
+            read(&merged.join(file)) == read(&whole.join(file)),
+            "{file}: the merged shards differ from one machine's run"
+        );
+    }
+    assert!(merged.join("report.html").exists() && merged.join("charts/win-rate.svg").exists());
+
+    // A missing shard, a shard given twice, a shard of another seed: input errors.
+    let o = duelsim(&["merge", "-o", &merged_text, &shards[0], &shards[2]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("missing shard(s) 2/3"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = duelsim(&[
+        "merge",
+        "-o",
+        &merged_text,
+        &shards[0],
+        &shards[0],
+        &shards[1],
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("expected each shard once"));
+    let other = dir.join("other");
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "-q",
+        "--trials",
+        "60000",
+        "--seed",
+        "3",
+        "--shard",
+        "2/3",
+        "-o",
+        &other.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let o = duelsim(&[
+        "merge",
+        "-o",
+        &merged_text,
+        &shards[0],
+        &other.to_string_lossy(),
+        &shards[2],
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("other settings"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Precision stopping cannot be sharded.
+    let o = duelsim(&[
+        "run",
+        "tests/fixtures/precision.toml",
+        "--shard",
+        "1/2",
+        "-o",
+        &dir.join("p").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("--shard"));
+    let o = duelsim(&["run", RESUME, "--shard", "4/3"]);
+    assert_eq!(o.status.code(), Some(2));
+}

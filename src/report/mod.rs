@@ -8,6 +8,7 @@ pub mod charts;
 pub mod csv;
 pub mod html;
 pub mod manifest;
+pub mod shard;
 
 use crate::scenario::Scenario;
 use crate::stats::Tally;
@@ -117,12 +118,14 @@ fn remove_stale_charts(dir: &Path, written: &[PathBuf]) {
 }
 
 /// Writes every file to a temporary name in its folder, then renames them all into place.
-fn write(files: Vec<(String, Vec<u8>)>, dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir.join("charts"))
-        .with_context(|| format!("cannot create the output folder {}", dir.display()))?;
+pub(crate) fn write(files: Vec<(String, Vec<u8>)>, dir: &Path) -> Result<Vec<PathBuf>> {
     let mut staged = Vec::new();
     for (name, bytes) in &files {
         let path = dir.join(name);
+        if let Some(folder) = path.parent() {
+            std::fs::create_dir_all(folder)
+                .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
+        }
         let file_name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
