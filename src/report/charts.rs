@@ -1160,15 +1160,19 @@ damage = 2
             .collect()
     }
 
+    fn finished_run(s: &Scenario) -> RunResult<'_> {
+        RunResult {
+            scenario: s,
+            tallies: tallies(s),
+            threads: 1,
+            duration: Duration::from_secs(1),
+        }
+    }
+
     #[test]
     fn a_two_axis_sweep_gets_curves_per_list_value_and_a_heatmap_whose_cells_are_its_points() {
         let s = scenario();
-        let run = RunResult {
-            scenario: &s,
-            tallies: tallies(&s),
-            threads: 1,
-            duration: Duration::from_secs(1),
-        };
+        let run = finished_run(&s);
         let charts = plan(&run);
         let names: Vec<&str> = charts.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["win-rate", "matchup", "rounds", "days-to-whole"]);
@@ -1204,12 +1208,7 @@ damage = 2
     #[test]
     fn every_chart_renders_as_svg_and_png() {
         let s = scenario();
-        let run = RunResult {
-            scenario: &s,
-            tallies: tallies(&s),
-            threads: 1,
-            duration: Duration::from_secs(1),
-        };
+        let run = finished_run(&s);
         let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rendered.len(), 4);
         for r in &rendered {
