@@ -350,20 +350,10 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
             names[1],
             s.seed
         );
-        let axes: Vec<String> = s.points[0]
-            .swept
+        let axes: Vec<String> = s
+            .swept_values()
             .iter()
-            .map(|(path, _)| {
-                let mut values: Vec<&str> = Vec::new();
-                for p in &s.points {
-                    if let Some((_, v)) = p.swept.iter().find(|(k, _)| k == path)
-                        && !values.contains(&v.as_str())
-                    {
-                        values.push(v);
-                    }
-                }
-                format!("{path} ({}: {})", values.len(), values.join(", "))
-            })
+            .map(|(path, values)| format!("{path} ({}: {})", values.len(), values.join(", ")))
             .collect();
         if !axes.is_empty() {
             let _ = writeln!(out, "  sweep: {}", axes.join(" x "));

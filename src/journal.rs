@@ -121,12 +121,17 @@ fn count_points(dir: &Path) -> usize {
     })
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// The hidden temporary file beside `path` that is renamed onto it once written.
+pub fn temporary_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it into place.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let temporary = temporary_path(path);
     let written = std::fs::File::create(&temporary).and_then(|mut file| {
         std::io::Write::write_all(&mut file, bytes)?;
         file.sync_all()

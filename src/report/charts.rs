@@ -250,15 +250,12 @@ fn plan(run: &RunResult) -> Vec<Chart> {
 
 /// The distinct values of axis `k` in point order.
 fn values_of(run: &RunResult, k: usize) -> Vec<String> {
-    let mut values: Vec<String> = Vec::new();
-    for p in &run.scenario.points {
-        if let Some((_, v)) = p.swept.get(k)
-            && !values.contains(v)
-        {
-            values.push(v.clone());
-        }
-    }
-    values
+    run.scenario
+        .swept_values()
+        .into_iter()
+        .nth(k)
+        .map(|(_, values)| values)
+        .unwrap_or_default()
 }
 
 /// The points that have a tally, with their indexes.
@@ -280,7 +277,8 @@ fn a_win(t: &Tally) -> (f64, f64, f64) {
 /// bars per point when nothing numeric is swept.
 fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
     let numeric = (0..axes.len()).find(|&k| {
-        values_of(run, k).len() > 1 && values_of(run, k).iter().all(|v| v.parse::<f64>().is_ok())
+        let values = values_of(run, k);
+        values.len() > 1 && values.iter().all(|v| v.parse::<f64>().is_ok())
     });
     let Some(k) = numeric else {
         let shown = run.tallies.len().min(MAX_ROWS);
@@ -649,13 +647,7 @@ fn injuries(run: &RunResult) -> Option<Chart> {
     let shown = run.tallies.len().min(MAX_ROWS);
     let column_names: Vec<String> = columns.iter().map(|(_, c)| c.clone()).collect();
     let row_names: Vec<String> = (0..shown).map(|i| point_label(run, i)).collect();
-    let names = run.scenario.points[0].model.names();
-    let row_title = run.scenario.points[0]
-        .swept
-        .iter()
-        .map(|(k, _)| axis_title(k, names))
-        .collect::<Vec<_>>()
-        .join(" / ");
+    let row_title = swept_title(run);
     let cells: Vec<Vec<Option<f64>>> = run.tallies[..shown]
         .iter()
         .map(|t| {

@@ -206,11 +206,12 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
         );
     }
 
-    parameters(&mut h, run);
+    let text = std::fs::read_to_string(&s.path).ok();
+    parameters(&mut h, run, text.as_deref());
 
     let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));
-    if let Ok(text) = std::fs::read_to_string(&s.path) {
-        let _ = writeln!(h, "<h2>Scenario file</h2>\n<pre>{}</pre>", escape(&text));
+    if let Some(text) = &text {
+        let _ = writeln!(h, "<h2>Scenario file</h2>\n<pre>{}</pre>", escape(text));
     }
     let _ = writeln!(
         h,
@@ -280,28 +281,13 @@ fn row(h: &mut String, t: &Tally) {
     let _ = writeln!(h, "</tr>");
 }
 
-/// What the file writes in `[rules]` and `[healing]`, and what it sweeps.
-fn overrides(run: &RunResult) -> (toml::Table, Vec<(String, Vec<String>)>) {
-    let written: toml::Table = std::fs::read_to_string(&run.scenario.path)
-        .ok()
-        .and_then(|t| toml::from_str(&t).ok())
-        .unwrap_or_default();
-    let mut swept: Vec<(String, Vec<String>)> = Vec::new();
-    for p in &run.scenario.points {
-        for (k, v) in &p.swept {
-            match swept.iter_mut().find(|(key, _)| key == k) {
-                Some((_, values)) if !values.contains(v) => values.push(v.clone()),
-                Some(_) => {}
-                None => swept.push((k.clone(), vec![v.clone()])),
-            }
-        }
-    }
-    (written, swept)
-}
-
-fn parameters(h: &mut String, run: &RunResult) {
+/// The parameters in force and the assumptions tables; `text` is the scenario file's text.
+fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
     let s = run.scenario;
-    let (written, swept) = overrides(run);
+    let written: toml::Table = text
+        .and_then(|t| toml::from_str(t).ok())
+        .unwrap_or_default();
+    let swept = s.swept_values();
     let section = |name: &str| -> Option<&toml::Table> {
         written
             .get(name)

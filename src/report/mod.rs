@@ -126,10 +126,7 @@ pub(crate) fn write(files: Vec<(String, Vec<u8>)>, dir: &Path) -> Result<Vec<Pat
             std::fs::create_dir_all(folder)
                 .with_context(|| format!("cannot create the output folder {}", folder.display()))?;
         }
-        let file_name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let temporary = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
+        let temporary = crate::journal::temporary_path(&path);
         std::fs::write(&temporary, bytes)
             .with_context(|| format!("cannot write {}", temporary.display()))?;
         staged.push((temporary, path));

@@ -114,6 +114,31 @@ pub struct Scenario {
     pub points: Vec<Point>,
 }
 
+impl Scenario {
+    /// Each swept path with its distinct values in point order (the same order of paths as
+    /// every point's `swept`); empty when nothing is swept.
+    pub fn swept_values(&self) -> Vec<(String, Vec<String>)> {
+        let mut axes: Vec<(String, Vec<String>)> = self
+            .points
+            .first()
+            .map(|p| {
+                p.swept
+                    .iter()
+                    .map(|(k, _)| (k.clone(), Vec::new()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        for point in &self.points {
+            for ((_, values), (_, v)) in axes.iter_mut().zip(&point.swept) {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+        }
+        axes
+    }
+}
+
 /// Reads, validates and compiles a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
     let text = std::fs::read_to_string(path).map_err(|e| InputError {

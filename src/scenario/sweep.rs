@@ -92,7 +92,7 @@ pub fn axes(source: &Source) -> Result<Vec<Axis>, InputError> {
     };
     let mut axes = Vec::new();
     for (key, item) in table.iter() {
-        collect(source, &quote_key(key), item, &mut axes)?;
+        collect(source, key, item, &mut axes)?;
     }
     if axes.is_empty() {
         return Err(source.error_at(
@@ -124,11 +124,6 @@ pub fn axes(source: &Source) -> Result<Vec<Axis>, InputError> {
     Ok(axes)
 }
 
-/// A key of a nested `[sweep]` table as a path segment (quoted when it holds a dot).
-fn quote_key(key: &str) -> String {
-    key.to_owned()
-}
-
 /// Reads one entry (or a table of entries under a dotted prefix) into axes.
 fn collect(
     source: &Source,
@@ -154,7 +149,7 @@ fn collect(
         Item::Table(_) | Item::Value(Value::InlineTable(_)) => {
             if let Some(t) = item.as_table_like() {
                 for (key, inner) in t.iter() {
-                    collect(source, &format!("{path}.{}", quote_key(key)), inner, axes)?;
+                    collect(source, &format!("{path}.{key}"), inner, axes)?;
                 }
             }
             return Ok(());
@@ -435,20 +430,20 @@ fn set_item(item: &mut Item, segments: &[Segment], value: Value) -> Result<(), S
                     "names a whole table; expected the path of a single value in it".into(),
                 );
             }
-            set_in_table(table, false, rest, value)
+            set_in_table(table, rest, value)
         }
         (_, Item::Value(v)) => set_value(v, segments, value),
         (Segment::Key(_), item) => match item.as_table_like_mut() {
-            Some(table) => set_in_table(table, false, segments, value),
+            Some(table) => set_in_table(table, segments, value),
             None => Err("goes through a value that is not a table".into()),
         },
         (Segment::Index(i), _) => Err(format!("[{i}] indexes something that is not a list")),
     }
 }
 
+/// Sets a value below a `[table]` (inline tables are values: [`set_value`]).
 fn set_in_table(
     table: &mut dyn TableLike,
-    inline: bool,
     segments: &[Segment],
     value: Value,
 ) -> Result<(), String> {
@@ -465,11 +460,7 @@ fn set_in_table(
                 "'{key}' is not in the file, so it cannot be indexed"
             ));
         }
-        if !inline {
-            table.insert(key, Item::Table(Table::new()));
-        } else {
-            table.insert(key, Item::Value(Value::InlineTable(InlineTable::new())));
-        }
+        table.insert(key, Item::Table(Table::new()));
     }
     match table.get_mut(key) {
         Some(item) => set_item(item, rest, value),
