@@ -628,3 +628,63 @@ fn recovery_scenarios_compare_healers_and_are_for_zone_d100_only() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn recovery_patients_take_at_most_four_healers_arrow_and_area_wounds_and_report_comas() {
+    let dir = scratch("recovery-healers");
+    let base = "name = \"healers\"\nruleset = \"zone-d100\"\nkind = \"recovery\"\n";
+    let patient = "[patient]\ninjuries = [ { location = \"thigh\", aspect = \"P\", level = 3, broadhead = true }, { location = \"thorax\", aspect = \"F\", level = 2, area = true } ]\n";
+    // "Physician ML of each healer present (up to 4)": five are refused, at their line.
+    for (name, body, at) in [
+        (
+            "five-sets.toml",
+            format!("{base}compare_physicians = [[40], [10, 20, 30, 40, 50]]\n{patient}"),
+            ":4:",
+        ),
+        (
+            "five-healers.toml",
+            format!("{base}[healing]\nphysicians = [10, 20, 30, 40, 50]\n{patient}"),
+            ":5:",
+        ),
+    ] {
+        let file = dir.join(name);
+        let _ = std::fs::write(&file, body);
+        let o = duelsim(&["check", &file.to_string_lossy()]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(at) && err.contains("at most 4 healers"),
+            "{err}"
+        );
+    }
+    // An Area injury must be fire or frost.
+    let file = dir.join("area-edge.toml");
+    let _ = std::fs::write(
+        &file,
+        format!(
+            "{base}{}",
+            patient.replace("\"F\", level = 2", "\"E\", level = 2")
+        ),
+    );
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("patient.injuries.area"),
+        "{}",
+        text(&o.stderr)
+    );
+    // Broadhead arrows and Area burns heal; the coma at the horizon is a column.
+    let file = dir.join("ok.toml");
+    let _ = std::fs::write(&file, format!("{base}trials = 2000\n{patient}"));
+    let out = dir.join("ok-out");
+    let o = duelsim(&[
+        "run",
+        &file.to_string_lossy(),
+        "-q",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_default();
+    assert!(summary.contains(",comatose_at_horizon_rate,"), "{summary}");
+}

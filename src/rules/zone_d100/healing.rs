@@ -5,7 +5,7 @@
 //! impairment. The shades lost in extraction (infection chance, permanent impairment) are data.
 
 use super::body::Zone;
-use super::injury::{Aspect, Injuries, Severity, ShockState, severity};
+use super::injury::{Aspect, Class, Injuries, Severity, ShockState, severity};
 use super::melee::{State, zone_of_location};
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
@@ -68,6 +68,9 @@ pub struct Table {
     pub treatment: [Treatment; 3],
     /// Modifier by severity.
     pub modifier: [i32; 3],
+    /// The BRD row: the modifier from a broadhead projectile, by severity (0 where the table
+    /// has no such row).
+    pub broadhead: [i32; 3],
     /// Infection chance `[success level][severity]` (a shade lost in extraction).
     pub infection: [[bool; 3]; 4],
     /// Permanent impairment chance `[success level][severity]` (a shade lost in extraction).
@@ -120,6 +123,7 @@ pub fn table(kind: Kind) -> Table {
             effect: STANDARD,
             treatment: [Treatment::Cmp, Treatment::Set, Treatment::Sur],
             modifier: [30, 10, 0],
+            broadhead: [0, 0, 0],
             infection: CLOSED,
             impairment: LASTING,
         },
@@ -127,6 +131,7 @@ pub fn table(kind: Kind) -> Table {
             effect: STANDARD,
             treatment: [Treatment::Cln, Treatment::Cln, Treatment::Sur],
             modifier: [20, 10, 0],
+            broadhead: [0, 0, 0],
             infection: OPEN,
             impairment: LASTING,
         },
@@ -134,6 +139,7 @@ pub fn table(kind: Kind) -> Table {
             effect: STANDARD,
             treatment: [Treatment::Cln, Treatment::Cln, Treatment::Sur],
             modifier: [10, 0, -10],
+            broadhead: [0, 0, 0],
             infection: OPEN,
             impairment: LASTING,
         },
@@ -141,6 +147,7 @@ pub fn table(kind: Kind) -> Table {
             effect: STANDARD,
             treatment: [Treatment::Cln, Treatment::Ext, Treatment::Ext],
             modifier: [10, 0, -10],
+            broadhead: [0, -20, -30],
             infection: OPEN,
             impairment: LASTING,
         },
@@ -153,6 +160,7 @@ pub fn table(kind: Kind) -> Table {
             ],
             treatment: [Treatment::Wrm, Treatment::Wrm, Treatment::Amp],
             modifier: [40, 20, 0],
+            broadhead: [0, 0, 0],
             infection: [[false; 3]; 4],
             impairment: LASTING,
         },
@@ -160,6 +168,7 @@ pub fn table(kind: Kind) -> Table {
             effect: FIRE,
             treatment: [Treatment::Cmp, Treatment::Cln, Treatment::Cln],
             modifier: [20, 10, 0],
+            broadhead: [0, 0, 0],
             infection: OPEN,
             impairment: LASTING,
         },
@@ -187,6 +196,8 @@ pub struct Care {
     pub horizon_days: u32,
     /// Healing periods of d3+3 days instead of five.
     pub random_period: bool,
+    /// The Shock Reroll's penalty (20).
+    pub reroll_penalty: i32,
 }
 
 impl Care {
@@ -210,6 +221,9 @@ pub struct Patient {
     pub endurance_ml: i32,
     /// Shock ML (rerolls, grim wounds).
     pub shock_ml: i32,
+    /// Fatigue carried from the fight (the fighter's flat fatigue penalty): it weighs on Shock
+    /// rolls, Shock Rerolls and Extended Shock Course Rolls.
+    pub fatigue: i32,
 }
 
 /// What ended a patient's life during recovery.
@@ -236,8 +250,12 @@ pub struct Outcome {
     pub infected: bool,
     /// Permanent impairment by zone (head, torso, arms, legs).
     pub permanent: [i32; 4],
-    /// Days in a coma.
+    /// Fell into a coma.
+    pub coma: bool,
+    /// Days in a coma (up to the horizon when it had not ended).
     pub coma_days: u32,
+    /// Still in a coma at the horizon.
+    pub comatose_at_horizon: bool,
 }
 
 /// A treated injury on the healing clock.
@@ -248,6 +266,7 @@ struct Healing {
     infection_chance: bool,
     lasting: bool,
     grim: bool,
+    /// Failed Healing Rolls ending 3, 5, 8 or 0 are CF (a cauterised bleeder, an Area injury).
     cauterised: bool,
     next_roll: u32,
     minor_day: Option<u32>,
@@ -286,118 +305,6 @@ fn blood_box(bp: u32) -> ShockState {
 
 const MAX: usize = super::injury::MAX_INJURIES;
 
-/// The bleeding of one patient: which injuries bleed, which were cauterised, the F bonus of
-/// each, and the Blood Loss Points so far.
-#[derive(Clone, Copy, Debug)]
-struct Blood {
-    bleeding: [bool; MAX],
-    cauterised: [bool; MAX],
-    f_bonus: [i32; MAX],
-    bp: u32,
-}
-
-impl Default for Blood {
-    fn default() -> Self {
-        Blood {
-            bleeding: [false; MAX],
-            cauterised: [false; MAX],
-            f_bonus: [0; MAX],
-            bp: 0,
-        }
-    }
-}
-
-impl Blood {
-    /// Five-minute periods from `start` until no injury bleeds: Blood Stoppage Rolls once a
-    /// healer is there (after `healer_from` minutes), Blood Loss Advance Rolls for every bleeder.
-    /// Returns the minute bleeding ended, `None` at the fourth BP (death).
-    #[allow(clippy::too_many_arguments)]
-    fn stop<D: Dice, L: Log>(
-        &mut self,
-        care: &Care,
-        patient: &Patient,
-        injuries: &Injuries,
-        start: u32,
-        healer_from: Option<u32>,
-        shock: &mut ShockState,
-        dice: &mut D,
-        log: &mut L,
-    ) -> Option<u32> {
-        let mut minute = start;
-        while self.bleeding.iter().any(|&b| b) {
-            minute += 5;
-            if minute > start + 24 * 60 {
-                // Only CS advance rolls for a day: the bleeding is taken to have stopped.
-                break;
-            }
-            let healer = healer_from.is_some_and(|h| minute > h);
-            let treated = self.bleeding.iter().filter(|&&b| b).count() as i32;
-            for i in 0..injuries.len() {
-                if !self.bleeding[i] {
-                    continue;
-                }
-                let mut stop_after = false;
-                if healer {
-                    let limb = injuries.get(i).is_some_and(|x| {
-                        matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
-                    });
-                    let eml = care.best_ml()
-                        + if care.cauterise { 30 } else { 0 }
-                        + if care.tourniquet && limb { 20 } else { 0 }
-                        - 10 * (treated - 1)
-                        + self.f_bonus[i];
-                    let t = Test::roll(dice, eml, "d100 (Blood Stoppage Roll: Physician)");
-                    log.say(|| {
-                        format!(
-                            "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
-                            t.roll,
-                            t.level.abbreviation()
-                        )
-                    });
-                    match t.level {
-                        SuccessLevel::CriticalFailure => {}
-                        SuccessLevel::Failure => {
-                            self.f_bonus[i] = if care.cauterise { 0 } else { 10 }
-                        }
-                        SuccessLevel::Success => stop_after = true,
-                        SuccessLevel::CriticalSuccess => {
-                            self.bleeding[i] = false;
-                            self.cauterised[i] = care.cauterise;
-                            continue;
-                        }
-                    }
-                }
-                let t = Test::roll(
-                    dice,
-                    patient.strength_ml,
-                    "d100 (Blood Loss Advance Roll: Strength)",
-                );
-                let points = match t.level {
-                    SuccessLevel::CriticalFailure => 3,
-                    SuccessLevel::Failure => 2,
-                    SuccessLevel::Success => 1,
-                    SuccessLevel::CriticalSuccess => 0,
-                };
-                for _ in 0..points {
-                    self.bp += 1;
-                    *shock = shock.stack(blood_box(self.bp));
-                }
-                let (bp, state) = (self.bp, *shock);
-                log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
-                if self.bp >= 4 {
-                    log.say(|| "dies of blood loss".to_owned());
-                    return None;
-                }
-                if stop_after {
-                    self.bleeding[i] = false;
-                    self.cauterised[i] = care.cauterise;
-                }
-            }
-        }
-        Some(minute)
-    }
-}
-
 /// The column of a severity in the TREATMENT ROLL tables (M, S, G).
 fn severity_index(il: u8) -> usize {
     match severity(il) {
@@ -407,29 +314,573 @@ fn severity_index(il: u8) -> usize {
     }
 }
 
-/// A Bleeder opened by treatment, on injury `i`, with the healer at hand staunching it at
-/// once (step 1 again). Returns the Blood Loss Points after, `None` at the fourth (death).
-#[allow(clippy::too_many_arguments)]
-fn staunch_new_bleeder<D: Dice, L: Log>(
-    care: &Care,
-    patient: &Patient,
-    injuries: &Injuries,
-    i: usize,
-    bp: u32,
-    dice: &mut D,
-    log: &mut L,
-) -> Option<u32> {
-    let mut blood = Blood {
-        bp,
-        ..Blood::default()
-    };
-    blood.bleeding[i] = true;
-    let mut shock = ShockState::None;
-    blood.stop(care, patient, injuries, 0, Some(0), &mut shock, dice, log)?;
-    Some(blood.bp)
+/// The treatment an injury of this kind and level requires: the table's, except that a
+/// projectile's S2 takes Clean & Dress ("EXT* S3 injury only; S2 injury uses CLN treatment").
+fn required_treatment(kind: Kind, t: &Table, il: u8) -> Treatment {
+    let sev = severity_index(il);
+    if kind == Kind::Projectile && sev == 1 && il < 3 {
+        Treatment::Cln
+    } else {
+        t.treatment[sev]
+    }
 }
 
-/// Runs the healing sequence for a survivor of the duel.
+/// The row of the table whose effects apply after the Grievous HR cap: the healer's Physician
+/// Index (or the CF level, if higher) caps the HR, and "the HR cap brings the other effects
+/// commensurate to its level", so the row is the one with the capped HR.
+pub fn capped_row(t: &Table, level: SuccessLevel, sev: usize, index: i32) -> usize {
+    let row = level as usize;
+    if sev != 2 {
+        return row;
+    }
+    let (Hr(cf_hr), Hr(hr)) = (t.effect[0][2], t.effect[row][2]) else {
+        return row;
+    };
+    let cap = index.max(i32::from(cf_hr));
+    if i32::from(hr) <= cap {
+        return row;
+    }
+    (0..row)
+        .rev()
+        .find(|&r| matches!(t.effect[r][2], Hr(h) if i32::from(h) <= cap))
+        .unwrap_or(0)
+}
+
+/// The best Treatment Roll of the healers for one injury: healers in rising Physician Index,
+/// each only if higher than all before; the highest level applies, except that any CF replaces
+/// all others. Returns the level and the Physician Index of the healer whose level applies.
+fn treatment_rolls<D: Dice, L: Log>(
+    care: &Care,
+    eml_without_healer: i32,
+    what: &dyn Fn() -> String,
+    dice: &mut D,
+    log: &mut L,
+) -> (SuccessLevel, i32) {
+    let mut mls = care.physicians;
+    mls.sort_unstable();
+    let mut last_index = -1;
+    let mut best: Option<(SuccessLevel, i32)> = None;
+    for ml in mls.into_iter().filter(|&ml| ml > 0) {
+        let index = ml / 10;
+        if index <= last_index {
+            continue;
+        }
+        last_index = index;
+        let eml = ml + eml_without_healer;
+        let roll = Test::roll(dice, eml, "d100 (Treatment Roll: Physician)");
+        let eml = roll.eml;
+        log.say(|| {
+            format!(
+                "{}: Treatment Roll {} vs EML{eml}: {}",
+                what(),
+                roll.roll,
+                roll.level.abbreviation()
+            )
+        });
+        best = Some(match best {
+            Some((SuccessLevel::CriticalFailure, i)) => (SuccessLevel::CriticalFailure, i),
+            _ if roll.level == SuccessLevel::CriticalFailure => {
+                (SuccessLevel::CriticalFailure, index)
+            }
+            Some(b) => b.max((roll.level, index)),
+            None => (roll.level, index),
+        });
+    }
+    best.unwrap_or((SuccessLevel::CriticalFailure, 0))
+}
+
+/// The Infection Course Roll's weakness fatigue by the infection's HR.
+fn infection_weakness(hr: i32) -> i32 {
+    match hr {
+        i32::MIN..=2 => 10,
+        3 | 4 => 5,
+        _ => 0,
+    }
+}
+
+/// A coma on its ten-day Course Rolls.
+#[derive(Clone, Copy, Debug)]
+struct Coma {
+    hr: i32,
+    started: u32,
+    next_roll: u32,
+}
+
+/// One patient's healing timeline: the state that changes from event to event, and the dice.
+struct Timeline<'a, D, L, S> {
+    care: &'a Care,
+    patient: &'a Patient,
+    injuries: &'a Injuries,
+    location_shock: S,
+    dice: &'a mut D,
+    log: &'a mut L,
+    out: Outcome,
+    /// The day of the timeline (the fight is day 0).
+    day: u32,
+    /// Blood Loss Points not regenerated yet.
+    bp: u32,
+    /// The day of the next blood regeneration roll, while BP are left.
+    next_blood: u32,
+    /// A CF on the regeneration roll: no regeneration the next period either.
+    blood_skip: bool,
+    /// The shock state (between events only while a Shock Reroll is pending).
+    shock: ShockState,
+    /// Location Shock and Injury Level of the injury behind the current shock state: a coma's HR.
+    induced: (i32, i32),
+    /// Which injuries were stopped by Cauterisation.
+    cauterised: [bool; MAX],
+    /// The best healer's bonus to Extended Shock Course Rolls (one test per healer per patient).
+    extended_bonus: Option<i32>,
+    coma: Option<Coma>,
+    /// An infection: its HR and the healer's bonus.
+    infection: Option<(i32, i32)>,
+}
+
+impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
+    /// Weakness fatigue: anaemia (5 a Blood Loss Point) and an infection's weakness.
+    fn weakness(&self) -> i32 {
+        5 * self.bp as i32 + self.infection.map_or(0, |(hr, _)| infection_weakness(hr))
+    }
+
+    /// All fatigue on a roll that takes it: the fight's and the weakness.
+    fn fatigue(&self) -> i32 {
+        self.patient.fatigue + self.weakness()
+    }
+
+    fn dies(&mut self, cause: Cause) -> Cause {
+        self.out.cause = Some(cause);
+        self.out.recovery.died = true;
+        cause
+    }
+
+    fn injury_shock(&self, i: usize) -> (i32, i32) {
+        let il = self.injuries.get(i).map_or(0, |x| i32::from(x.il));
+        ((self.location_shock)(i), il)
+    }
+
+    /// Checks off one box of the SHOCK STATE table a Blood Loss Point: the patient suffers
+    /// its state (stacking), induced by bleeder `i`.
+    fn lose_blood(&mut self, points: u32, i: usize) {
+        if points > 0 && self.bp == 0 {
+            // "Every ten days after suffering the blood loss".
+            self.next_blood = self.day + 10;
+            self.blood_skip = false;
+        }
+        for _ in 0..points {
+            self.bp += 1;
+            let before = self.shock;
+            self.shock = self.shock.stack(blood_box(self.bp));
+            if self.shock > before {
+                self.induced = self.injury_shock(i);
+            }
+        }
+    }
+
+    /// Step 1: five-minute periods from `start` until no injury in `bleeding` bleeds: a Blood
+    /// Stoppage Roll for each bleeder once a healer is there (after `healer_from` minutes), then
+    /// a Blood Loss Advance Roll for each. Returns the minute bleeding ended, or the death.
+    fn bleed(
+        &mut self,
+        bleeding: &mut [bool; MAX],
+        start: u32,
+        healer_from: Option<u32>,
+    ) -> Result<u32, Cause> {
+        let care = self.care;
+        let mut f_bonus = [0; MAX];
+        let mut minute = start;
+        while bleeding.iter().any(|&b| b) {
+            minute += 5;
+            if minute > start + 24 * 60 {
+                // Only CS advance rolls for a day: the bleeding is taken to have stopped.
+                break;
+            }
+            let healer = healer_from.is_some_and(|h| minute > h);
+            let treated = bleeding.iter().filter(|&&b| b).count() as i32;
+            for i in 0..MAX {
+                if !bleeding[i] {
+                    continue;
+                }
+                let mut stop_after = false;
+                if healer {
+                    let limb = self.injuries.get(i).is_some_and(|x| {
+                        matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
+                    });
+                    let eml = care.best_ml()
+                        + if care.cauterise { 30 } else { 0 }
+                        + if care.tourniquet && limb { 20 } else { 0 }
+                        - 10 * (treated - 1)
+                        + f_bonus[i];
+                    // The F bonus is for the next Staunch roll only.
+                    f_bonus[i] = 0;
+                    let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");
+                    let eml = t.eml;
+                    self.log.say(|| {
+                        format!(
+                            "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
+                            t.roll,
+                            t.level.abbreviation()
+                        )
+                    });
+                    match t.level {
+                        SuccessLevel::CriticalFailure => {}
+                        SuccessLevel::Failure => f_bonus[i] = if care.cauterise { 0 } else { 10 },
+                        SuccessLevel::Success => stop_after = true,
+                        SuccessLevel::CriticalSuccess => {
+                            bleeding[i] = false;
+                            self.cauterised[i] |= care.cauterise;
+                            continue;
+                        }
+                    }
+                }
+                // Strength, excluding all fatigue and impairment penalties.
+                let t = Test::roll(
+                    self.dice,
+                    self.patient.strength_ml,
+                    "d100 (Blood Loss Advance Roll: Strength)",
+                );
+                let points = match t.level {
+                    SuccessLevel::CriticalFailure => 3,
+                    SuccessLevel::Failure => 2,
+                    SuccessLevel::Success => 1,
+                    SuccessLevel::CriticalSuccess => 0,
+                };
+                self.lose_blood(points, i);
+                let (bp, state) = (self.bp, self.shock);
+                self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
+                if self.bp >= 4 {
+                    self.log.say(|| "dies of blood loss".to_owned());
+                    return Err(self.dies(Cause::BloodLoss));
+                }
+                if stop_after {
+                    bleeding[i] = false;
+                    self.cauterised[i] |= care.cauterise;
+                }
+            }
+        }
+        Ok(minute)
+    }
+
+    /// The Shock Reroll of an INC or UNC state (Shock ML − 20 − fatigue): CF Extended Shock
+    /// HR4 (and a coma when UNC), F Extended Shock HR5, S stunned (which wears off), CS
+    /// recovered; a STN state simply wears off. Returns the Extended Shock HR, if any; in
+    /// Extended Shock the state is kept.
+    fn reroll(&mut self) -> Option<i32> {
+        let state = self.shock;
+        self.shock = ShockState::None;
+        if !matches!(state, ShockState::Incapacitated | ShockState::Unconscious) {
+            return None;
+        }
+        let (t, r) = super::injury::shock_reroll(
+            self.dice,
+            self.patient.shock_ml - self.fatigue(),
+            self.care.reroll_penalty,
+            state,
+        );
+        let day = self.day;
+        self.log.say(|| {
+            format!(
+                "day {day}: Shock Reroll ({}) {} vs EML{}: {}",
+                state.abbreviation(),
+                t.roll,
+                t.eml,
+                t.level.abbreviation()
+            )
+        });
+        match r {
+            super::injury::Reroll::Extended(e) => {
+                self.shock = state;
+                if e.coma {
+                    self.fall_into_coma();
+                }
+                Some(i32::from(e.hr))
+            }
+            super::injury::Reroll::Stunned | super::injury::Reroll::Recovered => None,
+        }
+    }
+
+    /// A shock state once its cause is over: the Shock Reroll, then any Extended Shock to its
+    /// end. Returns the hours of Extended Shock, or the death.
+    fn settle_shock(&mut self) -> Result<u32, Cause> {
+        let hours = match self.reroll() {
+            Some(hr) => {
+                let state = self.shock;
+                self.extended_shock(hr, state)?
+            }
+            None => 0,
+        };
+        self.shock = ShockState::None;
+        Ok(hours)
+    }
+
+    /// Step 3: a coma from a CF Shock Reroll while UNC: HR = 12 − Location Shock − Injury
+    /// Level of the injury that induced it (at least 1); a running coma goes on.
+    fn fall_into_coma(&mut self) {
+        if self.coma.is_some() {
+            return;
+        }
+        let hr = (12 - self.induced.0 - self.induced.1).max(1);
+        let day = self.day;
+        self.log
+            .say(|| format!("day {day}: lapses into a coma, HR{hr}"));
+        self.out.coma = true;
+        self.coma = Some(Coma {
+            hr,
+            started: day,
+            next_roll: day + 10,
+        });
+    }
+
+    /// Step 2: Extended Shock, a Course Roll every four hours against HB × HR − fatigue + the
+    /// best healer's bonus, until HR 0 (death) or 6 (recovered). Returns the hours it took.
+    fn extended_shock(&mut self, mut hr: i32, state: ShockState) -> Result<u32, Cause> {
+        let care = self.care;
+        let bonus = match self.extended_bonus {
+            Some(b) => b,
+            None => {
+                let dice = &mut *self.dice;
+                let b = care
+                    .physicians
+                    .iter()
+                    .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
+                    .map(|&ml| {
+                        match Test::roll(dice, ml, "d100 (Physician: Extended Shock care)").level {
+                            SuccessLevel::CriticalSuccess => 10,
+                            SuccessLevel::Success => 5,
+                            _ => 0,
+                        }
+                    })
+                    .max()
+                    .unwrap_or(0);
+                self.extended_bonus = Some(b);
+                b
+            }
+        };
+        let day = self.day;
+        self.log.say(|| {
+            format!(
+                "day {day}: Extended Shock ({}) HR{hr}",
+                state.abbreviation()
+            )
+        });
+        let mut hours = 0;
+        while (1..6).contains(&hr) {
+            hours += 4;
+            let eml = self.patient.healing_base * hr - self.fatigue() + bonus;
+            let t = Test::roll(self.dice, eml, "d100 (Extended Shock Course Roll)");
+            let eml = t.eml;
+            hr += hr_step(t.level);
+            self.log.say(|| {
+                format!(
+                    "hour {hours}: Extended Shock Course Roll {} vs EML{eml}: {}: HR{hr}",
+                    t.roll,
+                    t.level.abbreviation()
+                )
+            });
+            if self.dice.exhausted() {
+                break;
+            }
+        }
+        if hr <= 0 {
+            self.log.say(|| "dies in Extended Shock".to_owned());
+            return Err(self.dies(Cause::ExtendedShock));
+        }
+        Ok(hours)
+    }
+
+    /// A grim wound's daily Shock Roll (step 4 of the Injury Sequence with the wound's Location
+    /// Shock and Injury Level, against Shock ML − fatigue): the state it brings, stacked on
+    /// the day's others.
+    fn grim_shock(&mut self, location_shock: i32, il: i32) -> Result<(), Cause> {
+        let s = super::injury::shock(
+            self.dice,
+            location_shock,
+            il,
+            self.patient.shock_ml - self.fatigue(),
+        );
+        let before = self.shock;
+        self.shock = before.stack(s.state);
+        if self.shock > before {
+            self.induced = (location_shock, il);
+        }
+        let (day, state) = (self.day, self.shock);
+        self.log.say(|| {
+            format!(
+                "day {day}: a grim wound's Shock Roll {} vs EML{}: {}: SHK {}: {}",
+                s.test.roll,
+                s.test.eml,
+                s.test.level.abbreviation(),
+                s.index,
+                state.abbreviation()
+            )
+        });
+        if state == ShockState::Killed {
+            self.log.say(|| "dies of the grim wound".to_owned());
+            return Err(self.dies(Cause::GrimWound));
+        }
+        Ok(())
+    }
+
+    /// A Bleeder opened by treatment on injury `i`, the healer at hand staunching it at once
+    /// (step 1 again, its blood loss states and anaemia included), then the Shock Reroll its
+    /// INC or UNC calls for.
+    fn treatment_bleeder(&mut self, i: usize) -> Result<(), Cause> {
+        let mut bleeding = [false; MAX];
+        bleeding[i] = true;
+        self.bleed(&mut bleeding, 0, Some(0))?;
+        self.settle_shock()?;
+        Ok(())
+    }
+
+    /// Steps 4 and 5 for injury `i` on day `self.day`: the Treatment Roll(s), the cap, the
+    /// result's effects (HR, infection chance, permanent impairment, a grim wound, a new
+    /// Bleeder, healing at once, amputation).
+    fn treat(&mut self, i: usize) -> Result<Healing, Cause> {
+        let Some(injury) = self.injuries.get(i).copied() else {
+            return Ok(Healing::default());
+        };
+        let care = self.care;
+        let kind = match injury.aspect {
+            Aspect::Blunt => Kind::Blunt,
+            Aspect::Edge => Kind::Edge,
+            Aspect::Point if injury.projectile => Kind::Projectile,
+            Aspect::Point => Kind::Point,
+            Aspect::Fire => Kind::Fire,
+            Aspect::Frost => Kind::Frost,
+        };
+        // Area fire and frost: one Treatment Roll at −20, Healing Rolls CF on a failure ending
+        // 3, 5, 8 or 0, a Grievous one always a grim wound, impairment like the head's.
+        let area = injury.class == Class::Area;
+        let zone = if area {
+            zone_index(Zone::Head)
+        } else {
+            zone_index(zone_of_location(injury.location))
+        };
+        let location_shock = (self.location_shock)(i);
+        let t = table(kind);
+        let sev = severity_index(injury.il);
+        let treatment = required_treatment(kind, &t, injury.il);
+        let boxed = matches!(treatment, Treatment::Sur | Treatment::Ext | Treatment::Amp);
+        let healer = care.has_healer();
+        let (level, index) = if healer {
+            let eml = t.modifier[sev]
+                + if injury.broadhead {
+                    t.broadhead[sev]
+                } else {
+                    0
+                }
+                - if area { 20 } else { 0 }
+                - 5 * self.day as i32
+                + if boxed { care.dexterity_modifier } else { 0 };
+            let what = || format!("treating {:?} IL{}", injury.location, injury.il);
+            treatment_rolls(care, eml, &what, self.dice, self.log)
+        } else {
+            self.log.say(|| {
+                format!(
+                    "{:?} IL{} is untreated: a CF result",
+                    injury.location, injury.il
+                )
+            });
+            (SuccessLevel::CriticalFailure, 0)
+        };
+        let row = capped_row(&t, level, sev, index);
+        if row != level as usize {
+            let effect = t.effect[row][sev];
+            self.log.say(|| {
+                format!("  the Grievous HR cap (Physician Index {index}): the {effect:?} row")
+            });
+        }
+        // Surgery failing (F or CF), or extraction failing on a Grievous injury, causes a new
+        // Bleeder: the healer at hand works to stop it.
+        let new_bleeder = healer
+            && row <= SuccessLevel::Failure as usize
+            && (treatment == Treatment::Sur || (treatment == Treatment::Ext && sev == 2));
+        if new_bleeder {
+            self.log
+                .say(|| "  the treatment opens a new Bleeder".to_owned());
+            self.treatment_bleeder(i)?;
+        }
+        let healing =
+            |il: u8, hr: u8, row: usize, t: &Table, grim: bool, cauterised: bool| Healing {
+                il: i32::from(il),
+                hr: i32::from(hr),
+                infection_chance: t.infection[row][severity_index(il)],
+                lasting: t.impairment[row][severity_index(il)],
+                grim,
+                cauterised,
+                next_roll: 0,
+                minor_day: (il <= 1).then_some(0),
+                zone,
+                location_shock,
+                live: true,
+            };
+        match t.effect[row][sev] {
+            Heal => {
+                self.log.say(|| "  healed by the treatment".to_owned());
+                Ok(Healing::default())
+            }
+            Hr(hr) => Ok(healing(
+                injury.il,
+                hr,
+                row,
+                &t,
+                sev == 2 && (row == 0 || area),
+                self.cauterised[i] || area,
+            )),
+            Amputate(edge_il) => {
+                use super::body::Location::{Cheek, Ear, Eye, Jaw, Mouth, Nose};
+                let limb = matches!(zone_of_location(injury.location), Zone::Arm | Zone::Leg)
+                    || matches!(injury.location, Eye | Nose | Cheek | Ear | Mouth | Jaw);
+                if !limb || !healer || area {
+                    // No treatment: a grim wound at the CF rate of a Grievous injury.
+                    self.log.say(|| {
+                        "  Grievous frost with no Amputation possible: a grim wound".to_owned()
+                    });
+                    let mut w = healing(injury.il, 2, 0, &table(Kind::Edge), true, area);
+                    w.infection_chance = false;
+                    w.lasting = true;
+                    return Ok(w);
+                }
+                // Amputation inflicts a new Edge injury, a Bleeder, then treated as Edge.
+                self.log
+                    .say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
+                self.treatment_bleeder(i)?;
+                let edge = table(Kind::Edge);
+                let esev = severity_index(edge_il);
+                let treatment = edge.treatment[esev];
+                let boxed = matches!(treatment, Treatment::Sur);
+                let eml = edge.modifier[esev] - 5 * self.day as i32
+                    + if boxed { care.dexterity_modifier } else { 0 };
+                let what = || format!("the amputation wound E IL{edge_il}");
+                let (level, index) = treatment_rolls(care, eml, &what, self.dice, self.log);
+                let row = capped_row(&edge, level, esev, index);
+                if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
+                    self.log
+                        .say(|| "  the treatment opens a new Bleeder".to_owned());
+                    self.treatment_bleeder(i)?;
+                }
+                match edge.effect[row][esev] {
+                    Hr(hr) => {
+                        let mut w = healing(edge_il, hr, row, &edge, esev == 2 && row == 0, false);
+                        w.lasting = true;
+                        Ok(w)
+                    }
+                    _ => Ok(Healing::default()),
+                }
+            }
+        }
+    }
+
+    /// The next healing period: five days, or d3+3 with `random_period`.
+    fn period(&mut self) -> u32 {
+        if self.care.random_period {
+            self.dice.d(3, "d3 (healing period: d3+3 days)") + 3
+        } else {
+            5
+        }
+    }
+}
+
+/// Runs the healing sequence for a survivor of the duel (or a recovery patient).
 pub fn heal<D: Dice, L: Log>(
     care: &Care,
     patient: &Patient,
@@ -438,429 +889,240 @@ pub fn heal<D: Dice, L: Log>(
     dice: &mut D,
     log: &mut L,
 ) -> Outcome {
-    let mut out = Outcome::default();
-    let injuries: &Injuries = &state.injuries;
-    let mut shock = state.shock;
-    let mut extended = state.extended_shock.map(i32::from);
-    let mut coma_hr = state
-        .coma
-        .then(|| (12 - i32::from(state.last_shock.0) - i32::from(state.last_shock.1)).max(1));
-    // Pending Shock Rerolls: INC at once (the fight ended before its turn), UNC after ten minutes.
-    let reroll = |dice: &mut D,
-                  shock: ShockState,
-                  extended: &mut Option<i32>,
-                  coma_hr: &mut Option<i32>|
-     -> ShockState {
-        let (_, r) = super::injury::shock_reroll(dice, patient.shock_ml, 20, shock);
-        match r {
-            super::injury::Reroll::Extended(e) => {
-                *extended = Some(i32::from(e.hr));
-                if e.coma {
-                    *coma_hr = Some(
-                        (12 - i32::from(state.last_shock.0) - i32::from(state.last_shock.1)).max(1),
-                    );
-                }
-                shock
-            }
-            super::injury::Reroll::Stunned => ShockState::None,
-            super::injury::Reroll::Recovered => ShockState::None,
-        }
-    };
-    if matches!(shock, ShockState::Incapacitated | ShockState::Unconscious) && extended.is_none() {
-        shock = reroll(dice, shock, &mut extended, &mut coma_hr);
-        log.say(|| {
-            format!(
-                "Shock Reroll after the fight: {}",
-                match extended {
-                    Some(hr) => format!("Extended Shock HR{hr}"),
-                    None => "recovers".to_owned(),
-                }
-            )
-        });
-    }
-    if shock == ShockState::Stunned {
-        shock = ShockState::None;
-    }
-
-    // Step 1: bleeding, in five-minute periods.
-    let mut blood = Blood::default();
-    for (i, injury) in injuries.iter().enumerate() {
-        blood.bleeding[i] = injury.bleeder;
-    }
-    let healer_from = care.help_minutes.filter(|_| care.has_healer());
-    let Some(minute) = blood.stop(
+    let mut t = Timeline {
         care,
         patient,
-        injuries,
-        0,
-        healer_from,
-        &mut shock,
+        injuries: &state.injuries,
+        location_shock,
         dice,
         log,
-    ) else {
-        out.cause = Some(Cause::BloodLoss);
-        out.recovery.died = true;
-        return out;
+        out: Outcome::default(),
+        day: 0,
+        bp: 0,
+        next_blood: 0,
+        blood_skip: false,
+        shock: state.shock,
+        induced: (i32::from(state.last_shock.0), i32::from(state.last_shock.1)),
+        cauterised: [false; MAX],
+        extended_bonus: None,
+        coma: None,
+        infection: None,
     };
-    let bp = blood.bp;
-    let cauterised = blood.cauterised;
-    if bp > 0
-        && matches!(shock, ShockState::Incapacitated | ShockState::Unconscious)
-        && extended.is_none()
-    {
-        shock = reroll(dice, shock, &mut extended, &mut coma_hr);
+    match t.run(state) {
+        Ok(()) | Err(_) => t.out,
     }
-    let _ = shock;
-    let anaemia = 5 * bp as i32;
+}
 
-    // Step 2: Extended Shock, a Course Roll every four hours.
-    let mut hours = 0u32;
-    if let Some(mut hr) = extended {
-        let bonus = care
-            .physicians
-            .iter()
-            .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
-            .map(
-                |&ml| match Test::roll(dice, ml, "d100 (Physician: Extended Shock care)").level {
-                    SuccessLevel::CriticalSuccess => 10,
-                    SuccessLevel::Success => 5,
-                    _ => 0,
-                },
-            )
-            .max()
-            .unwrap_or(0);
-        while (1..6).contains(&hr) {
-            hours += 4;
-            let eml = patient.healing_base * hr - anaemia + bonus;
-            let t = Test::roll(dice, eml, "d100 (Extended Shock Course Roll)");
-            hr += hr_step(t.level);
-            log.say(|| {
-                format!(
-                    "hour {hours}: Extended Shock Course Roll {} vs EML{eml}: {}: HR{hr}",
-                    t.roll,
-                    t.level.abbreviation()
-                )
-            });
+impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
+    fn run(&mut self, state: &State) -> Result<(), Cause> {
+        let care = self.care;
+        // The state the fight left: a coma already, Extended Shock already, or a Shock Reroll
+        // still pending (INC at the end of its next turn, UNC after ten minutes: both before
+        // the bleeding is tended). Extended Shock keeps its state through the bleeding.
+        if state.coma {
+            self.fall_into_coma();
         }
-        if hr <= 0 {
-            out.cause = Some(Cause::ExtendedShock);
-            out.recovery.died = true;
-            return out;
+        let mut extended = state.extended_shock.map(i32::from);
+        if extended.is_none() {
+            extended = self.reroll();
         }
-    }
 
-    // Step 3: coma, a Course Roll every ten days (never below HR1).
-    if let Some(mut hr) = coma_hr {
-        let mut days = 0;
-        while hr < 6 && days < care.horizon_days {
-            days += 10;
-            let eml = patient.healing_base * hr - if care.shelter { 0 } else { 20 } - anaemia;
-            let t = Test::roll(dice, eml, "d100 (coma Course Roll)");
-            hr = (hr + hr_step(t.level)).max(1);
-            log.say(|| {
-                format!(
-                    "day {days}: coma Course Roll {} vs EML{eml}: {}: HR{hr}",
-                    t.roll,
-                    t.level.abbreviation()
-                )
-            });
+        // Step 1: bleeding, in five-minute periods. A blood-loss state then wears off (STN) or
+        // rerolls (INC, UNC), unless the patient is in Extended Shock already.
+        let mut bleeding = [false; MAX];
+        for (i, injury) in self.injuries.iter().enumerate() {
+            bleeding[i] = injury.bleeder;
         }
-        out.coma_days = days;
+        let healer_from = care.help_minutes.filter(|_| care.has_healer());
+        let bled_until = self.bleed(&mut bleeding, 0, healer_from)?;
+        if extended.is_none() {
+            extended = self.reroll();
+        }
+        // Step 2: Extended Shock to its end.
+        let mut hours = 0;
+        if let Some(hr) = extended {
+            let s = self.shock;
+            hours = self.extended_shock(hr, s)?;
+        }
+        self.shock = ShockState::None;
+
+        // Steps 4 and 5: treatment once the bleeding and Extended Shock are over and the
+        // healer is there; −5 a day since the injury.
+        let minute = bled_until.max(healer_from.unwrap_or(0)) + 60 * hours;
+        self.day = minute / (24 * 60) + care.treatment_delay_days;
+        let treated_on = self.day;
+        let mut wounds = [Healing::default(); MAX];
+        for (i, w) in wounds.iter_mut().enumerate().take(self.injuries.len()) {
+            *w = self.treat(i)?;
+        }
+        let wounds = &mut wounds[..self.injuries.len()];
+
+        // Step 6: a Healing Roll for each injury every five days after incurring it (the first
+        // on or after its treatment).
+        for w in wounds.iter_mut().filter(|w| w.live) {
+            let mut next = self.period();
+            while next < treated_on {
+                next += self.period();
+            }
+            w.next_roll = next;
+        }
+        self.heal_until_whole(wounds)
     }
 
-    // Steps 4 and 5: treatment.
-    let mut bp_after_treatment = bp;
-    let start_day = (minute / (24 * 60)) + hours / 24 + care.treatment_delay_days;
-    let mut wounds = [Healing::default(); MAX];
-    for i in 0..injuries.len() {
-        let Some(injury) = injuries.get(i) else {
-            continue;
-        };
-        let kind = match injury.aspect {
-            Aspect::Blunt => Kind::Blunt,
-            Aspect::Edge => Kind::Edge,
-            Aspect::Point if injury.impaled => Kind::Projectile,
-            Aspect::Point => Kind::Point,
-            Aspect::Fire => Kind::Fire,
-            Aspect::Frost => Kind::Frost,
-        };
-        let sev = severity_index(injury.il);
-        let t = table(kind);
-        let mut level = SuccessLevel::CriticalFailure;
-        let mut index_cap = 0;
-        if care.has_healer() {
-            // Healers in ascending Physician Index, each only if higher than those before.
-            let mut mls = care.physicians;
-            mls.sort_unstable();
-            let mut last_index = -1;
-            let mut best: Option<SuccessLevel> = None;
-            for ml in mls.into_iter().filter(|&ml| ml > 0) {
-                let index = ml / 10;
-                if index <= last_index {
-                    continue;
+    /// Steps 6 to 8 day by day: grim wounds' daily Shock Rolls, infection, blood regeneration,
+    /// Healing Rolls and coma Course Rolls, until whole, dead or the horizon.
+    fn heal_until_whole(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
+        let care = self.care;
+        loop {
+            let day = self.day;
+            if wounds.iter().all(|w| !w.live) && self.bp == 0 && self.coma.is_none() {
+                self.out.recovery.days_to_whole = Some(day);
+                self.log.say(|| format!("whole after {day} days"));
+                break;
+            }
+            // The next day anything happens: every day while an infection or a grim wound
+            // lasts, otherwise the next Healing Roll, blood regeneration or coma Course Roll.
+            let grim = |w: &Healing| w.live && w.grim && w.il >= 4;
+            let daily = self.infection.is_some() || wounds.iter().any(grim);
+            let next = if daily {
+                day + 1
+            } else {
+                let rolls = wounds.iter().filter(|w| w.live).map(|w| w.next_roll);
+                let blood = (self.bp > 0).then_some(self.next_blood);
+                let coma = self.coma.map(|c| c.next_roll);
+                rolls
+                    .chain(blood)
+                    .chain(coma)
+                    .min()
+                    .unwrap_or(day + 1)
+                    .max(day + 1)
+            };
+            if next > care.horizon_days || self.dice.exhausted() {
+                if let Some(c) = self.coma {
+                    self.out.comatose_at_horizon = true;
+                    self.out.coma_days = care.horizon_days - c.started;
                 }
-                last_index = index;
-                let boxed = matches!(t.treatment[sev], Treatment::Sur | Treatment::Ext);
-                let eml = ml + t.modifier[sev] - 5 * start_day as i32
-                    + if boxed { care.dexterity_modifier } else { 0 };
-                let roll = Test::roll(dice, eml, "d100 (Treatment Roll: Physician)");
-                log.say(|| {
+                self.log
+                    .say(|| format!("not whole at the horizon ({} days)", care.horizon_days));
+                break;
+            }
+            self.day = next;
+            let day = next;
+            // Grim wounds: a Shock Roll each day while Grievous with CF treatment.
+            for w in wounds.iter().filter(|w| grim(w)) {
+                self.grim_shock(w.location_shock, w.il)?;
+            }
+            self.settle_shock()?;
+            // Infection: a Course Roll each day; Healing Rolls of all injuries cease meanwhile.
+            let infected = if let Some((hr, bonus)) = self.infection {
+                let eml = self.patient.healing_base * hr + bonus - self.weakness();
+                let t = Test::roll(self.dice, eml, "d100 (Infection Course Roll)");
+                let eml = t.eml;
+                let hr = hr + hr_step(t.level);
+                self.log.say(|| {
                     format!(
-                        "treating {:?} IL{}: Treatment Roll {} vs EML{eml}: {}",
-                        injury.location,
-                        injury.il,
-                        roll.roll,
-                        roll.level.abbreviation()
+                        "day {day}: Infection Course Roll {} vs EML{eml}: {}: HR{hr}",
+                        t.roll,
+                        t.level.abbreviation()
                     )
                 });
-                best = Some(match best {
-                    Some(SuccessLevel::CriticalFailure) => SuccessLevel::CriticalFailure,
-                    _ if roll.level == SuccessLevel::CriticalFailure => {
-                        SuccessLevel::CriticalFailure
+                if hr <= 0 {
+                    self.log.say(|| "dies of the infection".to_owned());
+                    return Err(self.dies(Cause::Infection));
+                }
+                if hr >= 6 {
+                    self.infection = None;
+                    // Healing Rolls resume a period later.
+                    for w in wounds.iter_mut().filter(|w| w.live) {
+                        w.next_roll = day + self.period();
                     }
-                    Some(b) => b.max(roll.level),
-                    None => roll.level,
-                });
-                index_cap = index_cap.max(index);
-            }
-            level = best.unwrap_or(SuccessLevel::CriticalFailure);
-        } else {
-            log.say(|| {
-                format!(
-                    "{:?} IL{} is untreated: a CF result",
-                    injury.location, injury.il
-                )
-            });
-        }
-        let row = level as usize;
-        let mut effect = t.effect[row][sev];
-        if sev == 2 {
-            // The Grievous HR cap: the healer's Physician Index, or the CF level if higher.
-            if let (Hr(cf_hr), Hr(hr)) = (t.effect[0][2], effect) {
-                effect = Hr(hr.min((index_cap.max(0) as u8).max(cf_hr)));
-            }
-        }
-        let zone = zone_index(zone_of_location(injury.location));
-        // Surgery failing (F or CF), or extraction failing on a Grievous injury, causes a new
-        // Bleeder: the healer at hand works to stop it.
-        let failed = level <= SuccessLevel::Failure && care.has_healer();
-        let new_bleeder = failed
-            && (t.treatment[sev] == Treatment::Sur
-                || (t.treatment[sev] == Treatment::Ext && sev == 2));
-        if new_bleeder {
-            log.say(|| "  the treatment opens a new Bleeder".to_owned());
-            let Some(bp) =
-                staunch_new_bleeder(care, patient, injuries, i, bp_after_treatment, dice, log)
-            else {
-                out.cause = Some(Cause::BloodLoss);
-                out.recovery.died = true;
-                return out;
-            };
-            bp_after_treatment = bp;
-        }
-        match effect {
-            Heal => {
-                log.say(|| "  healed by the treatment".to_owned());
-            }
-            Amputate(edge_il) => {
-                use super::body::Location::{Cheek, Ear, Eye, Jaw, Mouth, Nose};
-                let limb = matches!(zone_of_location(injury.location), Zone::Arm | Zone::Leg)
-                    || matches!(injury.location, Eye | Nose | Cheek | Ear | Mouth | Jaw);
-                if !limb || !care.has_healer() {
-                    // No treatment: a grim wound (the CF rate of a Grievous injury).
-                    log.say(|| {
-                        "  Grievous frost with no Amputation possible: a grim wound".to_owned()
-                    });
-                    wounds[i] = Healing {
-                        il: i32::from(injury.il),
-                        hr: 2,
-                        infection_chance: false,
-                        lasting: true,
-                        grim: true,
-                        cauterised: false,
-                        next_roll: start_day,
-                        minor_day: None,
-                        zone,
-                        location_shock: location_shock(i),
-                        live: true,
-                    };
-                    continue;
+                } else {
+                    self.infection = Some((hr, bonus));
                 }
-                // Amputation inflicts a new Edge injury, a Bleeder, then treated as Edge.
-                log.say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
-                let Some(bp) =
-                    staunch_new_bleeder(care, patient, injuries, i, bp_after_treatment, dice, log)
-                else {
-                    out.cause = Some(Cause::BloodLoss);
-                    out.recovery.died = true;
-                    return out;
-                };
-                bp_after_treatment = bp;
-                let edge = table(Kind::Edge);
-                let esev = severity_index(edge_il);
-                let boxed = matches!(edge.treatment[esev], Treatment::Sur);
-                let eml = care.best_ml()
-                    + edge.modifier[esev]
-                    + if boxed { care.dexterity_modifier } else { 0 };
-                let roll = Test::roll(dice, eml, "d100 (Treatment Roll: the amputation wound)");
-                let row = roll.level as usize;
-                let hr = match edge.effect[row][esev] {
-                    Hr(hr) if esev == 2 => hr.min(((care.best_ml() / 10).max(0) as u8).max(2)),
-                    Hr(hr) => hr,
-                    _ => 6,
-                };
-                wounds[i] = Healing {
-                    il: i32::from(edge_il),
-                    hr: i32::from(hr),
-                    infection_chance: edge.infection[row][esev],
-                    lasting: true,
-                    grim: esev == 2 && roll.level == SuccessLevel::CriticalFailure,
-                    cauterised: false,
-                    next_roll: start_day,
-                    minor_day: (edge_il <= 1).then_some(0),
-                    zone,
-                    location_shock: location_shock(i),
-                    live: true,
-                };
+                true
+            } else {
+                false
+            };
+            // Blood regeneration every ten days (Endurance, with only weakness other than
+            // anaemia); an infection does not stop it.
+            if self.bp > 0 && day >= self.next_blood {
+                self.next_blood = day + 10;
+                if self.blood_skip {
+                    self.blood_skip = false;
+                } else {
+                    let weakness = self.infection.map_or(0, |(hr, _)| infection_weakness(hr));
+                    let t = Test::roll(
+                        self.dice,
+                        self.patient.endurance_ml - weakness,
+                        "d100 (blood regeneration: Endurance)",
+                    );
+                    match t.level {
+                        SuccessLevel::CriticalFailure => self.blood_skip = true,
+                        SuccessLevel::Failure => {}
+                        SuccessLevel::Success => self.bp = self.bp.saturating_sub(1),
+                        SuccessLevel::CriticalSuccess => self.bp = self.bp.saturating_sub(2),
+                    }
+                    let bp = self.bp;
+                    self.log.say(|| {
+                        format!(
+                            "day {day}: blood regeneration {} vs EML{}: {}: {bp} BP left",
+                            t.roll,
+                            t.eml,
+                            t.level.abbreviation()
+                        )
+                    });
+                }
             }
-            Hr(hr) => {
-                wounds[i] = Healing {
-                    il: i32::from(injury.il),
-                    hr: i32::from(hr),
-                    infection_chance: t.infection[row][sev],
-                    lasting: t.impairment[row][sev],
-                    grim: sev == 2 && level == SuccessLevel::CriticalFailure,
-                    cauterised: cauterised[i],
-                    next_roll: start_day,
-                    minor_day: (injury.il <= 1).then_some(0),
-                    zone,
-                    location_shock: location_shock(i),
-                    live: true,
-                };
+            if !infected {
+                self.healing_rolls(wounds)?;
+            }
+            // Coma: a Course Roll every ten days (never below HR1); HR6 wakes.
+            if let Some(mut c) = self.coma.filter(|c| c.next_roll == day) {
+                let eml = self.patient.healing_base * c.hr
+                    - if care.shelter { 0 } else { 20 }
+                    - self.weakness();
+                let t = Test::roll(self.dice, eml, "d100 (coma Course Roll)");
+                let eml = t.eml;
+                c.hr = (c.hr + hr_step(t.level)).max(1);
+                c.next_roll = day + 10;
+                let hr = c.hr;
+                self.log.say(|| {
+                    format!(
+                        "day {day}: coma Course Roll {} vs EML{eml}: {}: HR{hr}",
+                        t.roll,
+                        t.level.abbreviation()
+                    )
+                });
+                if c.hr >= 6 {
+                    self.out.coma_days = day - c.started;
+                    self.coma = None;
+                    self.log.say(|| format!("day {day}: wakes from the coma"));
+                } else {
+                    self.coma = Some(c);
+                }
             }
         }
+        // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
+        for w in wounds.iter().filter(|w| w.lasting) {
+            let days = w.minor_day.unwrap_or(self.day);
+            let permanent = (5 * (days as i32 / 20)).min(25);
+            self.out.permanent[w.zone] = self.out.permanent[w.zone].max(permanent);
+        }
+        self.out.recovery.impairment = self.out.permanent.iter().sum::<i32>().max(0) as u32;
+        Ok(())
     }
 
-    let wounds = &mut wounds[..injuries.len()];
-    // Steps 6 and 7: Healing Rolls every five days, blood regeneration every ten, infection
-    // and grim wounds every day.
-    let period = |dice: &mut D| {
-        if care.random_period {
-            dice.d(3, "d3 (healing period: d3+3 days)") + 3
-        } else {
-            5
-        }
-    };
-    for w in wounds.iter_mut().filter(|w| w.live) {
-        w.next_roll += period(dice);
-    }
-    let mut bp_left = bp_after_treatment as i32;
-    let mut next_blood = start_day + 10;
-    let mut blood_skip = false;
-    let mut infection: Option<(usize, i32)> = None;
-    let mut infection_bonus = 0;
-    let mut day = start_day;
-    loop {
-        let whole = wounds.iter().all(|w| !w.live) && bp_left <= 0;
-        if whole {
-            out.recovery.days_to_whole = Some(day.max(out.coma_days));
-            log.say(|| format!("whole after {} days", day.max(out.coma_days)));
-            break;
-        }
-        // The next day anything happens: every day while an infection or a grim wound lasts,
-        // otherwise the next Healing Roll or blood regeneration.
-        let daily = infection.is_some() || wounds.iter().any(|w| w.live && w.grim && w.il >= 4);
-        let next = if daily {
-            day + 1
-        } else {
-            let rolls = wounds.iter().filter(|w| w.live).map(|w| w.next_roll);
-            let blood = (bp_left > 0).then_some(next_blood);
-            rolls.chain(blood).min().unwrap_or(day + 1).max(day + 1)
-        };
-        if next > care.horizon_days || dice.exhausted() {
-            log.say(|| format!("not whole at the horizon ({} days)", care.horizon_days));
-            break;
-        }
-        day = next;
-        // Grim wounds: a Shock roll each day while Grievous with CF treatment.
-        for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
-            let s = super::injury::shock(dice, w.location_shock, w.il, patient.shock_ml);
-            if s.state == ShockState::Killed {
-                log.say(|| {
-                    format!(
-                        "day {day}: a grim wound's Shock roll {}: SHK {}: dies",
-                        s.test.roll, s.index
-                    )
-                });
-                out.cause = Some(Cause::GrimWound);
-                out.recovery.died = true;
-                return out;
-            }
-        }
-        if let Some((i, hr)) = infection {
-            // Infection weakness (HR1-2: 10, HR3-4: 5) and anaemia are fatigue on the roll.
-            let weakness = match hr {
-                1 | 2 => 10,
-                3 | 4 => 5,
-                _ => 0,
-            };
-            let eml = patient.healing_base * hr + infection_bonus - weakness - anaemia;
-            let t = Test::roll(dice, eml, "d100 (Infection Course Roll)");
-            let hr = hr + hr_step(t.level);
-            log.say(|| {
-                format!(
-                    "day {day}: Infection Course Roll {} vs EML{eml}: {}: HR{hr}",
-                    t.roll,
-                    t.level.abbreviation()
-                )
-            });
-            if hr <= 0 {
-                out.cause = Some(Cause::Infection);
-                out.recovery.died = true;
-                return out;
-            }
-            if hr >= 6 {
-                infection = None;
-                // Healing Rolls resume a period later.
-                for w in wounds.iter_mut().filter(|w| w.live) {
-                    w.next_roll = day + period(dice);
-                }
-            } else {
-                infection = Some((i, hr));
-            }
-            continue;
-        }
-        if bp_left > 0 && day >= next_blood {
-            next_blood = day + 10;
-            if blood_skip {
-                blood_skip = false;
-            } else {
-                let t = Test::roll(
-                    dice,
-                    patient.endurance_ml,
-                    "d100 (blood regeneration: Endurance)",
-                );
-                match t.level {
-                    SuccessLevel::CriticalFailure => blood_skip = true,
-                    SuccessLevel::Failure => {}
-                    SuccessLevel::Success => bp_left -= 1,
-                    SuccessLevel::CriticalSuccess => bp_left -= 2,
-                }
-                log.say(|| {
-                    format!(
-                        "day {day}: blood regeneration {}: {} BP left",
-                        t.level.abbreviation(),
-                        bp_left.max(0)
-                    )
-                });
-            }
-        }
-        for (i, w) in wounds.iter_mut().enumerate() {
+    /// The Healing Rolls due today, against HB × HR: S −1 IL, CS −2; a CF (with Cauterisation
+    /// a failure ending 3, 5, 8 or 0) infects an injury whose treatment left the chance.
+    fn healing_rolls(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
+        let day = self.day;
+        for w in wounds.iter_mut() {
             if !w.live || w.next_roll != day {
                 continue;
             }
-            let eml = patient.healing_base * w.hr;
-            let mut t = Test::roll(dice, eml, "d100 (Healing Roll)");
+            let eml = self.patient.healing_base * w.hr;
+            let mut t = Test::roll(self.dice, eml, "d100 (Healing Roll)");
+            let eml = t.eml;
             if w.cauterised && !t.level.is_success() && matches!(t.roll % 10, 3 | 5 | 8 | 0) {
                 t.level = SuccessLevel::CriticalFailure;
             }
@@ -870,7 +1132,7 @@ pub fn heal<D: Dice, L: Log>(
                 _ => 0,
             };
             w.il -= step;
-            log.say(|| {
+            self.log.say(|| {
                 format!(
                     "day {day}: Healing Roll {} vs EML{eml}: {}: IL{}",
                     t.roll,
@@ -884,13 +1146,14 @@ pub fn heal<D: Dice, L: Log>(
             if w.il <= 0 {
                 w.live = false;
             } else {
-                w.next_roll = day + period(dice);
+                w.next_roll = day + self.period();
             }
             if t.level == SuccessLevel::CriticalFailure && w.infection_chance {
-                infection = Some((i, (w.hr + 1).min(5)));
-                out.infected = true;
+                self.out.infected = true;
                 // An attending healer's Physician test: +5 a star to the Course Rolls.
-                infection_bonus = care
+                let care = self.care;
+                let dice = &mut *self.dice;
+                let bonus = care
                     .physicians
                     .iter()
                     .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
@@ -903,20 +1166,19 @@ pub fn heal<D: Dice, L: Log>(
                     })
                     .max()
                     .unwrap_or(0);
-                log.say(|| format!("day {day}: the injury is infected: healing stops"));
+                self.infection = Some(((w.hr + 1).min(5), bonus));
+                self.log
+                    .say(|| format!("day {day}: the injury is infected: healing stops"));
                 break;
             }
         }
+        Ok(())
     }
-    // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
-    for w in wounds.iter().filter(|w| w.lasting) {
-        let days = w.minor_day.unwrap_or(day);
-        let permanent = (5 * (days as i32 / 20)).min(25);
-        out.permanent[w.zone] = out.permanent[w.zone].max(permanent);
-    }
-    out.recovery.impairment = out.permanent.iter().sum::<i32>().max(0) as u32;
-    out
 }
+
+#[cfg(test)]
+#[path = "healing_ledger.rs"]
+mod ledger;
 
 #[cfg(test)]
 mod tests {
@@ -935,6 +1197,8 @@ mod tests {
             class: Class::Strike,
             bleeder,
             impaled: false,
+            projectile: false,
+            broadhead: false,
             severed: false,
             compounded_g5: false,
             order: 0,
@@ -946,6 +1210,7 @@ mod tests {
         strength_ml: 60,
         endurance_ml: 60,
         shock_ml: 65,
+        fatigue: 0,
     };
 
     fn care(ml: i32) -> Care {
@@ -959,6 +1224,7 @@ mod tests {
             shelter: true,
             horizon_days: 365,
             random_period: false,
+            reroll_penalty: 20,
         }
     }
 
@@ -1061,22 +1327,6 @@ mod tests {
         );
         assert_eq!(out.permanent, [0, 0, 5, 0], "5 permanent to the arm zone");
         assert_eq!(out.recovery.impairment, 5);
-    }
-
-    #[test]
-    fn the_grievous_hr_cap_is_the_physician_index_and_untreated_injuries_are_cf() {
-        let mut state = State::default();
-        state
-            .injuries
-            .add(injury(Location::Thigh, Aspect::Edge, 4, false));
-        // Physician ML30 (index 3), CS: G HR5 capped at HR3: EML39.
-        let (_, story) = run(&care(30), &state, &[30, 24]);
-        assert!(story.contains("day 5: Healing Roll 24 vs EML39"), "{story}");
-        // No healer: a CF result: HR2 and a grim wound (daily Shock rolls).
-        let mut none = care(0);
-        none.physicians = [0; 4];
-        let (_, story) = run(&none, &state, &[50, 50]);
-        assert!(story.contains("untreated: a CF result"), "{story}");
     }
 
     #[test]

@@ -98,6 +98,10 @@ pub struct Injury {
     pub bleeder: bool,
     /// An impaled projectile (an arrow or bolt causing S3 or worse).
     pub impaled: bool,
+    /// From an arrow or bolt: treated by the Projectile table.
+    pub projectile: bool,
+    /// From a broadhead arrow: the Projectile table's BRD row.
+    pub broadhead: bool,
     /// The location was severed.
     pub severed: bool,
     /// A G5 that compounded (Injury Shock 6).
@@ -460,6 +464,8 @@ mod tests {
             class: Class::Strike,
             bleeder: false,
             impaled: false,
+            projectile: false,
+            broadhead: false,
             severed: false,
             compounded_g5: false,
             order: 0,

@@ -691,6 +691,7 @@ impl Melee {
             aspect: w.aspect,
             armour_reduction: 0,
             impales: false,
+            broadhead: false,
         };
         self.land(striker, states, blow, dice, log)
     }
@@ -772,6 +773,8 @@ impl Melee {
                 },
                 bleeder: false,
                 impaled: w.impales && il >= 3,
+                projectile: w.impales,
+                broadhead: w.broadhead,
                 severed: false,
                 compounded_g5: false,
                 order: 0,
@@ -1043,6 +1046,8 @@ pub struct Blow {
     pub armour_reduction: i32,
     /// An arrow or bolt that impales on S3 or worse.
     pub impales: bool,
+    /// A broadhead arrow.
+    pub broadhead: bool,
 }
 
 /// The TAs a victory buys.
@@ -1362,6 +1367,8 @@ mod tests {
             class: super::super::injury::Class::Strike,
             bleeder: false,
             impaled: false,
+            projectile: false,
+            broadhead: false,
             severed: false,
             compounded_g5: false,
             order: 0,

@@ -29,6 +29,8 @@ pub struct Missile {
     pub aim_allowed: bool,
     /// An arrow or bolt: impales on S3 or worse.
     pub impales: bool,
+    /// A broadhead arrow (the BRD row of the Projectile treatment table).
+    pub broadhead: bool,
     /// A thrown weapon (no shooter-moving penalty; its Heft penalty applies).
     pub thrown: bool,
     /// Heft, for thrown weapons.
@@ -280,6 +282,7 @@ mod tests {
         span_rounds: 0,
         aim_allowed: true,
         impales: true,
+        broadhead: false,
         thrown: false,
         heft: 0,
     };

@@ -130,6 +130,10 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::ShareOfPatients,
     },
     Extra {
+        name: "comatose_at_horizon",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
         name: "permanent_head",
         kind: ExtraKind::MeanPerPatient,
     },
@@ -149,7 +153,8 @@ pub const EXTRAS: &[Extra] = &[
 const DIED: usize = 18;
 const INFECTED: usize = 22;
 const COMA: usize = 23;
-const PERMANENT: usize = 24;
+const COMATOSE_AT_HORIZON: usize = 24;
+const PERMANENT: usize = 25;
 const END_DEATH: usize = 0;
 const END_SHOCK: usize = 1;
 const END_MORALE: usize = 2;
@@ -220,7 +225,10 @@ impl ZoneD100 {
             windforce: file.rules.windforce.i32(),
             low_overhead: file.rules.low_overhead,
             wet_bows: file.rules.wet_bows,
-            care: file.healing.care(),
+            care: healing::Care {
+                reroll_penalty: file.rules.reroll_penalty.i32(),
+                ..file.healing.care()
+            },
             patients: [side_patient(file, Side::A), side_patient(file, Side::B)],
             horizon_days: file.healing.horizon_days.u32(),
         })
@@ -381,6 +389,7 @@ impl ZoneD100 {
                     aspect: missile.aspect,
                     armour_reduction: missile.armour_reduction,
                     impales: missile.impales,
+                    broadhead: missile.broadhead,
                 };
                 Some(m.land(actor, states, blow, dice, log))
             }
@@ -402,6 +411,7 @@ fn side_patient(file: &File, side: Side) -> healing::Patient {
         strength_ml: f.strength_ml.i32(),
         endurance_ml: f.endurance_ml.i32(),
         shock_ml: f.shock_ml.i32(),
+        fatigue: f.fatigue.i32(),
     }
 }
 
@@ -419,7 +429,8 @@ pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outco
         tally.record_extra(column, 1);
     }
     tally.record_extra(INFECTED, u64::from(out.infected));
-    tally.record_extra(COMA, u64::from(out.coma_days > 0));
+    tally.record_extra(COMA, u64::from(out.coma));
+    tally.record_extra(COMATOSE_AT_HORIZON, u64::from(out.comatose_at_horizon));
     for (zone, p) in out.permanent.iter().enumerate() {
         tally.record_extra(PERMANENT + zone, *p as u64);
     }

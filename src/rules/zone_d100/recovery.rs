@@ -45,7 +45,7 @@ pub struct RecoveryFile {
     #[serde(default)]
     pub sweep: Option<toml::Table>,
     /// One point per healer set (each a list of Physician MLs; `[]` for none).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::schema::healer_sets")]
     pub compare_physicians: Vec<Vec<Ranged<0, 150>>>,
 }
 
@@ -79,6 +79,9 @@ pub struct PatientSpec {
     pub injuries: Vec<InjurySpec>,
     /// Extended Shock's HR at the start, if in Extended Shock.
     pub extended_shock_hr: Option<Ranged<1, 5>>,
+    /// Fatigue penalty carried into the healing (Shock rolls, Shock Rerolls, Extended Shock).
+    #[serde(default)]
+    pub fatigue: Ranged<0, 100>,
 }
 
 fn thirteen() -> Ranged<1, 30> {
@@ -102,9 +105,19 @@ pub struct InjurySpec {
     /// A Bleeder.
     #[serde(default)]
     pub bleeder: bool,
-    /// An impaled arrow or bolt.
+    /// An impaled arrow or bolt (a projectile wound of S3 or worse).
     #[serde(default)]
     pub impaled: bool,
+    /// A wound from an arrow or bolt (treated by the Projectile table); `impaled` and
+    /// `broadhead` imply it.
+    #[serde(default)]
+    pub projectile: bool,
+    /// A wound from a broadhead arrow (the Projectile table's BRD row).
+    #[serde(default)]
+    pub broadhead: bool,
+    /// An Area fire or frost injury (diffuse over the body).
+    #[serde(default)]
+    pub area: Option<Spanned<bool>>,
 }
 
 /// A compiled recovery point.
@@ -154,6 +167,16 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
     let file: RecoveryFile = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
     let name = check_name(&file.name, source)?;
     let p = &file.patient;
+    if let Some(i) = p.injuries.iter().find(|i| {
+        i.area.as_ref().is_some_and(|a| *a.get_ref())
+            && !matches!(i.aspect, Aspect::Fire | Aspect::Frost)
+    }) {
+        return Err(source.error_at(
+            i.area.as_ref().map(|a| a.span()),
+            Some("patient.injuries.area"),
+            "expected an Area injury to be of aspect F (fire) or frost",
+        ));
+    }
     if p.injuries.is_empty() {
         return Err(source.error_at(
             Some(file.name.span()),
@@ -168,13 +191,17 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
             side: super::body::BodySide::Right,
             aspect: i.aspect,
             il: i.level.u32() as u8,
-            class: if matches!(i.aspect, Aspect::Fire | Aspect::Frost) {
+            class: if i.area.as_ref().is_some_and(|a| *a.get_ref()) {
+                Class::Area
+            } else if matches!(i.aspect, Aspect::Fire | Aspect::Frost) {
                 Class::FireFrost
             } else {
                 Class::Strike
             },
             bleeder: i.bleeder,
             impaled: i.impaled,
+            projectile: i.projectile || i.impaled || i.broadhead,
+            broadhead: i.broadhead,
             severed: false,
             compounded_g5: false,
             order: 0,
@@ -190,6 +217,7 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
         strength_ml: p.strength_ml.i32(),
         endurance_ml: p.endurance_ml.i32(),
         shock_ml: p.shock_ml.i32(),
+        fatigue: p.fatigue.i32(),
     };
     let patient_name = p.name.clone().unwrap_or_else(|| "patient".to_owned());
     let sets: Vec<Option<&Vec<Ranged<0, 150>>>> = if file.compare_physicians.is_empty() {

@@ -161,6 +161,9 @@ pub struct WeaponSpec {
     /// Arrows and bolts impale on S3 or worse.
     #[serde(default)]
     pub impales: bool,
+    /// A broadhead arrow: its wounds take the BRD row of the Projectile treatment table.
+    #[serde(default)]
+    pub broadhead: bool,
     /// A thrown weapon.
     #[serde(default)]
     pub thrown: bool,
@@ -307,11 +310,39 @@ impl Rules {
     }
 }
 
+/// The most healers a patient can have: the Care's four slots.
+pub const MAX_HEALERS: usize = 4;
+
+/// A list of healers' Physician MLs, at most [`MAX_HEALERS`] of them.
+pub fn healers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Ranged<0, 150>>, D::Error> {
+    let list = Vec::<Ranged<0, 150>>::deserialize(d)?;
+    if list.len() > MAX_HEALERS {
+        return Err(serde::de::Error::invalid_length(
+            list.len(),
+            &"at most 4 healers (a Physician ML each)",
+        ));
+    }
+    Ok(list)
+}
+
+/// Lists of healers (one point each), each at most [`MAX_HEALERS`] long.
+pub fn healer_sets<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<Vec<Ranged<0, 150>>>, D::Error> {
+    #[derive(Deserialize)]
+    struct Set(#[serde(deserialize_with = "healers")] Vec<Ranged<0, 150>>);
+    Ok(Vec::<Set>::deserialize(d)?
+        .into_iter()
+        .map(|s| s.0)
+        .collect())
+}
+
 /// The aftermath (`[healing]`): who tends the wounded, when, where, for how long.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Healing {
     /// Physician ML of each healer present (up to four; none: no healer).
+    #[serde(deserialize_with = "healers")]
     pub physicians: Vec<Ranged<0, 150>>,
     /// The healers' DEX secondary modifier (surgery, extraction).
     pub dexterity_modifier: Ranged<-20, 20>,
@@ -367,6 +398,7 @@ impl Healing {
             shelter: self.shelter,
             horizon_days: self.horizon_days.u32(),
             random_period: self.random_period,
+            reroll_penalty: 20,
         }
     }
 }
@@ -495,6 +527,7 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
                         span_rounds: m.span_rounds.u32(),
                         aim_allowed: m.aim_allowed,
                         impales: m.impales,
+                        broadhead: m.broadhead,
                         thrown: m.thrown,
                         heft: m.heft.i32(),
                     },
