@@ -198,6 +198,10 @@ pub struct Care {
     pub random_period: bool,
     /// The Shock Reroll's penalty (20).
     pub reroll_penalty: i32,
+    /// A frozen compress (+10 to Compress treatment rolls).
+    pub frozen_compress: bool,
+    /// Healers amputate a limb whose wound is infected (the infection is defeated).
+    pub amputate_infected_limbs: bool,
 }
 
 impl Care {
@@ -344,6 +348,39 @@ pub fn capped_row(t: &Table, level: SuccessLevel, sev: usize, index: i32) -> usi
         .rev()
         .find(|&r| matches!(t.effect[r][2], Hr(h) if i32::from(h) <= cap))
         .unwrap_or(0)
+}
+
+/// A treated injury on the healing clock at `site` (zone, Location Shock), with the effects of
+/// its table row.
+fn wound(
+    il: u8,
+    hr: u8,
+    row: usize,
+    t: &Table,
+    grim: bool,
+    cauterised: bool,
+    site: (usize, i32),
+) -> Healing {
+    Healing {
+        il: i32::from(il),
+        hr: i32::from(hr),
+        infection_chance: t.infection[row][severity_index(il)],
+        lasting: t.impairment[row][severity_index(il)],
+        grim,
+        cauterised,
+        next_roll: 0,
+        minor_day: (il <= 1).then_some(0),
+        zone: site.0,
+        location_shock: site.1,
+        live: true,
+    }
+}
+
+/// Limbs and facial features: what Amputation can take.
+fn amputable(location: super::body::Location) -> bool {
+    use super::body::Location::{Cheek, Ear, Eye, Jaw, Mouth, Nose};
+    matches!(zone_of_location(location), Zone::Arm | Zone::Leg)
+        || matches!(location, Eye | Nose | Cheek | Ear | Mouth | Jaw)
 }
 
 /// The best Treatment Roll of the healers for one injury: healers in rising Physician Index,
@@ -768,11 +805,21 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 } else {
                     0
                 }
+                + if treatment == Treatment::Cmp && care.frozen_compress {
+                    10
+                } else {
+                    0
+                }
                 - if area { 20 } else { 0 }
                 - 5 * self.day as i32
                 + if boxed { care.dexterity_modifier } else { 0 };
             let what = || format!("treating {:?} IL{}", injury.location, injury.il);
-            treatment_rolls(care, eml, &what, self.dice, self.log)
+            let mut healers = *care;
+            if area {
+                // "Healers make a single Treatment Roll for an Area injury": the best healer.
+                healers.physicians = [care.best_ml(), 0, 0, 0];
+            }
+            treatment_rolls(&healers, eml, &what, self.dice, self.log)
         } else {
             self.log.say(|| {
                 format!(
@@ -799,75 +846,98 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 .say(|| "  the treatment opens a new Bleeder".to_owned());
             self.treatment_bleeder(i)?;
         }
-        let healing =
-            |il: u8, hr: u8, row: usize, t: &Table, grim: bool, cauterised: bool| Healing {
-                il: i32::from(il),
-                hr: i32::from(hr),
-                infection_chance: t.infection[row][severity_index(il)],
-                lasting: t.impairment[row][severity_index(il)],
-                grim,
-                cauterised,
-                next_roll: 0,
-                minor_day: (il <= 1).then_some(0),
-                zone,
-                location_shock,
-                live: true,
-            };
+        let site = (zone, location_shock);
         match t.effect[row][sev] {
             Heal => {
                 self.log.say(|| "  healed by the treatment".to_owned());
                 Ok(Healing::default())
             }
-            Hr(hr) => Ok(healing(
+            Hr(hr) => Ok(wound(
                 injury.il,
                 hr,
                 row,
                 &t,
                 sev == 2 && (row == 0 || area),
                 self.cauterised[i] || area,
+                site,
             )),
             Amputate(edge_il) => {
-                use super::body::Location::{Cheek, Ear, Eye, Jaw, Mouth, Nose};
-                let limb = matches!(zone_of_location(injury.location), Zone::Arm | Zone::Leg)
-                    || matches!(injury.location, Eye | Nose | Cheek | Ear | Mouth | Jaw);
-                if !limb || !healer || area {
+                if !amputable(injury.location) || !healer || area {
                     // No treatment: a grim wound at the CF rate of a Grievous injury.
                     self.log.say(|| {
                         "  Grievous frost with no Amputation possible: a grim wound".to_owned()
                     });
-                    let mut w = healing(injury.il, 2, 0, &table(Kind::Edge), true, area);
+                    let mut w = wound(injury.il, 2, 0, &table(Kind::Edge), true, area, site);
                     w.infection_chance = false;
                     w.lasting = true;
                     return Ok(w);
                 }
-                // Amputation inflicts a new Edge injury, a Bleeder, then treated as Edge.
-                self.log
-                    .say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
-                self.treatment_bleeder(i)?;
-                let edge = table(Kind::Edge);
-                let esev = severity_index(edge_il);
-                let treatment = edge.treatment[esev];
-                let boxed = matches!(treatment, Treatment::Sur);
-                let eml = edge.modifier[esev] - 5 * self.day as i32
-                    + if boxed { care.dexterity_modifier } else { 0 };
-                let what = || format!("the amputation wound E IL{edge_il}");
-                let (level, index) = treatment_rolls(care, eml, &what, self.dice, self.log);
-                let row = capped_row(&edge, level, esev, index);
-                if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
-                    self.log
-                        .say(|| "  the treatment opens a new Bleeder".to_owned());
-                    self.treatment_bleeder(i)?;
-                }
-                match edge.effect[row][esev] {
-                    Hr(hr) => {
-                        let mut w = healing(edge_il, hr, row, &edge, esev == 2 && row == 0, false);
-                        w.lasting = true;
-                        Ok(w)
-                    }
-                    _ => Ok(Healing::default()),
-                }
+                self.amputation_wound(i, edge_il, site)
             }
         }
+    }
+
+    /// The Amputation treatment's new Edge injury of level `edge_il` at injury `i`'s location:
+    /// a Bleeder the healer staunches, then its own Treatment Roll as an Edge injury.
+    fn amputation_wound(
+        &mut self,
+        i: usize,
+        edge_il: u8,
+        site: (usize, i32),
+    ) -> Result<Healing, Cause> {
+        let care = self.care;
+        self.log
+            .say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
+        self.treatment_bleeder(i)?;
+        let edge = table(Kind::Edge);
+        let esev = severity_index(edge_il);
+        let treatment = edge.treatment[esev];
+        let boxed = matches!(treatment, Treatment::Sur);
+        // No delay: the amputation wound is new.
+        let eml = edge.modifier[esev] + if boxed { care.dexterity_modifier } else { 0 };
+        let what = || format!("the amputation wound E IL{edge_il}");
+        let (level, index) = treatment_rolls(care, eml, &what, self.dice, self.log);
+        let row = capped_row(&edge, level, esev, index);
+        if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
+            self.log
+                .say(|| "  the treatment opens a new Bleeder".to_owned());
+            self.treatment_bleeder(i)?;
+        }
+        match edge.effect[row][esev] {
+            Hr(hr) => {
+                let mut w = wound(edge_il, hr, row, &edge, esev == 2 && row == 0, false, site);
+                w.lasting = true;
+                Ok(w)
+            }
+            _ => Ok(Healing::default()),
+        }
+    }
+
+    /// "Amputating an infected limb also defeats infection; follow the Amputation treatment as
+    /// for frost injuries": the AMP Treatment Roll (MOD 0 and DEX, no delay: the treatment is
+    /// of the infection, now) gives the new Edge injury of the Frost table's Grievous column,
+    /// which takes the infected wound's place. Returns the new wound, `None` when the option
+    /// is off, nobody can amputate or the location is no limb.
+    fn amputate_infected(&mut self, i: usize, w: &Healing) -> Result<Option<Healing>, Cause> {
+        let care = self.care;
+        let Some(injury) = self.injuries.get(i).copied() else {
+            return Ok(None);
+        };
+        if !care.amputate_infected_limbs || !care.has_healer() || !amputable(injury.location) {
+            return Ok(None);
+        }
+        let frost = table(Kind::Frost);
+        let eml = frost.modifier[2] + care.dexterity_modifier;
+        let what = || format!("amputating the infected {:?}", injury.location);
+        let (level, _) = treatment_rolls(care, eml, &what, self.dice, self.log);
+        let Amputate(edge_il) = frost.effect[level as usize][2] else {
+            return Ok(None);
+        };
+        let mut new = self.amputation_wound(i, edge_il, (w.zone, w.location_shock))?;
+        if new.live {
+            new.next_roll = self.day + self.period();
+        }
+        Ok(Some(new))
     }
 
     /// The next healing period: five days, or d3+3 with `random_period`.
@@ -1116,7 +1186,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// a failure ending 3, 5, 8 or 0) infects an injury whose treatment left the chance.
     fn healing_rolls(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
         let day = self.day;
-        for w in wounds.iter_mut() {
+        for (i, w) in wounds.iter_mut().enumerate() {
             if !w.live || w.next_roll != day {
                 continue;
             }
@@ -1150,6 +1220,15 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             }
             if t.level == SuccessLevel::CriticalFailure && w.infection_chance {
                 self.out.infected = true;
+                self.log
+                    .say(|| format!("day {day}: the injury is infected"));
+                if let Some(new) = self.amputate_infected(i, w)? {
+                    self.log
+                        .say(|| format!("day {day}: the amputation defeats the infection"));
+                    // The amputated location's days to Minor start over with its new wound.
+                    *w = new;
+                    continue;
+                }
                 // An attending healer's Physician test: +5 a star to the Course Rolls.
                 let care = self.care;
                 let dice = &mut *self.dice;
@@ -1167,8 +1246,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     .max()
                     .unwrap_or(0);
                 self.infection = Some(((w.hr + 1).min(5), bonus));
-                self.log
-                    .say(|| format!("day {day}: the injury is infected: healing stops"));
+                self.log.say(|| format!("day {day}: healing stops"));
                 break;
             }
         }
@@ -1225,6 +1303,8 @@ mod tests {
             horizon_days: 365,
             random_period: false,
             reroll_penalty: 20,
+            frozen_compress: false,
+            amputate_infected_limbs: false,
         }
     }
 

@@ -72,6 +72,8 @@ fn care(mls: &[i32]) -> Care {
         horizon_days: 365,
         random_period: false,
         reroll_penalty: 20,
+        frozen_compress: false,
+        amputate_infected_limbs: false,
     }
 }
 
@@ -479,15 +481,29 @@ fn treatments_a_broadhead_takes_the_brd_row_and_a_projectile_s2_is_cleaned_not_e
 }
 
 #[test]
-fn treatments_amputation_takes_the_dex_modifier() {
+fn treatments_sur_ext_and_amp_take_the_dex_modifier() {
     // "(Box around SUR, EXT, OR AMP): Treatment Roll includes the healer's DEX Secondary
-    // Modifier." The amputation wound (S3E) is cleaned and dressed: no DEX there.
-    let c = Care {
+    // Modifier." Surgery of a G4 Edge: 50 + 0 + 5; Clean & Dress of an S2 Edge: 50 + 10, no DEX.
+    // Amputation of a G4 frost forearm: 60 + 0 + 5; the amputation wound (S3E) is cleaned
+    // and dressed: 60 + 10, no DEX.
+    let dex = |ml| Care {
         dexterity_modifier: 5,
-        ..care(&[60])
+        ..care(&[ml])
     };
     run(
-        &c,
+        &dex(50),
+        &hurt(&[wound(Location::Thigh, Aspect::Edge, 4)]),
+        &[22],
+    )
+    .says(&["Treatment Roll 22 vs EML55"]);
+    run(
+        &dex(50),
+        &hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]),
+        &[22],
+    )
+    .says(&["Treatment Roll 22 vs EML60"]);
+    run(
+        &dex(60),
         &hurt(&[wound(Location::Forearm, Aspect::Frost, 4)]),
         &[42, 10, 31],
     )
@@ -679,6 +695,17 @@ fn step5_the_treatment_difficulty_modifier_and_the_delay_of_5_a_day() {
         &[22],
     )
     .says(&["Treatment Roll 22 vs EML80"]);
+    // "COMPRESS: ... If frozen, include +10 bonus."
+    let frozen = Care {
+        frozen_compress: true,
+        ..care(&[50])
+    };
+    run(
+        &frozen,
+        &hurt(&[wound(Location::Forearm, Aspect::Blunt, 1)]),
+        &[22],
+    )
+    .says(&["Treatment Roll 22 vs EML90"]);
     let late = Care {
         treatment_delay_days: 3,
         ..care(&[50])
@@ -1019,18 +1046,20 @@ fn step6_the_random_option_rolls_d3_plus_3_days_a_period() {
 
 #[test]
 fn step6_blood_regeneration_cf_skips_the_next_period_too() {
-    // "CF NO EFFECT: no regeneration during this or the next period; then reroll."
+    // "CF NO EFFECT: no regeneration during this or the next period; then reroll." "F NO
+    // EFFECT: no regeneration; reroll next period." "CS BLOOD REGENERATED".
     run(
         &care(&[40]),
         &hurt(&[bleeder(Location::Thigh, Aspect::Edge, 3)]),
-        &[33, 41, 22, 66, 65, 67, 68, 69, 71, 10, 72],
+        &[33, 41, 22, 66, 65, 67, 68, 69, 71, 62, 72, 73, 10, 74],
     )
     .says(&[
         "day 10: blood regeneration 65 vs EML60: CF: 1 BP left",
-        "day 30: blood regeneration 10 vs EML60: CS: 0 BP left",
+        "day 30: blood regeneration 62 vs EML60: F: 1 BP left",
+        "day 40: blood regeneration 10 vs EML60: CS: 0 BP left",
     ])
     .never_says("day 20: blood regeneration")
-    .used_all(11);
+    .used_all(14);
 }
 
 // ---- Step 7: infection ----
@@ -1102,6 +1131,44 @@ fn step7_an_attending_healer_adds_to_the_infection_course_rolls() {
 }
 
 #[test]
+fn step7_amputating_an_infected_limb_defeats_the_infection() {
+    // "Amputation: amputating an infected limb also defeats infection; follow the Amputation
+    // treatment as for frost injuries": with `amputate_infected_limbs`, the infected thigh is
+    // amputated (AMP, MOD 0: 42 S, a new S3 Edge injury and its Bleeder), no Infection Course
+    // Roll follows, and the new wound heals from day 10.
+    let c = Care {
+        amputate_infected_limbs: true,
+        ..care(&[50])
+    };
+    let r = run(
+        &c,
+        &hurt(&[wound(Location::Thigh, Aspect::Edge, 3)]),
+        &[61, 95, 42, 10, 31, 11, 12, 13],
+    );
+    r.says(&[
+        "treating Thigh IL3: Treatment Roll 61 vs EML60: F",
+        "day 5: Healing Roll 95 vs EML52: CF",
+        "day 5: the injury is infected",
+        "amputating the infected Thigh: Treatment Roll 42 vs EML50: S",
+        "Amputation: a new E injury IL3, a Bleeder",
+        "Blood Stoppage Roll 10 vs EML50: CS",
+        "the amputation wound E IL3: Treatment Roll 31 vs EML60: S",
+        "the amputation defeats the infection",
+        "day 10: Healing Roll 11 vs EML65: S: IL2",
+        "whole after 20 days",
+    ])
+    .never_says("Infection Course Roll")
+    .used_all(8);
+    // Off by default: the infection runs its course.
+    run(
+        &care(&[50]),
+        &hurt(&[wound(Location::Thigh, Aspect::Edge, 3)]),
+        &[61, 95, 42, 11],
+    )
+    .says(&["day 6: Infection Course Roll 11"]);
+}
+
+#[test]
 fn step7_infection_weakness_by_hr() {
     // INFECTION WEAKNESS: HR 1–2 10, HR 3–4 5, HR 5 none.
     assert_eq!([1, 2, 3, 4, 5].map(infection_weakness), [10, 10, 5, 5, 0]);
@@ -1149,22 +1216,35 @@ fn step8_no_box_no_permanent_impairment() {
 // ---- Area injuries ----
 
 #[test]
-fn area_injuries_take_20_off_treatment_are_grim_when_grievous_and_fail_on_3_5_8_0() {
-    // "the Physician ML test includes an additional −20 penalty"; "Area G4F and G5F injuries
-    // that do not kill the target from shock are always grim wounds ... regardless of
-    // treatment"; "A CF occurs on a failed Healing Roll when the ones die is a 3, 5, 8, or 0".
+fn area_injuries_take_one_roll_at_minus_20_are_grim_when_grievous_fail_on_3_5_8_0_and_impair_like_the_head()
+ {
+    // "Healers make a single Treatment Roll for an Area injury, but the Physician ML test
+    // includes an additional −20 penalty"; "Area G4F and G5F injuries that do not kill the
+    // target from shock are always grim wounds ... regardless of treatment"; "A CF occurs on a
+    // failed Healing Roll when the ones die is a 3, 5, 8, or 0"; "Area injuries impair all
+    // actions & movement like head injuries."
     let area = |il| Injury {
         class: Class::Area,
         ..wound(Location::Thorax, Aspect::Fire, il)
     };
-    run(&care(&[50]), &hurt(&[area(4)]), &[22, 41]).says(&[
-        "Treatment Roll 22 vs EML30: S",
-        "day 1: a grim wound's Shock Roll 41",
-    ]);
+    run(&care(&[50, 60]), &hurt(&[area(4)]), &[22, 41])
+        .says(&[
+            "Treatment Roll 22 vs EML40: S",
+            "day 1: a grim wound's Shock Roll 41",
+        ])
+        .never_says("vs EML30");
     let r = run(&care(&[50]), &hurt(&[area(2)]), &[41, 43, 50]);
     r.says(&[
         "Treatment Roll 41 vs EML40: F",
         "day 5: Healing Roll 43 vs EML39: CF",
         "the injury is infected",
     ]);
+    // Untreated (HR2 with the box): Minor on day 20, 5 permanent, to the head.
+    let r = run(&nobody(), &hurt(&[area(2)]), &[27, 27, 27, 11, 12]);
+    r.says(&[
+        "day 15: Healing Roll 27 vs EML26: F",
+        "day 20: Healing Roll 11 vs EML26: S: IL1",
+        "whole after 25 days",
+    ]);
+    assert_eq!(r.out.permanent, [5, 0, 0, 0]);
 }

@@ -1,11 +1,10 @@
 //! The `zone-d100` ruleset: d100 skill tests with success levels, victory stars, the Zone and
 //! Location Dice, impact against armour by aspect, the injury table with compound injuries,
 //! glancing blows, bleeding and amputation, shock states, injury effects, mishaps and morale,
-//! in a melee duel.
+//! in a melee or missile duel, and the healing sequence for every survivor (`healing.rs`).
 //!
-//! Rule text: `shared/rules/zone-d100.txt`; readings and assumptions:
-//! `docs/rules/zone-d100.md`. Built in parts: the missile sequence and the healing timeline
-//! are not simulated yet (see the rules page), so the ruleset is listed as in progress.
+//! Rule text: `shared/rules/zone-d100.txt`; readings, assumptions and the rule ledger:
+//! `docs/rules/zone-d100.md`.
 
 pub mod body;
 pub mod healing;

@@ -362,6 +362,10 @@ pub struct Healing {
     pub horizon_days: Ranged<1, 3650>,
     /// Healing periods of d3+3 days instead of five.
     pub random_period: bool,
+    /// A frozen compress (+10 to Compress treatment rolls).
+    pub frozen_compress: bool,
+    /// Healers amputate a limb whose wound is infected, defeating the infection.
+    pub amputate_infected_limbs: bool,
 }
 
 impl Default for Healing {
@@ -377,6 +381,8 @@ impl Default for Healing {
             shelter: true,
             horizon_days: Ranged::new(365),
             random_period: false,
+            frozen_compress: false,
+            amputate_infected_limbs: false,
         }
     }
 }
@@ -399,6 +405,8 @@ impl Healing {
             horizon_days: self.horizon_days.u32(),
             random_period: self.random_period,
             reroll_penalty: 20,
+            frozen_compress: self.frozen_compress,
+            amputate_infected_limbs: self.amputate_infected_limbs,
         }
     }
 }
@@ -738,6 +746,18 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "random_period",
         default: "false",
         doc: "healing periods of d3+3 days instead of 5",
+    },
+    Parameter {
+        section: "healing",
+        key: "frozen_compress",
+        default: "false",
+        doc: "the Compress treatment uses a frozen compress (+10)",
+    },
+    Parameter {
+        section: "healing",
+        key: "amputate_infected_limbs",
+        default: "false",
+        doc: "healers amputate an infected limb (the Amputation treatment; defeats the infection)",
     },
     Parameter {
         section: "a / b",
