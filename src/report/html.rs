@@ -9,7 +9,7 @@
 use super::RunResult;
 use super::charts::Rendered;
 use crate::rules;
-use crate::stats::{Side, Tally, wilson};
+use crate::stats::{ExtraKind, Side, Tally, wilson};
 use std::fmt::Write as _;
 
 /// The most rows the headline table shows; `summary.csv` has every point.
@@ -186,6 +186,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     let _ = writeln!(h, "</table>");
 
     headline(&mut h, run, names);
+    recovery_detail(&mut h, run);
 
     let _ = writeln!(h, "<h2>Charts</h2>");
     if charts.is_empty() {
@@ -258,6 +259,63 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
             run.tallies.len()
         );
     }
+}
+
+/// How the wounded survivors fare, where the ruleset counts more than deaths: the unhealed and
+/// each of its shares of patients (deaths by cause, infection, coma...), with intervals.
+fn recovery_detail(h: &mut String, run: &RunResult) {
+    let s = run.scenario;
+    let Some(first) = run.tallies.first() else {
+        return;
+    };
+    let shares: Vec<usize> = (first.extras.iter().enumerate())
+        .filter(|(_, e)| e.kind == ExtraKind::ShareOfPatients)
+        .map(|(i, _)| i)
+        .collect();
+    if shares.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<h3>Wounded survivors in detail</h3>\n<p>Shares of wounded survivors, with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page).</p>\n<div class=\"scroll\"><table>"
+    );
+    let _ = write!(h, "<tr><th>point</th>");
+    for (k, _) in &s.points[0].swept {
+        let _ = write!(h, "<th>{}</th>", escape(k));
+    }
+    let _ = write!(h, "<th>wounded survivors</th><th>unhealed</th>");
+    for &i in &shares {
+        let _ = write!(h, "<th>{}</th>", escape(&first.extras[i].name.replace('_', " ")));
+    }
+    let _ = writeln!(h, "</tr>");
+    for (n, (p, t)) in s
+        .points
+        .iter()
+        .zip(&run.tallies)
+        .enumerate()
+        .take(MAX_TABLE_ROWS)
+    {
+        let pooled = t.recovery_pooled();
+        let _ = write!(h, "<tr><td class=\"n\">{n}</td>");
+        for (_, v) in &p.swept {
+            let _ = write!(h, "<td>{}</td>", escape(v));
+        }
+        let _ = write!(
+            h,
+            "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
+            pooled.patients,
+            pct(pooled.unhealed, pooled.patients)
+        );
+        for &i in &shares {
+            let _ = write!(
+                h,
+                "<td class=\"n\">{}</td>",
+                pct(t.extra[i], pooled.patients)
+            );
+        }
+        let _ = writeln!(h, "</tr>");
+    }
+    let _ = writeln!(h, "</table></div>");
 }
 
 fn row(h: &mut String, t: &Tally) {
