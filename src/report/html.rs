@@ -285,7 +285,11 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
     }
     let _ = write!(h, "<th>wounded survivors</th><th>unhealed</th>");
     for &i in &shares {
-        let _ = write!(h, "<th>{}</th>", escape(&first.extras[i].name.replace('_', " ")));
+        let _ = write!(
+            h,
+            "<th>{}</th>",
+            escape(&first.extras[i].name.replace('_', " "))
+        );
     }
     let _ = writeln!(h, "</tr>");
     for (n, (p, t)) in s

@@ -273,6 +273,9 @@ struct Healing {
     /// Failed Healing Rolls ending 3, 5, 8 or 0 are CF (a cauterised bleeder, an Area injury).
     cauterised: bool,
     next_roll: u32,
+    /// The day the injury was incurred (the fight, or an amputation): its Healing Roll clock
+    /// and its days to Minor start there.
+    born: u32,
     minor_day: Option<u32>,
     zone: usize,
     location_shock: i32,
@@ -369,6 +372,7 @@ fn wound(
         grim,
         cauterised,
         next_roll: 0,
+        born: 0,
         minor_day: (il <= 1).then_some(0),
         zone: site.0,
         location_shock: site.1,
@@ -471,6 +475,10 @@ struct Timeline<'a, D, L, S> {
     coma: Option<Coma>,
     /// An infection: its HR and the healer's bonus.
     infection: Option<(i32, i32)>,
+    /// Extended Shock waiting for its Course Rolls (its HR), from a failed Shock Reroll.
+    extended: Option<i32>,
+    /// The minute the healer reaches the patient (`None`: nobody comes).
+    healer_from: Option<u32>,
 }
 
 impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
@@ -490,14 +498,18 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         cause
     }
 
+    /// Location Shock and Injury Level of injury `i` ("Area Attacks impart Location Shock 6").
     fn injury_shock(&self, i: usize) -> (i32, i32) {
-        let il = self.injuries.get(i).map_or(0, |x| i32::from(x.il));
-        ((self.location_shock)(i), il)
+        match self.injuries.get(i) {
+            Some(x) if x.class == Class::Area => (6, i32::from(x.il)),
+            Some(x) => ((self.location_shock)(i), i32::from(x.il)),
+            None => (0, 0),
+        }
     }
 
     /// Checks off one box of the SHOCK STATE table a Blood Loss Point: the patient suffers
     /// its state (stacking), induced by bleeder `i`.
-    fn lose_blood(&mut self, points: u32, i: usize) {
+    fn lose_blood(&mut self, points: u32, i: usize, induced_by: Option<(i32, i32)>) {
         if points > 0 && self.bp == 0 {
             // "Every ten days after suffering the blood loss".
             self.next_blood = self.day + 10;
@@ -508,19 +520,24 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             let before = self.shock;
             self.shock = self.shock.stack(blood_box(self.bp));
             if self.shock > before {
-                self.induced = self.injury_shock(i);
+                self.induced = induced_by.unwrap_or_else(|| self.injury_shock(i));
             }
         }
     }
 
     /// Step 1: five-minute periods from `start` until no injury in `bleeding` bleeds: a Blood
     /// Stoppage Roll for each bleeder once a healer is there (after `healer_from` minutes), then
-    /// a Blood Loss Advance Roll for each. Returns the minute bleeding ended, or the death.
+    /// a Blood Loss Advance Roll for each. A Shock Reroll due at minute `reroll_at` (an UNC's,
+    /// ten minutes after its Shock roll) is made after that period's rolls. `induced_by`
+    /// stands for the bleeders' own Location Shock and Injury Level (an amputation's new
+    /// wound). Returns the minute bleeding ended, or the death.
     fn bleed(
         &mut self,
         bleeding: &mut [bool; MAX],
         start: u32,
         healer_from: Option<u32>,
+        reroll_at: Option<u32>,
+        induced_by: Option<(i32, i32)>,
     ) -> Result<u32, Cause> {
         let care = self.care;
         let mut f_bonus = [0; MAX];
@@ -581,7 +598,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     SuccessLevel::Success => 1,
                     SuccessLevel::CriticalSuccess => 0,
                 };
-                self.lose_blood(points, i);
+                self.lose_blood(points, i, induced_by);
                 let (bp, state) = (self.bp, self.shock);
                 self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
                 if self.bp >= 4 {
@@ -592,6 +609,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     bleeding[i] = false;
                     self.cauterised[i] |= care.cauterise;
                 }
+            }
+            if reroll_at == Some(minute) && self.extended.is_none() {
+                self.extended = self.reroll();
             }
         }
         Ok(minute)
@@ -641,7 +661,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let hours = match self.reroll() {
             Some(hr) => {
                 let state = self.shock;
-                self.extended_shock(hr, state)?
+                self.extended_shock(hr, state, self.day * 24 * 60)?
             }
             None => 0,
         };
@@ -668,30 +688,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     }
 
     /// Step 2: Extended Shock, a Course Roll every four hours against HB × HR − fatigue + the
-    /// best healer's bonus, until HR 0 (death) or 6 (recovered). Returns the hours it took.
-    fn extended_shock(&mut self, mut hr: i32, state: ShockState) -> Result<u32, Cause> {
-        let care = self.care;
-        let bonus = match self.extended_bonus {
-            Some(b) => b,
-            None => {
-                let dice = &mut *self.dice;
-                let b = care
-                    .physicians
-                    .iter()
-                    .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
-                    .map(|&ml| {
-                        match Test::roll(dice, ml, "d100 (Physician: Extended Shock care)").level {
-                            SuccessLevel::CriticalSuccess => 10,
-                            SuccessLevel::Success => 5,
-                            _ => 0,
-                        }
-                    })
-                    .max()
-                    .unwrap_or(0);
-                self.extended_bonus = Some(b);
-                b
-            }
-        };
+    /// best healer's bonus once a healer is there, until HR 0 (death) or 6 (recovered).
+    /// `start` is the minute it begins. Returns the hours it took.
+    fn extended_shock(&mut self, mut hr: i32, state: ShockState, start: u32) -> Result<u32, Cause> {
         let day = self.day;
         self.log.say(|| {
             format!(
@@ -702,6 +701,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let mut hours = 0;
         while (1..6).contains(&hr) {
             hours += 4;
+            let attended = self.healer_from.is_some_and(|h| start + 60 * hours >= h);
+            let bonus = if attended { self.extended_care() } else { 0 };
             let eml = self.patient.healing_base * hr - self.fatigue() + bonus;
             let t = Test::roll(self.dice, eml, "d100 (Extended Shock Course Roll)");
             let eml = t.eml;
@@ -722,6 +723,33 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             return Err(self.dies(Cause::ExtendedShock));
         }
         Ok(hours)
+    }
+
+    /// The healers' bonus to Extended Shock Course Rolls: 5 a star of each healer's Physician
+    /// test, the best of them, tested once per patient.
+    fn extended_care(&mut self) -> i32 {
+        let care = self.care;
+        match self.extended_bonus {
+            Some(b) => b,
+            None => {
+                let dice = &mut *self.dice;
+                let b = care
+                    .physicians
+                    .iter()
+                    .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
+                    .map(|&ml| {
+                        match Test::roll(dice, ml, "d100 (Physician: Extended Shock care)").level {
+                            SuccessLevel::CriticalSuccess => 10,
+                            SuccessLevel::Success => 5,
+                            _ => 0,
+                        }
+                    })
+                    .max()
+                    .unwrap_or(0);
+                self.extended_bonus = Some(b);
+                b
+            }
+        }
     }
 
     /// A grim wound's daily Shock Roll (step 4 of the Injury Sequence with the wound's Location
@@ -759,11 +787,12 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
 
     /// A Bleeder opened by treatment on injury `i`, the healer at hand staunching it at once
     /// (step 1 again, its blood loss states and anaemia included), then the Shock Reroll its
-    /// INC or UNC calls for.
-    fn treatment_bleeder(&mut self, i: usize) -> Result<(), Cause> {
+    /// INC or UNC calls for. `induced_by`: the Location Shock and Injury Level of the wound
+    /// that bleeds, when it is not injury `i` itself (an amputation's new wound).
+    fn treatment_bleeder(&mut self, i: usize, induced_by: Option<(i32, i32)>) -> Result<(), Cause> {
         let mut bleeding = [false; MAX];
         bleeding[i] = true;
-        self.bleed(&mut bleeding, 0, Some(0))?;
+        self.bleed(&mut bleeding, 0, Some(0), None, induced_by)?;
         self.settle_shock()?;
         Ok(())
     }
@@ -792,12 +821,27 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         } else {
             zone_index(zone_of_location(injury.location))
         };
-        let location_shock = (self.location_shock)(i);
+        let location_shock = self.injury_shock(i).0;
         let t = table(kind);
         let sev = severity_index(injury.il);
+        let healer = care.has_healer();
+        let site = (zone, location_shock);
+        if kind == Kind::Frost && sev == 2 && (!amputable(injury.location) || !healer || area) {
+            // No treatment: "Grievous Frost injuries to all other locations have no
+            // treatment—they are automatically grim wounds", at the CF rate of a Grievous one.
+            self.log.say(|| {
+                format!(
+                    "{:?} IL{}: Grievous frost with no Amputation possible: a grim wound",
+                    injury.location, injury.il
+                )
+            });
+            let mut w = wound(injury.il, 2, 0, &table(Kind::Edge), true, area, site);
+            w.infection_chance = false;
+            w.lasting = true;
+            return Ok(w);
+        }
         let treatment = required_treatment(kind, &t, injury.il);
         let boxed = matches!(treatment, Treatment::Sur | Treatment::Ext | Treatment::Amp);
-        let healer = care.has_healer();
         let (level, index) = if healer {
             let eml = t.modifier[sev]
                 + if injury.broadhead {
@@ -844,9 +888,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         if new_bleeder {
             self.log
                 .say(|| "  the treatment opens a new Bleeder".to_owned());
-            self.treatment_bleeder(i)?;
+            self.treatment_bleeder(i, None)?;
         }
-        let site = (zone, location_shock);
         match t.effect[row][sev] {
             Heal => {
                 self.log.say(|| "  healed by the treatment".to_owned());
@@ -861,19 +904,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 self.cauterised[i] || area,
                 site,
             )),
-            Amputate(edge_il) => {
-                if !amputable(injury.location) || !healer || area {
-                    // No treatment: a grim wound at the CF rate of a Grievous injury.
-                    self.log.say(|| {
-                        "  Grievous frost with no Amputation possible: a grim wound".to_owned()
-                    });
-                    let mut w = wound(injury.il, 2, 0, &table(Kind::Edge), true, area, site);
-                    w.infection_chance = false;
-                    w.lasting = true;
-                    return Ok(w);
-                }
-                self.amputation_wound(i, edge_il, site)
-            }
+            Amputate(edge_il) => self.amputation_wound(i, edge_il, site),
         }
     }
 
@@ -888,7 +919,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let care = self.care;
         self.log
             .say(|| format!("  Amputation: a new E injury IL{edge_il}, a Bleeder"));
-        self.treatment_bleeder(i)?;
+        let induced = Some((site.1, i32::from(edge_il)));
+        self.treatment_bleeder(i, induced)?;
         let edge = table(Kind::Edge);
         let esev = severity_index(edge_il);
         let treatment = edge.treatment[esev];
@@ -901,12 +933,15 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
             self.log
                 .say(|| "  the treatment opens a new Bleeder".to_owned());
-            self.treatment_bleeder(i)?;
+            self.treatment_bleeder(i, induced)?;
         }
         match edge.effect[row][esev] {
             Hr(hr) => {
-                let mut w = wound(edge_il, hr, row, &edge, esev == 2 && row == 0, false, site);
+                let grim = esev == 2 && row == 0;
+                let mut w = wound(edge_il, hr, row, &edge, grim, self.cauterised[i], site);
                 w.lasting = true;
+                w.born = self.day;
+                w.minor_day = (edge_il <= 1).then_some(self.day);
                 Ok(w)
             }
             _ => Ok(Healing::default()),
@@ -935,7 +970,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         };
         let mut new = self.amputation_wound(i, edge_il, (w.zone, w.location_shock))?;
         if new.live {
-            new.next_roll = self.day + self.period();
+            new.next_roll = new.born + self.period();
         }
         Ok(Some(new))
     }
@@ -977,6 +1012,8 @@ pub fn heal<D: Dice, L: Log>(
         extended_bonus: None,
         coma: None,
         infection: None,
+        extended: None,
+        healer_from: care.help_minutes.filter(|_| care.has_healer()),
     };
     match t.run(state) {
         Ok(()) | Err(_) => t.out,
@@ -987,14 +1024,16 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     fn run(&mut self, state: &State) -> Result<(), Cause> {
         let care = self.care;
         // The state the fight left: a coma already, Extended Shock already, or a Shock Reroll
-        // still pending (INC at the end of its next turn, UNC after ten minutes: both before
-        // the bleeding is tended). Extended Shock keeps its state through the bleeding.
+        // still pending: INC's at the end of its next turn (before the bleeding), UNC's ten
+        // minutes after its Shock roll (after the bleeding's second period). Extended Shock
+        // keeps its state through the bleeding.
         if state.coma {
             self.fall_into_coma();
         }
-        let mut extended = state.extended_shock.map(i32::from);
-        if extended.is_none() {
-            extended = self.reroll();
+        self.extended = state.extended_shock.map(i32::from);
+        let unconscious = self.shock == ShockState::Unconscious;
+        if self.extended.is_none() && !unconscious {
+            self.extended = self.reroll();
         }
 
         // Step 1: bleeding, in five-minute periods. A blood-loss state then wears off (STN) or
@@ -1003,55 +1042,63 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         for (i, injury) in self.injuries.iter().enumerate() {
             bleeding[i] = injury.bleeder;
         }
-        let healer_from = care.help_minutes.filter(|_| care.has_healer());
-        let bled_until = self.bleed(&mut bleeding, 0, healer_from)?;
-        if extended.is_none() {
-            extended = self.reroll();
+        let reroll_at = (unconscious && self.extended.is_none()).then_some(10);
+        let bled_until = self.bleed(&mut bleeding, 0, self.healer_from, reroll_at, None)?;
+        if self.extended.is_none() {
+            self.extended = self.reroll();
         }
         // Step 2: Extended Shock to its end.
         let mut hours = 0;
-        if let Some(hr) = extended {
+        if let Some(hr) = self.extended.take() {
             let s = self.shock;
-            hours = self.extended_shock(hr, s)?;
+            hours = self.extended_shock(hr, s, bled_until)?;
         }
         self.shock = ShockState::None;
 
-        // Steps 4 and 5: treatment once the bleeding and Extended Shock are over and the
-        // healer is there; −5 a day since the injury.
-        let minute = bled_until.max(healer_from.unwrap_or(0)) + 60 * hours;
-        self.day = minute / (24 * 60) + care.treatment_delay_days;
-        let treated_on = self.day;
+        // Steps 4 and 5 come once the bleeding and Extended Shock are over and the healer is
+        // there, `treatment_delay_days` later: −5 a day since the injury. Untreated injuries
+        // take their CF results at once.
+        let over = bled_until + 60 * hours;
+        let treated_on = match self.healer_from {
+            Some(h) => over.max(h) / (24 * 60) + care.treatment_delay_days,
+            None => over / (24 * 60),
+        };
         let mut wounds = [Healing::default(); MAX];
-        for (i, w) in wounds.iter_mut().enumerate().take(self.injuries.len()) {
-            *w = self.treat(i)?;
-        }
-        let wounds = &mut wounds[..self.injuries.len()];
-
-        // Step 6: a Healing Roll for each injury every five days after incurring it (the first
-        // on or after its treatment).
-        for w in wounds.iter_mut().filter(|w| w.live) {
-            let mut next = self.period();
-            while next < treated_on {
-                next += self.period();
-            }
-            w.next_roll = next;
-        }
-        self.heal_until_whole(wounds)
+        let n = self.injuries.len();
+        self.heal_until_whole(&mut wounds[..n], treated_on)
     }
 
-    /// Steps 6 to 8 day by day: grim wounds' daily Shock Rolls, infection, blood regeneration,
-    /// Healing Rolls and coma Course Rolls, until whole, dead or the horizon.
-    fn heal_until_whole(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
+    /// Day by day from the fight: coma Course Rolls and blood regeneration from the start; the
+    /// treatment on its day (steps 4 and 5); then grim wounds' daily Shock Rolls, infection,
+    /// and Healing Rolls every five days from each injury (the first after the treatment day);
+    /// until whole, dead or the horizon. Step 8 at the end.
+    fn heal_until_whole(&mut self, wounds: &mut [Healing], treated_on: u32) -> Result<(), Cause> {
         let care = self.care;
+        let mut treated = false;
+        self.day = 0;
         loop {
             let day = self.day;
-            if wounds.iter().all(|w| !w.live) && self.bp == 0 && self.coma.is_none() {
+            if !treated && day >= treated_on {
+                treated = true;
+                for (i, w) in wounds.iter_mut().enumerate() {
+                    *w = self.treat(i)?;
+                }
+                for w in wounds.iter_mut().filter(|w| w.live) {
+                    let mut next = w.born + self.period();
+                    while next <= day {
+                        next += self.period();
+                    }
+                    w.next_roll = next;
+                }
+            }
+            if treated && wounds.iter().all(|w| !w.live) && self.bp == 0 && self.coma.is_none() {
                 self.out.recovery.days_to_whole = Some(day);
                 self.log.say(|| format!("whole after {day} days"));
                 break;
             }
             // The next day anything happens: every day while an infection or a grim wound
-            // lasts, otherwise the next Healing Roll, blood regeneration or coma Course Roll.
+            // lasts, otherwise the treatment, the next Healing Roll, blood regeneration or coma
+            // Course Roll.
             let grim = |w: &Healing| w.live && w.grim && w.il >= 4;
             let daily = self.infection.is_some() || wounds.iter().any(grim);
             let next = if daily {
@@ -1060,9 +1107,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 let rolls = wounds.iter().filter(|w| w.live).map(|w| w.next_roll);
                 let blood = (self.bp > 0).then_some(self.next_blood);
                 let coma = self.coma.map(|c| c.next_roll);
-                rolls
-                    .chain(blood)
-                    .chain(coma)
+                let treatment = (!treated).then_some(treated_on);
+                (rolls.chain(blood).chain(coma).chain(treatment))
                     .min()
                     .unwrap_or(day + 1)
                     .max(day + 1)
@@ -1174,7 +1220,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         }
         // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
         for w in wounds.iter().filter(|w| w.lasting) {
-            let days = w.minor_day.unwrap_or(self.day);
+            let days = w.minor_day.unwrap_or(self.day).saturating_sub(w.born);
             let permanent = (5 * (days as i32 / 20)).min(25);
             self.out.permanent[w.zone] = self.out.permanent[w.zone].max(permanent);
         }
@@ -1432,8 +1478,11 @@ mod tests {
         state
             .injuries
             .add(injury(Location::Thorax, Aspect::Frost, 4, false));
-        let (_, story) = run(&care(60), &state, &[42, 90, 90, 90]);
-        assert!(story.contains("a grim wound"), "{story}");
+        let (_, story) = run(&care(60), &state, &[90, 90, 90]);
+        assert!(
+            story.contains("no Amputation possible: a grim wound") && !story.contains("Treatment"),
+            "{story}"
+        );
     }
 
     #[test]

@@ -522,10 +522,10 @@ fn step2_a_failed_shock_reroll_is_extended_shock_and_the_best_healers_bonus_appl
     // "Incapacitated (INC) or Unconscious (UNC) characters who failed a Shock Reroll test
     // suffer Extended Shock." "a healer may grant a bonus ... equal to 5 times the star result
     // of a Physician SV test (one test per healer per patient; apply single highest healer's
-    // bonus)": ML40 rolls 40 (CS, +10), ML60 rolls 33 (S, +5): +10.
+    // bonus)": ML60 rolls 33 (S, +5), ML40 rolls 40 (CS, +10): +10.
     let mut state = hurt(&[]);
     state.shock = ShockState::Incapacitated;
-    run(&care(&[40, 60]), &state, &[46, 40, 33, 11])
+    run(&care(&[60, 40]), &state, &[46, 33, 40, 11])
         .says(&[
             "Shock Reroll (INC) 46 vs EML45: F",
             "Extended Shock (INC) HR5",
@@ -575,6 +575,52 @@ fn step2_extended_shock_dies_at_hr0_and_takes_the_fights_fatigue() {
         "dies in Extended Shock",
     ]);
     assert_eq!(r.out.cause, Some(Cause::ExtendedShock));
+}
+
+#[test]
+fn step2_the_healers_bonus_counts_from_the_healers_arrival() {
+    // The healer arrives after eight hours: the Course Roll at hour 4 has no bonus; the one at
+    // hour 8 has the healer's test (40: CS, +10). Treatment starts when both the Extended Shock
+    // and the wait are over, on day 0: no delay penalty.
+    let mut state = hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]);
+    state.shock = ShockState::Incapacitated;
+    state.extended_shock = Some(5);
+    let c = Care {
+        help_minutes: Some(8 * 60),
+        ..care(&[40])
+    };
+    run(&c, &state, &[93, 40, 41, 12, 22])
+        .says(&[
+            "hour 4: Extended Shock Course Roll 93 vs EML65: F: HR4",
+            "hour 8: Extended Shock Course Roll 41 vs EML62: S: HR5",
+            "hour 12: Extended Shock Course Roll 12 vs EML75: S: HR6",
+            "treating Abdomen IL2: Treatment Roll 22 vs EML50",
+        ])
+        .used_all(5);
+}
+
+#[test]
+fn step1_an_unconscious_fighter_rerolls_ten_minutes_after_with_the_anaemia_so_far() {
+    // "If UNC, the test is made ten minutes after the original Shock Roll"; "Shock Rerolls are
+    // also affected by Fatigue penalty": after the bleeding's second period, 3 BP: 65 − 20 − 15.
+    let mut state = hurt(&[bleeder(Location::Thigh, Aspect::Edge, 3)]);
+    state.shock = ShockState::Unconscious;
+    state.last_shock = (3, 3);
+    run(
+        &care(&[40]),
+        &state,
+        &[41, 62, 51, 41, 31, 33, 10, 50, 11, 22],
+    )
+    .says(&[
+        "minute 5: Blood Loss Advance Roll 62 vs EML60: F: 2 BP (2 in all), UNC",
+        "minute 10: Blood Loss Advance Roll 41 vs EML60: S: 1 BP (3 in all), UNC",
+        "Shock Reroll (UNC) 31 vs EML30: F",
+        "minute 15: Blood Stoppage Roll 33 vs EML50: S",
+        "Extended Shock (UNC) HR5",
+        "hour 4: Extended Shock Course Roll 11 vs EML50: S: HR6",
+        "treating Thigh IL3: Treatment Roll 22 vs EML50",
+    ])
+    .used_all(10);
 }
 
 // ---- Step 3: coma ----
@@ -763,14 +809,15 @@ fn step5_healers_roll_in_rising_index_each_only_if_higher() {
     // subsequent healers have a higher Physician Index than all previous ones. Only the highest
     // Success Level applies". ML45 has Index 4 like ML40: no roll. "A given healer ... may be
     // involved in only one Treatment Roll per injury per patient."
+    // S then F: the S (HR5) applies, not the later F.
     let r = run(
         &care(&[60, 45, 40]),
         &hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]),
-        &[51, 22, 66],
+        &[22, 71, 66],
     );
     r.says(&[
-        "Treatment Roll 51 vs EML50: F",
-        "Treatment Roll 22 vs EML70: S",
+        "Treatment Roll 22 vs EML50: S",
+        "Treatment Roll 71 vs EML70: F",
         "day 5: Healing Roll 66 vs EML65",
     ])
     .never_says("vs EML55")
@@ -779,15 +826,16 @@ fn step5_healers_roll_in_rising_index_each_only_if_higher() {
 
 #[test]
 fn step5_a_cf_by_any_healer_replaces_all_other_results() {
-    // "except a CF Treatment Roll by any healer replaces all other results": S then CF: HR3.
+    // "except a CF Treatment Roll by any healer replaces all other results": CF then S: the CF
+    // stands (HR3), though a later healer rolled better.
     run(
         &care(&[40, 60]),
         &hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]),
-        &[22, 75, 40],
+        &[55, 22, 40],
     )
     .says(&[
-        "Treatment Roll 22 vs EML50: S",
-        "Treatment Roll 75 vs EML70: CF",
+        "Treatment Roll 55 vs EML50: CF",
+        "Treatment Roll 22 vs EML70: S",
         "day 5: Healing Roll 40 vs EML39",
     ]);
 }
@@ -994,6 +1042,49 @@ fn step6_healing_rolls_every_five_days_from_the_injury_not_the_treatment() {
         &[22, 66],
     )
     .says(&["Treatment Roll 22 vs EML25", "day 10: Healing Roll 66"]);
+}
+
+#[test]
+fn step6_a_treatment_on_a_fifth_day_has_its_first_healing_roll_five_days_later() {
+    // Treated on day 5 (five days' delay): the first Healing Roll is on day 10, and the injury
+    // heals.
+    let late = Care {
+        treatment_delay_days: 5,
+        ..care(&[60])
+    };
+    let r = run(
+        &late,
+        &hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]),
+        &[22, 65],
+    );
+    r.says(&[
+        "Treatment Roll 22 vs EML45: S",
+        "day 10: Healing Roll 65 vs EML65: CS: IL0",
+        "whole after 10 days",
+    ]);
+}
+
+#[test]
+fn step3_a_coma_rolls_on_its_days_while_treatment_waits() {
+    // A coma from the fight rolls on day 10 though treatment is on day 12, and again on day 20.
+    let mut state = hurt(&[wound(Location::Abdomen, Aspect::Edge, 2)]);
+    state.coma = true;
+    state.last_shock = (4, 2);
+    let late = Care {
+        treatment_delay_days: 12,
+        ..care(&[60])
+    };
+    run(&late, &state, &[91, 7, 92, 12, 11])
+        .says(&[
+            "day 0: lapses into a coma, HR6",
+            "day 10: coma Course Roll 91 vs EML78: F: HR5",
+            "treating Abdomen IL2: Treatment Roll 7 vs EML10: S",
+            "day 15: Healing Roll 92 vs EML65: F",
+            "day 20: Healing Roll 12 vs EML65: S: IL1",
+            "day 20: coma Course Roll 11 vs EML65: S: HR6",
+            "wakes from the coma",
+        ])
+        .used_all(5);
 }
 
 #[test]
@@ -1227,12 +1318,15 @@ fn area_injuries_take_one_roll_at_minus_20_are_grim_when_grievous_fail_on_3_5_8_
         class: Class::Area,
         ..wound(Location::Thorax, Aspect::Fire, il)
     };
-    run(&care(&[50, 60]), &hurt(&[area(4)]), &[22, 41])
-        .says(&[
-            "Treatment Roll 22 vs EML40: S",
-            "day 1: a grim wound's Shock Roll 41",
-        ])
-        .never_says("vs EML30");
+    // Grim at once, and its Shock Roll has Location Shock 6 ("Area Attacks impart Location
+    // Shock 6"): 6 + 4 + S 0 = SHK 10, KIA.
+    let r = run(&care(&[50, 60]), &hurt(&[area(4)]), &[22, 41]);
+    r.says(&[
+        "Treatment Roll 22 vs EML40: S",
+        "day 1: a grim wound's Shock Roll 41 vs EML65: S: SHK 10: KIA",
+    ])
+    .never_says("vs EML30");
+    assert_eq!(r.out.cause, Some(Cause::GrimWound));
     let r = run(&care(&[50]), &hurt(&[area(2)]), &[41, 43, 50]);
     r.says(&[
         "Treatment Roll 41 vs EML40: F",

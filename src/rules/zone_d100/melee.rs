@@ -145,7 +145,8 @@ pub struct State {
     /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
     /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
     pub by_zone: [ZoneInjuries; 5],
-    /// Location shock and injury shock of the last injury's Shock roll (a coma's HR).
+    /// Location Shock and Injury Level of the injury whose Shock roll last raised the shock
+    /// state (a coma's HR).
     pub last_shock: (u8, u8),
     /// Bleeders received.
     pub bleeders: u32,
@@ -861,7 +862,11 @@ impl Melee {
         );
         let before = state.shock;
         state.shock = before.stack(sh.state);
-        state.last_shock = (hit.row.shock, injury_shock.clamp(0, 6) as u8);
+        if state.shock > before {
+            // The injury that induced the state (a coma's HR): its Location Shock and Injury
+            // Level (a compounded G5 stays level 5).
+            state.last_shock = (hit.row.shock, injury_shock.clamp(0, 5) as u8);
+        }
         if !sh.test.level.is_success() {
             state.minor_impairs = true;
         }
