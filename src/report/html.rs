@@ -228,10 +228,7 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
         h,
         "<h2>Results</h2>\n<p>Rates are shares of duels (or of wounded survivors, for recovery) with their 95% Wilson intervals in brackets.</p>\n<div class=\"scroll\"><table>"
     );
-    let _ = write!(h, "<tr><th>point</th>");
-    for (k, _) in &s.points[0].swept {
-        let _ = write!(h, "<th>{}</th>", escape(k));
-    }
+    point_header(h, s);
     let _ = writeln!(
         h,
         "<th>trials</th><th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th><th>wounded survivors</th><th>days to whole (mean)</th><th>die in recovery</th><th>lasting impairment</th></tr>",
@@ -245,10 +242,7 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
         .enumerate()
         .take(MAX_TABLE_ROWS)
     {
-        let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
-        for (_, v) in &p.swept {
-            let _ = write!(h, "<td>{}</td>", escape(v));
-        }
+        point_cells(h, i, p);
         row(h, t);
     }
     let _ = writeln!(h, "</table></div>");
@@ -279,10 +273,7 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
         h,
         "<h3>Wounded survivors in detail</h3>\n<p>Shares of wounded survivors, with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page).</p>\n<div class=\"scroll\"><table>"
     );
-    let _ = write!(h, "<tr><th>point</th>");
-    for (k, _) in &s.points[0].swept {
-        let _ = write!(h, "<th>{}</th>", escape(k));
-    }
+    point_header(h, s);
     let _ = write!(h, "<th>wounded survivors</th><th>unhealed</th>");
     for &i in &shares {
         let _ = write!(
@@ -300,10 +291,7 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
         .take(MAX_TABLE_ROWS)
     {
         let pooled = t.recovery_pooled();
-        let _ = write!(h, "<tr><td class=\"n\">{n}</td>");
-        for (_, v) in &p.swept {
-            let _ = write!(h, "<td>{}</td>", escape(v));
-        }
+        point_cells(h, n, p);
         let _ = write!(
             h,
             "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
@@ -320,6 +308,22 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
         let _ = writeln!(h, "</tr>");
     }
     let _ = writeln!(h, "</table></div>");
+}
+
+/// A results table's first header cells: the point and each swept path.
+fn point_header(h: &mut String, s: &crate::scenario::Scenario) {
+    let _ = write!(h, "<tr><th>point</th>");
+    for (k, _) in &s.points[0].swept {
+        let _ = write!(h, "<th>{}</th>", escape(k));
+    }
+}
+
+/// A results row's first cells: the point's number and its swept values.
+fn point_cells(h: &mut String, i: usize, p: &crate::scenario::Point) {
+    let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
+    for (_, v) in &p.swept {
+        let _ = write!(h, "<td>{}</td>", escape(v));
+    }
 }
 
 fn row(h: &mut String, t: &Tally) {

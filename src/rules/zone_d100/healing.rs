@@ -728,28 +728,31 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// The healers' bonus to Extended Shock Course Rolls: 5 a star of each healer's Physician
     /// test, the best of them, tested once per patient.
     fn extended_care(&mut self) -> i32 {
-        let care = self.care;
         match self.extended_bonus {
             Some(b) => b,
             None => {
-                let dice = &mut *self.dice;
-                let b = care
-                    .physicians
-                    .iter()
-                    .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
-                    .map(|&ml| {
-                        match Test::roll(dice, ml, "d100 (Physician: Extended Shock care)").level {
-                            SuccessLevel::CriticalSuccess => 10,
-                            SuccessLevel::Success => 5,
-                            _ => 0,
-                        }
-                    })
-                    .max()
-                    .unwrap_or(0);
+                let b = self.physician_bonus("d100 (Physician: Extended Shock care)");
                 self.extended_bonus = Some(b);
                 b
             }
         }
+    }
+
+    /// The best bonus of the attending healers' Physician tests, one each: 5 a star (S 5,
+    /// CS 10).
+    fn physician_bonus(&mut self, label: &'static str) -> i32 {
+        let care = self.care;
+        let dice = &mut *self.dice;
+        care.physicians
+            .iter()
+            .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
+            .map(|&ml| match Test::roll(dice, ml, label).level {
+                SuccessLevel::CriticalSuccess => 10,
+                SuccessLevel::Success => 5,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
     }
 
     /// A grim wound's daily Shock Roll (step 4 of the Injury Sequence with the wound's Location
@@ -1276,21 +1279,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     continue;
                 }
                 // An attending healer's Physician test: +5 a star to the Course Rolls.
-                let care = self.care;
-                let dice = &mut *self.dice;
-                let bonus = care
-                    .physicians
-                    .iter()
-                    .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
-                    .map(|&ml| {
-                        match Test::roll(dice, ml, "d100 (Physician: infection care)").level {
-                            SuccessLevel::CriticalSuccess => 10,
-                            SuccessLevel::Success => 5,
-                            _ => 0,
-                        }
-                    })
-                    .max()
-                    .unwrap_or(0);
+                let bonus = self.physician_bonus("d100 (Physician: infection care)");
                 self.infection = Some(((w.hr + 1).min(5), bonus));
                 self.log.say(|| format!("day {day}: healing stops"));
                 break;
@@ -1306,59 +1295,29 @@ mod ledger;
 
 #[cfg(test)]
 mod tests {
+    //! The text's worked healing examples (steps 1, 2, 5–8), on the ledger's patient.
     use super::*;
-    use crate::dice::ScriptedDice;
-    use crate::log::VecLog;
-    use crate::rules::zone_d100::body::{BodySide, Location};
-    use crate::rules::zone_d100::injury::{Class, Injury};
+    use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::injury::Injury;
 
     fn injury(location: Location, aspect: Aspect, il: u8, bleeder: bool) -> Injury {
         Injury {
-            location,
-            side: BodySide::Right,
-            aspect,
-            il,
-            class: Class::Strike,
             bleeder,
-            impaled: false,
-            projectile: false,
-            broadhead: false,
-            severed: false,
-            compounded_g5: false,
-            order: 0,
+            ..Injury::new(location, aspect, il)
         }
     }
 
-    const PATIENT: Patient = Patient {
-        healing_base: 13,
-        strength_ml: 60,
-        endurance_ml: 60,
-        shock_ml: 65,
-        fatigue: 0,
-    };
-
+    /// One healer of this Physician ML, five minutes away (the bleeding example's ally).
     fn care(ml: i32) -> Care {
         Care {
-            physicians: [ml, 0, 0, 0],
-            dexterity_modifier: 0,
             help_minutes: Some(5),
-            cauterise: false,
-            tourniquet: false,
-            treatment_delay_days: 0,
-            shelter: true,
-            horizon_days: 365,
-            random_period: false,
-            reroll_penalty: 20,
-            frozen_compress: false,
-            amputate_infected_limbs: false,
+            ..ledger::care(&[ml])
         }
     }
 
     fn run(care: &Care, state: &State, dice: &[u32]) -> (Outcome, String) {
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        let mut log = VecLog::default();
-        let out = heal(care, &PATIENT, state, |_| 3, &mut scripted, &mut log);
-        (out, log.lines.join("\n"))
+        let r = ledger::run(care, state, dice);
+        (r.out, r.story)
     }
 
     fn in_order(story: &str, steps: &[&str]) {

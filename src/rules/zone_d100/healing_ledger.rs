@@ -6,29 +6,12 @@
 use super::*;
 use crate::dice::ScriptedDice;
 use crate::log::VecLog;
-use crate::rules::zone_d100::body::{BodySide, Location};
+use crate::rules::zone_d100::body::Location;
 use crate::rules::zone_d100::injury::{Class, Injury};
 use crate::rules::zone_d100::location_shock;
 
 fn wound(location: Location, aspect: Aspect, il: u8) -> Injury {
-    Injury {
-        location,
-        side: BodySide::Right,
-        aspect,
-        il,
-        class: if matches!(aspect, Aspect::Fire | Aspect::Frost) {
-            Class::FireFrost
-        } else {
-            Class::Strike
-        },
-        bleeder: false,
-        impaled: false,
-        projectile: false,
-        broadhead: false,
-        severed: false,
-        compounded_g5: false,
-        order: 0,
-    }
+    Injury::new(location, aspect, il)
 }
 
 fn bleeder(location: Location, aspect: Aspect, il: u8) -> Injury {
@@ -58,7 +41,7 @@ fn patient() -> Patient {
 }
 
 /// Healers of these Physician MLs, there at once (`help_minutes = 0`), no tourniquet.
-fn care(mls: &[i32]) -> Care {
+pub(super) fn care(mls: &[i32]) -> Care {
     let mut physicians = [0; 4];
     physicians[..mls.len()].copy_from_slice(mls);
     Care {
@@ -94,9 +77,9 @@ fn hurt(injuries: &[Injury]) -> State {
     state
 }
 
-struct Run {
-    out: Outcome,
-    story: String,
+pub(super) struct Run {
+    pub(super) out: Outcome,
+    pub(super) story: String,
     dice: ScriptedDice,
 }
 
@@ -117,7 +100,7 @@ fn run_patient(care: &Care, patient: &Patient, state: &State, dice: &[u32]) -> R
     }
 }
 
-fn run(care: &Care, state: &State, dice: &[u32]) -> Run {
+pub(super) fn run(care: &Care, state: &State, dice: &[u32]) -> Run {
     run_patient(care, &patient(), state, dice)
 }
 

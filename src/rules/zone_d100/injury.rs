@@ -111,6 +111,29 @@ pub struct Injury {
 }
 
 impl Injury {
+    /// A plain injury of this level and aspect at a location (right side; fire and frost in
+    /// their own compounding class); bleeding, projectile and the rest as the caller sets.
+    pub fn new(location: Location, aspect: Aspect, il: u8) -> Injury {
+        Injury {
+            location,
+            side: BodySide::Right,
+            aspect,
+            il,
+            class: if matches!(aspect, Aspect::Fire | Aspect::Frost) {
+                Class::FireFrost
+            } else {
+                Class::Strike
+            },
+            bleeder: false,
+            impaled: false,
+            projectile: false,
+            broadhead: false,
+            severed: false,
+            compounded_g5: false,
+            order: 0,
+        }
+    }
+
     /// Its severity.
     pub fn severity(&self) -> Severity {
         severity(self.il)
@@ -457,18 +480,8 @@ mod tests {
 
     fn injury(location: Location, aspect: Aspect, il: u8) -> Injury {
         Injury {
-            location,
-            side: BodySide::Right,
-            aspect,
-            il,
             class: Class::Strike,
-            bleeder: false,
-            impaled: false,
-            projectile: false,
-            broadhead: false,
-            severed: false,
-            compounded_g5: false,
-            order: 0,
+            ..Injury::new(location, aspect, il)
         }
     }
 

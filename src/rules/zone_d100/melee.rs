@@ -1364,20 +1364,7 @@ mod tests {
     fn injuries_impair_and_grievous_zones_prohibit() {
         let m = melee(fighter(Defence::Block), fighter(Defence::Block));
         let mut state = State::default();
-        let injury = |location, il| Injury {
-            location,
-            side: BodySide::Right,
-            aspect: Aspect::Edge,
-            il,
-            class: super::super::injury::Class::Strike,
-            bleeder: false,
-            impaled: false,
-            projectile: false,
-            broadhead: false,
-            severed: false,
-            compounded_g5: false,
-            order: 0,
-        };
+        let injury = |location, il| Injury::new(location, Aspect::Edge, il);
         state.injuries.add(injury(Location::Abdomen, 2));
         state.summarise();
         assert_eq!(

@@ -186,25 +186,18 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
     }
     let mut start = State::default();
     for i in &p.injuries {
+        let plain = Injury::new(i.location.0, i.aspect, i.level.u32() as u8);
         start.injuries.add(Injury {
-            location: i.location.0,
-            side: super::body::BodySide::Right,
-            aspect: i.aspect,
-            il: i.level.u32() as u8,
             class: if i.area.as_ref().is_some_and(|a| *a.get_ref()) {
                 Class::Area
-            } else if matches!(i.aspect, Aspect::Fire | Aspect::Frost) {
-                Class::FireFrost
             } else {
-                Class::Strike
+                plain.class
             },
             bleeder: i.bleeder,
             impaled: i.impaled,
             projectile: i.projectile || i.impaled || i.broadhead,
             broadhead: i.broadhead,
-            severed: false,
-            compounded_g5: false,
-            order: 0,
+            ..plain
         });
     }
     start.summarise();
