@@ -108,6 +108,9 @@ pub struct Injury {
     pub compounded_g5: bool,
     /// The order the injury was received in, for "the most recent".
     pub order: u16,
+    /// A Minor injury whose Shock Roll failed: it impairs at once (otherwise only after ten
+    /// minutes, when a duel is over).
+    pub impairs: bool,
 }
 
 impl Injury {
@@ -131,6 +134,7 @@ impl Injury {
             severed: false,
             compounded_g5: false,
             order: 0,
+            impairs: false,
         }
     }
 

@@ -119,8 +119,14 @@ pub struct State {
     pub injuries: Injuries,
     /// Current shock state.
     pub shock: ShockState,
-    /// Rounds until the next Shock Reroll (INC) or Shock roll to shake off STN (0: none due).
+    /// A Shock Reroll (INC) or a Shock roll to shake off STN is due at the end of one of this
+    /// fighter's turns.
     pub reroll_due: bool,
+    /// The turn of the duel now (counted by the duel loop, both fighters alike).
+    pub turn: u32,
+    /// The turn in which the shock state last rose: "at the end of the target's *next* turn"
+    /// is the end of the first of its turns that began after it.
+    pub shock_turn: u32,
     /// In Extended Shock (a failed Shock Reroll): the state stays for the duel.
     pub extended_shock: Option<u8>,
     /// Lapsed into a coma.
@@ -139,8 +145,6 @@ pub struct State {
     pub dead: bool,
     /// A Serious or Grievous injury awaits a Morale roll (made once not stunned).
     pub morale_due: bool,
-    /// Minor injuries impair (the Shock roll after them failed).
-    pub minor_impairs: bool,
     /// Injuries summed by zone (head, torso, left arm, right arm, legs): Minor injuries,
     /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
     /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
@@ -184,7 +188,7 @@ impl State {
                 (Zone::Leg, _) => LEGS,
             };
             match injury.severity() {
-                Severity::Minor => by_zone[z].minor += 1,
+                Severity::Minor => by_zone[z].minor += i32::from(injury.impairs),
                 Severity::Serious => by_zone[z].serious += 1,
                 Severity::Grievous => by_zone[z].grievous = true,
             }
@@ -195,6 +199,13 @@ impl State {
     /// Able to act (not INC, UNC, KIA, dead or routed).
     pub fn can_act(&self) -> bool {
         !self.dead && !self.routed && self.shock < ShockState::Incapacitated
+    }
+
+    /// Helpless for the rest of the fight: UNC (its Shock Reroll comes after ten minutes), or
+    /// INC in Extended Shock (the state stays for hours).
+    pub fn helpless(&self) -> bool {
+        self.shock == ShockState::Unconscious
+            || (self.shock == ShockState::Incapacitated && self.extended_shock.is_some())
     }
 }
 
@@ -225,6 +236,8 @@ pub struct MeleeRules {
     pub face_option: bool,
     /// Morale rolls after Serious and Grievous injuries.
     pub morale: bool,
+    /// The victor strikes a helpless foe (UNC, or INC in Extended Shock) until it is dead.
+    pub strike_helpless: bool,
 }
 
 impl Default for MeleeRules {
@@ -242,6 +255,7 @@ impl Default for MeleeRules {
             weapon_damage_chance: 5,
             face_option: true,
             morale: true,
+            strike_helpless: false,
         }
     }
 }
@@ -285,11 +299,7 @@ impl Melee {
     pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
         let f = &self.fighters[side.index()];
         let weapon_arm = if f.right_handed { RIGHT_ARM } else { LEFT_ARM };
-        let minor = if state.minor_impairs {
-            self.rules.minor_impairment
-        } else {
-            0
-        };
+        let minor = self.rules.minor_impairment;
         let mut total = 0;
         let mut prohibited = false;
         for (z, counts) in [(HEAD, true), (TORSO, true), (weapon_arm, arm), (LEGS, legs)] {
@@ -402,21 +412,35 @@ impl Melee {
     }
 
     /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
-    /// Returns the strikes' reports (the attacker's strike, then a counterstrike).
-    pub fn exchange<D: Dice, L: Log>(
+    /// Every strike that lands (the attack, a counterstrike, the strikes of bonus actions) is
+    /// handed to `on_strike`. After the injury: 1) mishaps, 2) Free Press Rolls (not
+    /// simulated), 3) the Bonus Action TA.
+    pub fn exchange<D: Dice, L: Log, F: FnMut(&StrikeReport)>(
         &self,
         attacker: Side,
         states: &mut [State; 2],
         close: bool,
         dice: &mut D,
         log: &mut L,
-    ) -> [Option<StrikeReport>; 2] {
+        on_strike: &mut F,
+    ) {
         let defender = attacker.other();
         let a = &self.fighters[attacker.index()];
         let d = &self.fighters[defender.index()];
         let d_weapon = d.weapon;
+        // The defence: unaware or helpless fighters Ignore.
+        let mut defence = if states[defender.index()].can_act() {
+            d.defence
+        } else {
+            Defence::Ignore
+        };
+        if defence == Defence::Block && d.shield.is_none() && states[defender.index()].disarmed {
+            defence = Defence::Dodge;
+        }
+        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore.
+        let against = (defence != Defence::Ignore).then_some(&d_weapon);
         let (a_eml, a_prohibited) =
-            self.strike_eml(attacker, &states[attacker.index()], Some(&d_weapon), close);
+            self.strike_eml(attacker, &states[attacker.index()], against, close);
         let mut a_test = if a_prohibited {
             Test {
                 roll: 100,
@@ -433,16 +457,7 @@ impl Melee {
         if states[attacker.index()].shock == ShockState::Stunned {
             a_test.level = a_test.level.lowered();
         }
-        // The defence: unaware or helpless fighters Ignore.
         let d_state = &states[defender.index()];
-        let mut defence = if d_state.can_act() {
-            d.defence
-        } else {
-            Defence::Ignore
-        };
-        if defence == Defence::Block && d.shield.is_none() && states[defender.index()].disarmed {
-            defence = Defence::Dodge;
-        }
         if d_state.shock == ShockState::Unconscious || d_state.dead {
             // Helpless: a CS Ignore result.
             a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
@@ -509,7 +524,21 @@ impl Melee {
                 self.names[defender.index()]
             )
         });
-        let mut reports = [None, None];
+        // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
+        // stumbles). They come after the injury and before a bonus action.
+        let mishaps = |states: &mut [State; 2], log: &mut L| {
+            if let Some(m) = a_test.mishap() {
+                self.mishap(attacker, m, states, log);
+            }
+            if let Some(m) = d_test.and_then(|t| t.mishap()) {
+                let m = if defence == Defence::Dodge {
+                    Mishap::Stumble
+                } else {
+                    m
+                };
+                self.mishap(defender, m, states, log);
+            }
+        };
         match outcome {
             Stars::Attacker(n) => {
                 let tas = self.choose(
@@ -523,13 +552,16 @@ impl Melee {
                     ],
                     defence == Defence::Ignore,
                 );
-                reports[0] = Some(self.strike(attacker, states, tas, dice, log));
+                on_strike(&self.strike(attacker, states, tas, dice, log));
                 if tas.setup > 0 {
                     states[attacker.index()].setup = true;
                 }
+                mishaps(states, log);
+                let target = &states[defender.index()];
                 if tas.action > 0
                     && states[attacker.index()].can_act()
-                    && states[defender.index()].can_act()
+                    && !target.dead
+                    && (self.rules.strike_helpless || !target.helpless())
                 {
                     log.say(|| {
                         format!(
@@ -537,8 +569,7 @@ impl Melee {
                             self.names[attacker.index()]
                         )
                     });
-                    let bonus = self.exchange(attacker, states, close, dice, log);
-                    reports[1] = bonus[0];
+                    self.exchange(attacker, states, close, dice, log, on_strike);
                 }
             }
             Stars::Defender(n) => match defence {
@@ -549,7 +580,8 @@ impl Melee {
                         &[Advantage::Impact, Advantage::Precision],
                         false,
                     );
-                    reports[1] = Some(self.strike(defender, states, tas, dice, log));
+                    on_strike(&self.strike(defender, states, tas, dice, log));
+                    mishaps(states, log);
                 }
                 _ => {
                     let tas = self.choose(
@@ -565,6 +597,7 @@ impl Melee {
                     {
                         self.weapon_damage(defender, states, dice, log);
                     }
+                    mishaps(states, log);
                     if tas.action > 0 && states[defender.index()].can_act() {
                         log.say(|| {
                             format!(
@@ -572,27 +605,12 @@ impl Melee {
                                 self.names[defender.index()]
                             )
                         });
-                        let bonus = self.exchange(defender, states, close, dice, log);
-                        reports[1] = bonus[0];
+                        self.exchange(defender, states, close, dice, log, on_strike);
                     }
                 }
             },
-            Stars::NoStrike => {}
+            Stars::NoStrike => mishaps(states, log),
         }
-        // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
-        // stumbles).
-        if let Some(m) = a_test.mishap() {
-            self.mishap(attacker, m, states, log);
-        }
-        if let Some(m) = d_test.and_then(|t| t.mishap()) {
-            let m = if defence == Defence::Dodge {
-                Mishap::Stumble
-            } else {
-                m
-            };
-            self.mishap(defender, m, states, log);
-        }
-        reports
     }
 
     /// The TAs to take: the fighter's preferences among those the result allows.
@@ -752,6 +770,7 @@ impl Melee {
             return report;
         }
         let mut injury_shock = 1;
+        let mut shocked_injury = None;
         let mut shock_bonus = 0;
         let mut severed_neck = false;
         if is_glancing {
@@ -779,6 +798,7 @@ impl Melee {
                 severed: false,
                 compounded_g5: false,
                 order: 0,
+                impairs: false,
             });
             let raised = state.injuries.compound(index, dice);
             let mut worst = index;
@@ -786,6 +806,7 @@ impl Melee {
                 worst = r;
                 log.say(|| "  compound injury".to_owned());
             }
+            shocked_injury = Some(worst);
             let Some(&injury) = state.injuries.get(worst) else {
                 return report;
             };
@@ -867,14 +888,20 @@ impl Melee {
             // Level (a compounded G5 stays level 5).
             state.last_shock = (hit.row.shock, injury_shock.clamp(0, 5) as u8);
         }
-        if !sh.test.level.is_success() {
-            state.minor_impairs = true;
+        // "M Associated actions are unhindered if the Shock Roll in step 4 succeeded ... or
+        // immediately if the Shock Roll failed—the injury imparts 5 impairment": this injury.
+        if !sh.test.level.is_success()
+            && let Some(x) = shocked_injury.and_then(|i| state.injuries.get_mut(i))
+        {
+            x.impairs = true;
+            state.summarise();
         }
         if state.shock == ShockState::Killed {
             state.dead = true;
         }
-        if state.shock >= ShockState::Stunned {
+        if state.shock > before {
             state.reroll_due = true;
+            state.shock_turn = state.turn;
         }
         if il >= 2 {
             state.morale_due = true;
@@ -933,10 +960,12 @@ impl Melee {
         if s.dead || s.routed {
             return;
         }
+        // "at the end of the target's next turn": not the turn in which the state came.
+        let due = s.reroll_due && s.shock_turn < s.turn;
         match s.shock {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
-            ShockState::Incapacitated if s.reroll_due && s.extended_shock.is_none() => {
+            ShockState::Incapacitated if due && s.extended_shock.is_none() => {
                 let (t, r) = shock_reroll(
                     dice,
                     f.shock_ml - f.fatigue,
@@ -962,7 +991,7 @@ impl Melee {
                     )
                 });
             }
-            ShockState::Stunned if s.reroll_due => {
+            ShockState::Stunned if due => {
                 let t = Test::roll(
                     dice,
                     f.shock_ml - f.fatigue,
@@ -1069,6 +1098,10 @@ pub struct Chosen {
 }
 
 #[cfg(test)]
+#[path = "combat_ledger.rs"]
+mod ledger;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::ScriptedDice;
@@ -1086,7 +1119,7 @@ mod tests {
         impact_ta: 5,
     };
 
-    fn fighter(defence: Defence) -> Fighter {
+    pub(super) fn fighter(defence: Defence) -> Fighter {
         Fighter {
             melee_ml: 60,
             dodge_ml: 60,
@@ -1117,7 +1150,7 @@ mod tests {
         }
     }
 
-    fn quilt() -> [Cover; LOCATIONS] {
+    pub(super) fn quilt() -> [Cover; LOCATIONS] {
         let mut armour = [Cover::default(); LOCATIONS];
         for l in [Location::Thorax, Location::Abdomen, Location::Pelvis] {
             armour[l as usize] = Cover {
@@ -1128,7 +1161,7 @@ mod tests {
         armour
     }
 
-    fn melee(a: Fighter, b: Fighter) -> Melee {
+    pub(super) fn melee(a: Fighter, b: Fighter) -> Melee {
         Melee {
             fighters: [a, b],
             names: ["attacker".into(), "defender".into()],
@@ -1140,7 +1173,14 @@ mod tests {
         let mut states = [State::default(); 2];
         let mut scripted = ScriptedDice::new(dice.to_vec());
         let mut log = VecLog::default();
-        m.exchange(Side::A, &mut states, false, &mut scripted, &mut log);
+        m.exchange(
+            Side::A,
+            &mut states,
+            false,
+            &mut scripted,
+            &mut log,
+            &mut |_| {},
+        );
         assert!(
             scripted.finish().is_ok(),
             "{:?}\n{}",
@@ -1255,11 +1295,13 @@ mod tests {
         assert_eq!(report.il, 2);
         // The Shock Reroll at the end of the next turn: 42 against EML45: Stunned.
         let mut dice = ScriptedDice::new([42]);
+        states[1].turn = 1;
         m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
         assert_eq!(states[1].shock, ShockState::Stunned);
         // The next turn's Shock roll: 61 against 65: no longer stunned; then the Morale roll
         // the Serious injury called for: Initiative ML60, 29: steady.
         let mut dice = ScriptedDice::new([61, 29]);
+        states[1].turn = 2;
         m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
         assert!(dice.finish().is_ok(), "{:?}", log.lines);
         assert_eq!(states[1].shock, ShockState::None);
@@ -1379,8 +1421,16 @@ mod tests {
             (10, false),
             "a Minor waits while the Shock roll succeeded"
         );
-        state.minor_impairs = true;
-        assert_eq!(m.impairment(Side::A, &state, true, true), (15, false));
+        state.injuries.add(Injury {
+            impairs: true,
+            ..injury(Location::Thigh, 1)
+        });
+        state.summarise();
+        assert_eq!(
+            m.impairment(Side::A, &state, true, true),
+            (15, false),
+            "a Minor whose Shock roll failed impairs; the other still waits"
+        );
         state.injuries.add(Injury {
             side: BodySide::Left,
             ..injury(Location::Forearm, 4)

@@ -37,7 +37,15 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::ShareOfTrials,
     },
     Extra {
-        name: "end_shock",
+        name: "end_unconscious",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_extended_shock",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_incapacitated_at_limit",
         kind: ExtraKind::ShareOfTrials,
     },
     Extra {
@@ -149,18 +157,20 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::MeanPerPatient,
     },
 ];
-const DIED: usize = 18;
-const INFECTED: usize = 22;
-const COMA: usize = 23;
-const COMATOSE_AT_HORIZON: usize = 24;
-const PERMANENT: usize = 25;
+const DIED: usize = 20;
+const INFECTED: usize = 24;
+const COMA: usize = 25;
+const COMATOSE_AT_HORIZON: usize = 26;
+const PERMANENT: usize = 27;
 const END_DEATH: usize = 0;
-const END_SHOCK: usize = 1;
-const END_MORALE: usize = 2;
-const BLEEDERS: usize = 3;
-const AMPUTATIONS: usize = 4;
-const GLANCING: usize = 5;
-const INJURIES: usize = 6;
+const END_UNCONSCIOUS: usize = 1;
+const END_EXTENDED_SHOCK: usize = 2;
+const END_INCAPACITATED_AT_LIMIT: usize = 3;
+const END_MORALE: usize = 4;
+const BLEEDERS: usize = 5;
+const AMPUTATIONS: usize = 6;
+const GLANCING: usize = 7;
+const INJURIES: usize = 8;
 
 /// A compiled zone-d100 point.
 #[derive(Clone, Debug)]
@@ -233,8 +243,11 @@ impl ZoneD100 {
         })
     }
 
-    fn out(state: &State) -> bool {
-        !state.can_act()
+    /// Out of the fight: dead, routed, or helpless (UNC, or INC in Extended Shock) unless the
+    /// victor strikes the helpless. An INC fighter whose Shock Reroll is still to come is not
+    /// out: "the INC character ignores attacks, rerolls ... and fights on".
+    fn out(&self, state: &State) -> bool {
+        state.dead || state.routed || (!self.melee.rules.strike_helpless && state.helpless())
     }
 
     /// One turn at range of a fighter with a missile: load (and span), aim, or shoot.
@@ -498,10 +511,14 @@ impl Ruleset for ZoneD100 {
         log.say(|| format!("{} acts first", self.names[first.index()]));
         let mut rounds = 0;
         let mut winner = None;
+        let mut turn = 0;
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
             for actor in [first, first.other()] {
+                turn += 1;
+                states[0].turn = turn;
+                states[1].turn = turn;
                 if dice.exhausted() {
                     break 'duel;
                 }
@@ -542,15 +559,18 @@ impl Ruleset for ZoneD100 {
                             });
                         }
                     } else {
-                        let reports =
-                            m.exchange(actor, &mut states, self.start_in_close, dice, log);
-                        for r in reports.into_iter().flatten() {
-                            self.count(tally, &r);
-                        }
+                        m.exchange(
+                            actor,
+                            &mut states,
+                            self.start_in_close,
+                            dice,
+                            log,
+                            &mut |r| self.count(tally, r),
+                        );
                     }
                 }
                 m.end_of_turn(actor, &mut states, dice, log);
-                let out = [Self::out(&states[0]), Self::out(&states[1])];
+                let out = [self.out(&states[0]), self.out(&states[1])];
                 if out[0] || out[1] {
                     winner = match out {
                         [false, true] => Some(Side::A),
@@ -561,28 +581,50 @@ impl Ruleset for ZoneD100 {
                 }
             }
         }
+        if winner.is_none() && !dice.exhausted() {
+            // The round limit with one fighter down (INC, or helpless when the victor strikes
+            // the helpless): the one standing has won.
+            let down = [!states[0].can_act(), !states[1].can_act()];
+            winner = match down {
+                [false, true] => Some(Side::A),
+                [true, false] => Some(Side::B),
+                _ => None,
+            };
+        }
         let dead = [states[0].dead, states[1].dead];
         if let Some(w) = winner {
             let loser = &states[w.other().index()];
-            let (death, shocked, morale) = (
-                loser.dead,
-                !loser.dead && loser.shock >= ShockState::Incapacitated,
-                loser.routed && loser.shock < ShockState::Incapacitated,
-            );
-            tally.record_extra(END_DEATH, u64::from(death));
-            tally.record_extra(END_SHOCK, u64::from(shocked));
-            tally.record_extra(END_MORALE, u64::from(morale));
+            let end = if loser.dead {
+                END_DEATH
+            } else if loser.routed {
+                END_MORALE
+            } else if loser.shock == ShockState::Unconscious {
+                END_UNCONSCIOUS
+            } else if loser.extended_shock.is_some() {
+                END_EXTENDED_SHOCK
+            } else {
+                END_INCAPACITATED_AT_LIMIT
+            };
+            for column in [
+                END_DEATH,
+                END_UNCONSCIOUS,
+                END_EXTENDED_SHOCK,
+                END_INCAPACITATED_AT_LIMIT,
+                END_MORALE,
+            ] {
+                tally.record_extra(column, u64::from(column == end));
+            }
             log.say(|| {
                 format!(
                     "{} wins: {} is {}",
                     self.names[w.index()],
                     self.names[w.other().index()],
-                    if death {
-                        "dead"
-                    } else if morale {
-                        "routed (morale)"
-                    } else {
-                        loser.shock.abbreviation()
+                    match end {
+                        END_DEATH => "dead".to_owned(),
+                        END_MORALE => "routed (morale)".to_owned(),
+                        END_EXTENDED_SHOCK => "INC in Extended Shock".to_owned(),
+                        END_INCAPACITATED_AT_LIMIT => "INC at the round limit".to_owned(),
+                        _ => loser.shock.abbreviation().to_owned(),
                     }
                 )
             });

@@ -250,6 +250,9 @@ pub struct Rules {
     pub face_option: bool,
     /// Morale rolls after Serious and Grievous injuries (page 162).
     pub morale: bool,
+    /// The victor goes on striking a helpless foe (UNC, or INC in Extended Shock) until it is
+    /// dead or the round limit comes; otherwise such a foe has lost and the fight ends.
+    pub strike_helpless: bool,
     /// The fighters start in Close (the Reach penalty and Thrust bonus reverse).
     pub start_in_close: bool,
     /// Feet between the fighters at the start (0: already in melee).
@@ -280,6 +283,7 @@ impl Default for Rules {
             weapon_damage_chance: Ranged::new(i64::from(m.weapon_damage_chance)),
             face_option: m.face_option,
             morale: m.morale,
+            strike_helpless: false,
             start_in_close: false,
             start_distance: Ranged::new(0),
             approach: Ranged::new(30),
@@ -305,6 +309,7 @@ impl Rules {
             weapon_damage_chance: self.weapon_damage_chance.u32(),
             face_option: self.face_option,
             morale: self.morale,
+            strike_helpless: self.strike_helpless,
             ..MeleeRules::default()
         }
     }
@@ -644,6 +649,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "morale",
         default: "true",
         doc: "Morale rolls (Initiative ML) after Serious and Grievous injuries; a failure quits the fight (page 162 missing)",
+    },
+    Parameter {
+        section: "rules",
+        key: "strike_helpless",
+        default: "false",
+        doc: "the victor strikes a helpless foe (UNC, or INC in Extended Shock) until dead; false: such a foe has lost and the fight ends (an INC foe is fought on either way)",
     },
     Parameter {
         section: "rules",

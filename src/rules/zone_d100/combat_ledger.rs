@@ -1,0 +1,254 @@
+//! The combat sequences' rule tests that no worked example reaches, each written from its
+//! sentence of the text: scripted dice in, the sentence's consequence out.
+
+use super::tests::{fighter, melee, quilt};
+use super::*;
+use crate::dice::ScriptedDice;
+use crate::log::VecLog;
+
+/// A spear: longer Reach than the broadsword, a thrusting mode.
+const SPEAR: Weapon = Weapon {
+    impact_die: 8,
+    impact_modifier: 0,
+    aspect: Aspect::Point,
+    zone_die: 6,
+    reach: 7,
+    heft: 4,
+    thrust: true,
+    two_handed: false,
+    impact_ta: 4,
+};
+
+fn exchange(m: &Melee, states: &mut [State; 2], dice: &[u32]) -> (String, u32) {
+    let mut scripted = ScriptedDice::new(dice.to_vec());
+    let mut log = VecLog::default();
+    let mut strikes = 0;
+    m.exchange(Side::A, states, false, &mut scripted, &mut log, &mut |_| {
+        strikes += 1
+    });
+    let story = log.lines.join("\n");
+    assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+    assert_eq!(scripted.used(), dice.len(), "dice used\n{story}");
+    (story, strikes)
+}
+
+fn in_order(story: &str, steps: &[&str]) {
+    let mut from = 0;
+    for step in steps {
+        match story[from..].find(step) {
+            Some(at) => from += at + step.len(),
+            None => panic!("not found in order: {step}\n---\n{story}"),
+        }
+    }
+}
+
+#[test]
+fn neither_reach_penalty_nor_thrust_bonus_apply_against_ignore() {
+    // Ignore: "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test." A
+    // broadsword (Reach 4) against a spear (Reach 7) Blocking: 60 − 3 × 5 = EML45; against the
+    // same spearman Ignoring: EML60.
+    let mut spearman = fighter(Defence::Block);
+    spearman.weapon = SPEAR;
+    let m = melee(fighter(Defence::Block), spearman);
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100, 51]);
+    assert!(story.contains("attacks defender: 100 vs EML45"), "{story}");
+    spearman.defence = Defence::Ignore;
+    let m = melee(fighter(Defence::Block), spearman);
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100]);
+    assert!(story.contains("attacks defender: 100 vs EML60"), "{story}");
+}
+
+#[test]
+fn after_a_strike_mishaps_come_before_the_bonus_action() {
+    // "After adjudicating injury, apply other effects in the following order: 1) Mishaps,
+    // 2) Free Press Rolls, and 3) Bonus Action TA." The attacker's CS against a Block CF 75
+    // (a Stumble) is three stars: the strike, a bonus action and a Setup. The defender falls
+    // prone before the bonus attack, whose Block is at −20 (and −10 for the S3 abdomen).
+    let mut a = fighter(Defence::Block);
+    a.advantages = [
+        Advantage::Action,
+        Advantage::Setup,
+        Advantage::Impact,
+        Advantage::Precision,
+    ];
+    let m = melee(a, fighter(Defence::Block));
+    let (story, _) = exchange(
+        &m,
+        &mut [State::default(); 2],
+        &[10, 75, 5, 7, 8, 11, 95, 50],
+    );
+    in_order(
+        &story,
+        &[
+            "attacks defender: 10 vs EML60: CS; defender Block 75 vs EML60: CF",
+            "injury S3E",
+            "defender stumbles: falls prone",
+            "attacker takes a bonus action: another attack",
+            "defender Block 50 vs EML30",
+        ],
+    );
+}
+
+#[test]
+fn every_strike_of_an_exchange_is_reported_nested_ones_too() {
+    // A bonus attack inside an exchange meets a counterstrike: both the first strike and the
+    // counterstrike inside the bonus exchange land, and both are reported for the tallies.
+    let mut a = fighter(Defence::Block);
+    a.advantages = [
+        Advantage::Action,
+        Advantage::Setup,
+        Advantage::Impact,
+        Advantage::Precision,
+    ];
+    let m = melee(a, fighter(Defence::Counterstrike));
+    let (story, strikes) = exchange(
+        &m,
+        &mut [State::default(); 2],
+        &[10, 75, 5, 7, 1, 11, 95, 11, 5, 7, 1, 11],
+    );
+    in_order(
+        &story,
+        &[
+            "injury S2E",
+            "takes a bonus action",
+            "Counterstrike 11",
+            "injury S2E",
+        ],
+    );
+    assert_eq!(strikes, 2, "{story}");
+}
+
+#[test]
+fn a_stun_from_a_counterstrike_in_ones_own_turn_is_shaken_off_only_at_the_end_of_the_next() {
+    // STN: "A successful Shock test at the end of the target's *next turn* removes the stunned
+    // state." The attacker, stunned by a counterstrike in its own turn 1, makes no Shock test
+    // at the end of turn 1; at the end of its turn 3 it does.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Counterstrike));
+    let mut states = [State::default(); 2];
+    states[0].turn = 1;
+    states[1].turn = 1;
+    let (story, _) = exchange(&m, &mut states, &[91, 10, 5, 7, 1, 11]);
+    assert!(story.contains("SHK 7 -> STN"), "{story}");
+    assert_eq!(states[0].shock, ShockState::Stunned);
+    let mut log = VecLog::default();
+    let mut none = ScriptedDice::new(Vec::<u32>::new());
+    m.end_of_turn(Side::A, &mut states, &mut none, &mut log);
+    assert!(
+        none.finish().is_ok(),
+        "no Shock test in the turn of the stun: {:?}",
+        log.lines
+    );
+    assert_eq!(states[0].shock, ShockState::Stunned);
+    states[0].turn = 3;
+    states[1].turn = 3;
+    let mut dice = ScriptedDice::new([20, 29]);
+    m.end_of_turn(Side::A, &mut states, &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    assert_eq!(states[0].shock, ShockState::None, "{:?}", log.lines);
+}
+
+#[test]
+fn a_minor_injury_impairs_only_if_its_own_shock_roll_failed() {
+    // "M Associated actions are unhindered if the Shock Roll in step 4 succeeded (S or CS).
+    // After 10 minutes—or immediately if the Shock Roll failed—the injury imparts 5
+    // impairment." Two M1 torso injuries in a quilt coat: the abdomen's Shock Roll succeeds
+    // (11), the thorax's fails (90): 5 impairment, not 10.
+    let mut b = fighter(Defence::Ignore);
+    b.armour = quilt();
+    let m = melee(fighter(Defence::Block), b);
+    let mut states = [State::default(); 2];
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([5, 7, 1, 11, 5, 1, 1, 90]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert_eq!(m.impairment(Side::B, &states[1], true, true), (0, false));
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    let story = log.lines.join("\n");
+    in_order(&story, &["Abdomen", "injury M1E", "Thorax", "injury M1E"]);
+    assert_eq!(
+        m.impairment(Side::B, &states[1], true, true),
+        (5, false),
+        "{story}"
+    );
+}
+
+#[test]
+fn an_incapacitated_fighter_fights_on_and_helpless_ones_are_out() {
+    // INC: "No independent actions ... Unaware (must Ignore all melee attacks). Shock Reroll
+    // ... at the end of the target's next turn", and the Shock example's INC character
+    // rerolls, stands and fights on: INC alone is not the end of the fight. UNC is helpless;
+    // so is INC in Extended Shock, whose state stays.
+    let mut s = State {
+        shock: ShockState::Incapacitated,
+        ..State::default()
+    };
+    assert!(!s.can_act() && !s.helpless());
+    s.extended_shock = Some(5);
+    assert!(s.helpless());
+    let s = State {
+        shock: ShockState::Unconscious,
+        ..State::default()
+    };
+    assert!(s.helpless());
+    // An INC defender Ignores: no defence roll, and the attack needs no Reach comparison.
+    let mut spearman = fighter(Defence::Block);
+    spearman.weapon = SPEAR;
+    let m = melee(fighter(Defence::Block), spearman);
+    let mut states = [State::default(); 2];
+    states[1].shock = ShockState::Incapacitated;
+    let (story, _) = exchange(&m, &mut states, &[100]);
+    assert!(
+        story.contains("100 vs EML60: CF; defender ignores"),
+        "{story}"
+    );
+}
+
+#[test]
+fn duels_go_on_through_inc_and_end_at_death_unc_extended_shock_morale_or_the_limit() {
+    // The shipped broadsword-vs-spear duel, traced: some fight has an INC fighter who Ignores
+    // an attack and later makes its Shock Reroll and acts again; every fight that has a winner
+    // ends with the loser dead, UNC, INC in Extended Shock, routed, or INC at the round limit.
+    use crate::dice::FastDice;
+    use crate::rules::Ruleset;
+    use crate::stats::Tally;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/zone-d100/broadsword-vs-spear.toml");
+    let scenario = match crate::scenario::load(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("{e}"),
+    };
+    let crate::scenario::Model::ZoneD100(duel) = &scenario.points[0].model else {
+        panic!("a zone-d100 duel");
+    };
+    let mut dice = FastDice::seed_from_u64(11);
+    let mut tally = Tally::new(duel.shape());
+    let mut fought_on = 0;
+    for _ in 0..3000 {
+        let mut log = VecLog::default();
+        duel.trial(&mut dice, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        let fight = story.split(" after the fight").next().unwrap_or("");
+        if let Some(inc) = fight.find("-> INC") {
+            let after = &fight[inc..];
+            if after.contains("ignores") && after.contains("Shock Reroll") {
+                fought_on += 1;
+            }
+        }
+        if let Some(end) = fight.lines().find(|l| l.contains(" wins: ")) {
+            assert!(
+                [
+                    "is dead",
+                    "is UNC",
+                    "Extended Shock",
+                    "(morale)",
+                    "round limit"
+                ]
+                .iter()
+                .any(|e| end.contains(e)),
+                "{end}"
+            );
+            assert!(!end.ends_with("is INC"), "{end}");
+        }
+    }
+    assert!(fought_on > 0, "no fight went on through INC in 3000 duels");
+}
