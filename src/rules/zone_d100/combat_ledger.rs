@@ -1,7 +1,7 @@
 //! The combat sequences' rule tests that no worked example reaches, each written from its
 //! sentence of the text: scripted dice in, the sentence's consequence out.
 
-use super::tests::{fighter, melee, quilt};
+use super::tests::{BROADSWORD, fighter, melee, quilt};
 use super::*;
 use crate::dice::ScriptedDice;
 use crate::log::VecLog;
@@ -251,4 +251,146 @@ fn duels_go_on_through_inc_and_end_at_death_unc_extended_shock_morale_or_the_lim
         }
     }
     assert!(fought_on > 0, "no fight went on through INC in 3000 duels");
+}
+
+#[test]
+fn a_disarmed_counterstriker_dodges() {
+    // A Fumble "drops the weapon": there is nothing to Counterstrike with.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Counterstrike));
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(story.contains("defender Dodge 51"), "{story}");
+}
+
+#[test]
+fn an_unspent_setup_is_gone_after_the_next_round() {
+    // SETUP: +1 level "to the next Melee or Dodge test within the next round". Taken in turn 1
+    // (round 1): it raises a test in turn 4 (round 2), not in turn 5 (round 3).
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    states[0].turn = 1;
+    states[0].take_setup();
+    for s in &mut states {
+        s.turn = 5;
+    }
+    let (story, _) = exchange(&m, &mut states, &[61, 99]);
+    assert!(story.contains("61 vs EML60: F"), "{story}");
+    let mut states = [State::default(); 2];
+    states[0].turn = 1;
+    states[0].take_setup();
+    for s in &mut states {
+        s.turn = 4;
+    }
+    let (story, _) = exchange(&m, &mut states, &[61, 99, 5, 7, 1, 11]);
+    assert!(story.contains("61 vs EML60: S"), "{story}");
+}
+
+#[test]
+fn morale_and_injury_mishaps_follow_the_compounded_injury() {
+    // A second M1 to the abdomen compounds it to S2 (d10 1 against total IL 2): "A single
+    // Serious injury can also test the grit ... they must make a Morale Roll".
+    let mut b = fighter(Defence::Ignore);
+    b.armour = quilt();
+    let m = melee(fighter(Defence::Block), b);
+    let mut states = [State::default(); 2];
+    states[1]
+        .injuries
+        .add(crate::rules::zone_d100::injury::Injury {
+            side: BodySide::Centre,
+            ..crate::rules::zone_d100::injury::Injury::new(Location::Abdomen, Aspect::Edge, 1)
+        });
+    states[1].summarise();
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([5, 7, 1, 1, 11]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    assert!(
+        log.lines.join("\n").contains("compound injury"),
+        "{:?}",
+        log.lines
+    );
+    assert!(states[1].morale_due, "{:?}", log.lines);
+}
+
+#[test]
+fn a_serious_shield_arm_injury_drops_the_shield_not_the_weapon() {
+    // Injury mishaps: a Serious arm injury makes a Fumble roll for what that arm holds. The
+    // right-handed defender is cut in the left upper arm (S2) and fails the roll (70): the
+    // shield falls, the sword stays.
+    let mut b = fighter(Defence::Block);
+    b.shield = Some(BROADSWORD);
+    let m = melee(fighter(Defence::Block), b);
+    let mut states = [State::default(); 2];
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([2, 4, 1, 1, 11, 70]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    let story = log.lines.join("\n");
+    assert!(
+        story.contains("Left UpperArm") && story.contains("injury S2E"),
+        "{story}"
+    );
+    assert!(states[1].shield_broken && !states[1].disarmed, "{story}");
+}
+
+#[test]
+fn a_two_handed_weapon_and_a_shield_block_take_both_arms_impairment() {
+    // A two-handed weapon, and a shield block, use both arms: an S2 in the left (off) arm
+    // costs them 10; a one-handed sword's attack keeps 60.
+    let off_arm = crate::rules::zone_d100::injury::Injury {
+        side: BodySide::Left,
+        ..crate::rules::zone_d100::injury::Injury::new(Location::Forearm, Aspect::Edge, 2)
+    };
+    let mut two = fighter(Defence::Block);
+    two.weapon.two_handed = true;
+    for (a, eml) in [(fighter(Defence::Block), "EML60"), (two, "EML50")] {
+        let m = melee(a, fighter(Defence::Block));
+        let mut states = [State::default(); 2];
+        states[0].injuries.add(off_arm);
+        states[0].summarise();
+        let (story, _) = exchange(&m, &mut states, &[100, 51]);
+        assert!(
+            story.contains(&format!("attacks defender: 100 vs {eml}")),
+            "{story}"
+        );
+    }
+    let mut shield = fighter(Defence::Block);
+    shield.shield = Some(BROADSWORD);
+    let m = melee(fighter(Defence::Block), shield);
+    let mut states = [State::default(); 2];
+    states[1].injuries.add(off_arm);
+    states[1].summarise();
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(story.contains("defender Block 51 vs EML50"), "{story}");
+}
+
+#[test]
+fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() {
+    // "a character who chooses to take action anyway automatically achieves a CF": its mishap
+    // is the prohibiting zone's. A Block with a Grievous thigh falls prone.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
+    states[1].injuries.add(leg);
+    states[1].summarise();
+    let (story, _) = exchange(&m, &mut states, &[100]);
+    assert!(story.contains("defender stumbles: falls prone"), "{story}");
+    assert_eq!(
+        m.automatic_cf(Side::B, &states[1], Arms::Weapon, 50)
+            .mishap(),
+        Some(Mishap::Stumble)
+    );
+    let mut arm = State::default();
+    arm.injuries
+        .add(crate::rules::zone_d100::injury::Injury::new(
+            Location::Forearm,
+            Aspect::Edge,
+            4,
+        ));
+    arm.summarise();
+    assert_eq!(
+        m.automatic_cf(Side::B, &arm, Arms::Weapon, 50).mishap(),
+        Some(Mishap::Fumble)
+    );
 }

@@ -139,6 +139,8 @@ pub struct State {
     pub shield_broken: bool,
     /// A Setup TA to spend on the next Melee or Dodge test.
     pub setup: bool,
+    /// The last turn of "the next round", after which an unspent Setup TA is gone.
+    pub setup_until: u32,
     /// Morale broke: out of the fight.
     pub routed: bool,
     /// Dead.
@@ -201,12 +203,31 @@ impl State {
         !self.dead && !self.routed && self.shock < ShockState::Incapacitated
     }
 
+    /// A Setup TA: "+1 level to the next Melee or Dodge test within the next round", so it
+    /// lasts to the end of the round after this turn's.
+    pub fn take_setup(&mut self) {
+        self.setup = true;
+        self.setup_until = 2 * (self.turn.div_ceil(2) + 1);
+    }
+
     /// Helpless for the rest of the fight: UNC (its Shock Reroll comes after ten minutes), or
     /// INC in Extended Shock (the state stays for hours).
     pub fn helpless(&self) -> bool {
         self.shock == ShockState::Unconscious
             || (self.shock == ShockState::Incapacitated && self.extended_shock.is_some())
     }
+}
+
+/// The arms a test uses: none (Dodge), the weapon arm, or both (a two-handed weapon, a shield
+/// block, a bow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arms {
+    /// No arm.
+    None,
+    /// The weapon arm.
+    Weapon,
+    /// Both arms.
+    Both,
 }
 
 /// Settings of the melee sequence with the defaults for the missing pages.
@@ -297,12 +318,33 @@ impl Melee {
     /// The impairment of a test that uses these zones (head, torso and legs always for Melee
     /// and Dodge; the weapon arm for Melee and Block).
     pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
+        self.impairment_of(
+            side,
+            state,
+            if arm { Arms::Weapon } else { Arms::None },
+            legs,
+        )
+    }
+
+    /// The impairment of a test that uses the head, torso, these arms and (if `legs`) the legs,
+    /// and whether a Grievous injury prohibits it.
+    pub fn impairment_of(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
         let f = &self.fighters[side.index()];
-        let weapon_arm = if f.right_handed { RIGHT_ARM } else { LEFT_ARM };
+        let (weapon_arm, other_arm) = if f.right_handed {
+            (RIGHT_ARM, LEFT_ARM)
+        } else {
+            (LEFT_ARM, RIGHT_ARM)
+        };
         let minor = self.rules.minor_impairment;
         let mut total = 0;
         let mut prohibited = false;
-        for (z, counts) in [(HEAD, true), (TORSO, true), (weapon_arm, arm), (LEGS, legs)] {
+        for (z, counts) in [
+            (HEAD, true),
+            (TORSO, true),
+            (weapon_arm, arms != Arms::None),
+            (other_arm, arms == Arms::Both),
+            (LEGS, legs),
+        ] {
             if counts {
                 let zone = &state.by_zone[z];
                 total += zone.minor * minor + zone.serious * self.rules.serious_impairment;
@@ -310,6 +352,34 @@ impl Melee {
             }
         }
         (total, prohibited)
+    }
+
+    /// A test a Grievous injury prohibits: "automatically achieves a CF". Its mishap is the
+    /// prohibiting zone's: a Fumble for the head or an arm (the weapon slips), a Stumble for
+    /// the torso or legs. The roll stands for the CF's ones digit (100: Fumble, 95: Stumble).
+    pub fn automatic_cf(&self, side: Side, state: &State, arms: Arms, eml: i32) -> Test {
+        let f = &self.fighters[side.index()];
+        let (weapon_arm, other_arm) = if f.right_handed {
+            (RIGHT_ARM, LEFT_ARM)
+        } else {
+            (LEFT_ARM, RIGHT_ARM)
+        };
+        let fumbles = state.by_zone[HEAD].grievous
+            || (arms != Arms::None && state.by_zone[weapon_arm].grievous)
+            || (arms == Arms::Both && state.by_zone[other_arm].grievous);
+        Test {
+            roll: if fumbles { 100 } else { 95 },
+            eml,
+            level: SuccessLevel::CriticalFailure,
+        }
+    }
+
+    /// The weapon arm is Grievously injured: "the location is rendered immediately unusable",
+    /// so a dropped weapon stays on the ground.
+    pub fn weapon_arm_unusable(&self, side: Side, state: &State) -> bool {
+        let f = &self.fighters[side.index()];
+        let arm = if f.right_handed { RIGHT_ARM } else { LEFT_ARM };
+        state.by_zone[arm].grievous
     }
 
     /// The Heft penalty of wielding `w`: −5 a point of Heft above Strength; two-handed use
@@ -359,7 +429,12 @@ impl Melee {
                 eml += step * (w.reach - o.reach).abs();
             }
         }
-        let (impairment, prohibited) = self.impairment(side, state, true, true);
+        let arms = if w.two_handed {
+            Arms::Both
+        } else {
+            Arms::Weapon
+        };
+        let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
         (eml - impairment, prohibited)
     }
 
@@ -394,7 +469,12 @@ impl Melee {
                     _ => f.weapon,
                 };
                 let shield = f.shield.is_some() && !state.shield_broken;
-                let (impairment, prohibited) = self.impairment(side, state, true, true);
+                let arms = if shield || blocker.two_handed {
+                    Arms::Both
+                } else {
+                    Arms::Weapon
+                };
+                let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
                 let eml = f.melee_ml
                     - self.heft_penalty(f, &blocker, shield)
                     - f.fatigue
@@ -434,23 +514,31 @@ impl Melee {
         } else {
             Defence::Ignore
         };
-        if defence == Defence::Block && d.shield.is_none() && states[defender.index()].disarmed {
+        // Without a weapon in hand there is nothing to Block (but a shield) or Counterstrike
+        // with: the defender Dodges.
+        let unarmed = states[defender.index()].disarmed;
+        if unarmed
+            && (defence == Defence::Counterstrike
+                || (defence == Defence::Block && d.shield.is_none()))
+        {
             defence = Defence::Dodge;
         }
         // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore.
         let against = (defence != Defence::Ignore).then_some(&d_weapon);
         let (a_eml, a_prohibited) =
             self.strike_eml(attacker, &states[attacker.index()], against, close);
+        let a_arms = if a.weapon.two_handed {
+            Arms::Both
+        } else {
+            Arms::Weapon
+        };
         let mut a_test = if a_prohibited {
-            Test {
-                roll: 100,
-                eml: a_eml,
-                level: SuccessLevel::CriticalFailure,
-            }
+            self.automatic_cf(attacker, &states[attacker.index()], a_arms, a_eml)
         } else {
             Test::roll(dice, a_eml, "d100 (attack: Melee)")
         };
-        if states[attacker.index()].setup && !a_prohibited {
+        let a_state = &states[attacker.index()];
+        if a_state.setup && a_state.turn <= a_state.setup_until && !a_prohibited {
             states[attacker.index()].setup = false;
             a_test.level = a_test.level.raised();
         }
@@ -474,11 +562,13 @@ impl Melee {
             );
             let mut t = if prohibited {
                 // A defence with a Grievously injured zone is an automatic CF.
-                Test {
-                    roll: 100,
-                    eml,
-                    level: SuccessLevel::CriticalFailure,
-                }
+                let arms = match defence {
+                    Defence::Dodge => Arms::None,
+                    Defence::Block if d.shield.is_some() || d.weapon.two_handed => Arms::Both,
+                    Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
+                    _ => Arms::Weapon,
+                };
+                self.automatic_cf(defender, &states[defender.index()], arms, eml)
             } else {
                 Test::roll(
                     dice,
@@ -490,7 +580,9 @@ impl Melee {
                     },
                 )
             };
-            if states[defender.index()].setup
+            let d_state = &states[defender.index()];
+            if d_state.setup
+                && d_state.turn <= d_state.setup_until
                 && matches!(
                     defence,
                     Defence::Dodge | Defence::Counterstrike | Defence::Block
@@ -554,7 +646,7 @@ impl Melee {
                 );
                 on_strike(&self.strike(attacker, states, tas, dice, log));
                 if tas.setup > 0 {
-                    states[attacker.index()].setup = true;
+                    states[attacker.index()].take_setup();
                 }
                 mishaps(states, log);
                 let target = &states[defender.index()];
@@ -591,7 +683,7 @@ impl Melee {
                         false,
                     );
                     if tas.setup > 0 {
-                        states[defender.index()].setup = true;
+                        states[defender.index()].take_setup();
                     }
                     if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level)
                     {
@@ -770,6 +862,7 @@ impl Melee {
             return report;
         }
         let mut injury_shock = 1;
+        let mut il_after = il;
         let mut shocked_injury = None;
         let mut shock_bonus = 0;
         let mut severed_neck = false;
@@ -816,6 +909,7 @@ impl Melee {
                 i32::from(injury.il)
             };
             let il_now = injury.il;
+            il_after = il_now;
             report.il = il;
             let bleeds = self
                 .rules
@@ -903,6 +997,8 @@ impl Melee {
             state.reroll_due = true;
             state.shock_turn = state.turn;
         }
+        // The injury as it now stands (a compounded one at its raised level).
+        let il = il_after;
         if il >= 2 {
             state.morale_due = true;
         }
@@ -921,9 +1017,17 @@ impl Melee {
         if il >= 2 && state.can_act() {
             let zone = hit.row.zone;
             let severe = il >= 4;
+            // An arm's Fumble roll is for what that arm holds: the weapon (its arm, or either
+            // for a two-handed weapon), or a shield.
+            let weapon_side = if tf.right_handed {
+                BodySide::Right
+            } else {
+                BodySide::Left
+            };
+            let weapon_arm = hit.side == weapon_side || tf.weapon.two_handed;
             let (fumble, stumble) = match zone {
                 Zone::Head => (severe, severe),
-                Zone::Arm => (true, false),
+                Zone::Arm => (weapon_arm || tf.shield.is_some(), false),
                 Zone::Torso => (false, severe || location == Location::Pelvis),
                 Zone::Leg => (false, true),
             };
@@ -932,8 +1036,13 @@ impl Melee {
                     || Test::roll(dice, tf.dexterity_ml, "d100 (Fumble roll: Dexterity)").level
                         < SuccessLevel::Success)
             {
-                state.disarmed = true;
-                log.say(|| "  the injury makes the weapon fall".to_owned());
+                if zone == Zone::Arm && !weapon_arm {
+                    state.shield_broken = true;
+                    log.say(|| "  the injury makes the shield fall".to_owned());
+                } else {
+                    state.disarmed = true;
+                    log.say(|| "  the injury makes the weapon fall".to_owned());
+                }
             }
             if stumble
                 && (severe
@@ -1107,7 +1216,7 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
 
-    const BROADSWORD: Weapon = Weapon {
+    pub(super) const BROADSWORD: Weapon = Weapon {
         impact_die: 10,
         impact_modifier: 3,
         aspect: Aspect::Edge,

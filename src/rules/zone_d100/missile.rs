@@ -162,14 +162,13 @@ pub fn missile_eml(ml: i32, band: &RangeBand, missile: &Missile, s: &Situation) 
     if s.shooter_moving && !missile.thrown {
         eml -= 10;
     }
-    if s.windforce > 0 {
-        eml -= s.windforce
-            * if band.trajectory == Trajectory::Volley {
-                20
-            } else {
-                10
-            };
-    }
+    // "Crosswind (Direct) -10 penalty per Windforce (2-4)"; "Crosswind (Volley) -20 penalty
+    // per Windforce (1-4)".
+    eml -= match band.trajectory {
+        Trajectory::Volley if s.windforce >= 1 => 20 * s.windforce,
+        Trajectory::Direct if s.windforce >= 2 => 10 * s.windforce,
+        _ => 0,
+    };
     if s.aimed {
         eml += 10;
     }
@@ -198,12 +197,33 @@ pub enum Shot {
     },
 }
 
+/// The shooter's state for its missile test, an Impaired test (Archery, Throwing: H A T L).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shooter {
+    /// Stunned: one Success Level lower.
+    pub stunned: bool,
+    /// A Grievous injury prohibits the test: an automatic CF (this test, no roll).
+    pub prohibited: Option<Test>,
+}
+
+/// The test of a shot: an automatic CF, or the roll, one level lower while stunned.
+fn shot_test<D: Dice>(dice: &mut D, eml: i32, shooter: Shooter, label: &'static str) -> Test {
+    if let Some(t) = shooter.prohibited {
+        return t;
+    }
+    let mut test = Test::roll(dice, eml, label);
+    if shooter.stunned {
+        test.level = test.level.lowered();
+    }
+    test
+}
+
 /// Resolves a Direct missile test.
-pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool) -> Shot {
+pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool, shooter: Shooter) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
         return Shot::Spoiled;
     }
-    let test = Test::roll(dice, eml, "d100 (missile test, Direct)");
+    let test = shot_test(dice, eml, shooter, "d100 (missile test, Direct)");
     match test.level {
         SuccessLevel::CriticalFailure => Shot::Mishap(test),
         SuccessLevel::Failure => Shot::Miss(test),
@@ -225,11 +245,17 @@ pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool) -> Shot {
 /// Resolves a Volley missile test at an area holding `target_count` targets (counting large
 /// creatures by TAR), of which `ours` are the counts of the intended target. A Deviation lands
 /// in one of eight neighbouring areas (a d8), empty in a duel.
-pub fn volley<D: Dice>(dice: &mut D, eml: i32, target_count: u32, ours: &[u32]) -> Shot {
+pub fn volley<D: Dice>(
+    dice: &mut D,
+    eml: i32,
+    target_count: u32,
+    ours: &[u32],
+    shooter: Shooter,
+) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
         return Shot::Spoiled;
     }
-    let test = Test::roll(dice, eml, "d100 (missile test, Volley)");
+    let test = shot_test(dice, eml, shooter, "d100 (missile test, Volley)");
     let precision_dice = match test.level {
         SuccessLevel::CriticalFailure => return Shot::Mishap(test),
         SuccessLevel::Failure => {
@@ -325,7 +351,7 @@ mod tests {
         assert_eq!(band.zone_die, 6);
         let eml = missile_eml(75, &band, &BOW, &STILL);
         assert_eq!(eml, 85);
-        let shot = direct(&mut ScriptedDice::new([45]), eml, true);
+        let shot = direct(&mut ScriptedDice::new([45]), eml, true, Shooter::default());
         // CS: base impact, one TA of choice, and the still target's free Precision TA; she
         // takes precision again: three d6 Zone Dice in all.
         match shot {
@@ -357,7 +383,13 @@ mod tests {
         assert_eq!(eml, 35);
         // CS: a potential strike with Volley Precision: a d10 (7) against the target count of
         // seven; the horse counts 6 and 7. The other d10 is 2: no Impact TA.
-        let shot = volley(&mut ScriptedDice::new([25, 7, 2]), eml, 7, &[6, 7]);
+        let shot = volley(
+            &mut ScriptedDice::new([25, 7, 2]),
+            eml,
+            7,
+            &[6, 7],
+            Shooter::default(),
+        );
         assert!(
             matches!(
                 shot,
@@ -373,7 +405,13 @@ mod tests {
         assert_eq!(impact, 7);
         assert_eq!(super::super::injury::injury_level(impact), 2);
         // Next round: 16 is a success: a d20 against the count: 14 misses (the d10 is moot).
-        let shot = volley(&mut ScriptedDice::new([16, 14, 3]), eml, 7, &[6, 7]);
+        let shot = volley(
+            &mut ScriptedDice::new([16, 14, 3]),
+            eml,
+            7,
+            &[6, 7],
+            Shooter::default(),
+        );
         assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
     }
 
@@ -403,15 +441,57 @@ mod tests {
         };
         assert_eq!(missile_eml(60, &band, &thrown, &running_thrower), 60);
         assert_eq!(
-            direct(&mut ScriptedDice::new([]), -40, false),
+            direct(&mut ScriptedDice::new([]), -40, false, Shooter::default()),
             Shot::Spoiled
         );
         assert!(
             matches!(
-                direct(&mut ScriptedDice::new([50]), -39, false),
+                direct(&mut ScriptedDice::new([50]), -39, false, Shooter::default()),
                 Shot::Mishap(_)
             ),
             "EML05 minimum: 50 is a CF"
         );
+    }
+
+    #[test]
+    fn crosswind_costs_10_a_windforce_from_2_at_direct_and_20_a_windforce_from_1_at_volley() {
+        // "Crosswind (Direct) -10 penalty per Windforce (2-4)"; "Crosswind (Volley) -20
+        // penalty per Windforce (1-4)".
+        let eml = |range: u32, windforce: i32| {
+            let band = range_band(100, range).map_or(RANGE_BANDS[0].1, |b| b);
+            let s = Situation { windforce, ..STILL };
+            missile_eml(50, &band, &BOW, &s) - 50 - band.modifier
+        };
+        assert_eq!([eml(100, 1), eml(100, 2), eml(100, 4)], [0, -20, -40]);
+        assert_eq!([eml(300, 1), eml(300, 2)], [-20, -40]);
+    }
+
+    #[test]
+    fn a_stunned_shooter_is_one_level_lower_and_a_prohibited_shot_is_its_automatic_cf() {
+        // "Such Impaired tests also suffer –1 Success Level when performed while Stunned":
+        // Nolora's CS (45 at EML85) is an S. A prohibited test "automatically achieves a CF"
+        // with no roll.
+        let stunned = Shooter {
+            stunned: true,
+            prohibited: None,
+        };
+        match direct(&mut ScriptedDice::new([45]), 85, true, stunned) {
+            Shot::Strike { stars, test, .. } => {
+                assert_eq!((stars, test.level), (1, SuccessLevel::Success));
+            }
+            other => panic!("{other:?}"),
+        }
+        let cf = Test {
+            roll: 95,
+            eml: 85,
+            level: SuccessLevel::CriticalFailure,
+        };
+        let prohibited = Shooter {
+            stunned: false,
+            prohibited: Some(cf),
+        };
+        let mut none = ScriptedDice::new(Vec::<u32>::new());
+        assert_eq!(direct(&mut none, 85, true, prohibited), Shot::Mishap(cf));
+        assert_eq!(none.used(), 0);
     }
 }

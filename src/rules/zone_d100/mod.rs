@@ -324,7 +324,19 @@ impl ZoneD100 {
             shooter_moving: false,
             windforce: self.windforce,
             aimed: range.aimed[i],
-            trauma: m.impairment(actor, &states[i], true, false).0 + f.fatigue,
+            trauma: 0,
+        };
+        // Archery and Throwing are Impaired tests of every zone (H A T L): a bow takes both
+        // arms, a thrown weapon its arm.
+        let arms = if missile.thrown {
+            melee::Arms::Weapon
+        } else {
+            melee::Arms::Both
+        };
+        let (impairment, prohibited) = m.impairment_of(actor, &states[i], arms, true);
+        let situation = missile::Situation {
+            trauma: impairment + f.fatigue,
+            ..situation
         };
         let mut eml = missile::missile_eml(ml, &band, &missile, &situation);
         if missile.thrown {
@@ -334,9 +346,13 @@ impl ZoneD100 {
             eml -= 20;
         }
         let still = target == missile::TargetMotion::Still;
+        let shooter = missile::Shooter {
+            stunned: states[i].shock == injury::ShockState::Stunned,
+            prohibited: prohibited.then(|| m.automatic_cf(actor, &states[i], arms, eml)),
+        };
         let shot = match band.trajectory {
-            missile::Trajectory::Direct => missile::direct(dice, eml, still),
-            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1]),
+            missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
+            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
         };
         range.loaded[i] = false;
         range.aimed[i] = false;
@@ -528,6 +544,13 @@ impl Ruleset for ZoneD100 {
                     if s.prone {
                         s.prone = false;
                         log.say(|| format!("{} stands up", self.names[actor.index()]));
+                    } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
+                        log.say(|| {
+                            format!(
+                                "{} cannot take up the weapon: the weapon arm is unusable",
+                                self.names[actor.index()]
+                            )
+                        });
                     } else if s.disarmed {
                         s.disarmed = false;
                         log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
