@@ -688,3 +688,38 @@ fn recovery_patients_take_at_most_four_healers_arrow_and_area_wounds_and_report_
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_default();
     assert!(summary.contains(",comatose_at_horizon_rate,"), "{summary}");
 }
+
+#[test]
+fn traces_narrate_in_the_rules_words_with_no_rust_debug_output() {
+    // No `Plan { .. }`, `Attacker(2)`, `Some(..)` or `UpperArm` in any ruleset's trace.
+    let debug_like = |line: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        line.contains(" { ")
+            || line.contains("Some(")
+            || line.contains("None")
+            || words.iter().any(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric() && c != '(' && c != ')');
+                // CamelCase words, or a capitalised word followed by "(digits)".
+                let camel = w.chars().skip(1).any(|c| c.is_ascii_uppercase())
+                    && w.chars().any(|c| c.is_ascii_lowercase())
+                    && w.chars().all(|c| c.is_ascii_alphabetic());
+                let call = w.starts_with(|c: char| c.is_ascii_uppercase())
+                    && w.ends_with(')')
+                    && w.contains('(');
+                camel || call
+            })
+    };
+    for file in shipped_scenarios() {
+        for seed in ["1", "2", "3", "4", "5", "6", "7"] {
+            let o = duelsim(&["trace", &file.to_string_lossy(), "--seed", seed]);
+            assert!(o.status.success(), "{}", text(&o.stderr));
+            let story = text(&o.stdout);
+            for line in story
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("die #"))
+            {
+                assert!(!debug_like(line), "{}: {line}", file.display());
+            }
+        }
+    }
+}

@@ -629,6 +629,40 @@ struct Plan {
     close: bool,
 }
 
+impl std::fmt::Display for Plan {
+    /// The declaration in the rules' words: "1 attack and 1 dodge, then withdraws".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        let plural =
+            |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+        if self.attacks > 0 {
+            let what = if self.throw {
+                ("throw", "throws")
+            } else {
+                ("attack", "attacks")
+            };
+            parts.push(plural(self.attacks, what.0, what.1));
+        }
+        if self.dodges > 0 {
+            parts.push(plural(self.dodges, "dodge", "dodges"));
+        }
+        if self.reload {
+            parts.push("a reload".to_owned());
+        }
+        if parts.is_empty() {
+            parts.push("no action".to_owned());
+        }
+        f.write_str(&parts.join(" and "))?;
+        if self.withdraw {
+            f.write_str(", then withdraws")?;
+        }
+        if self.close {
+            f.write_str(", then closes in")?;
+        }
+        Ok(())
+    }
+}
+
 impl Plan {
     fn actions(self) -> u32 {
         self.attacks + self.dodges + u32::from(self.reload)
@@ -1084,7 +1118,7 @@ impl Ruleset for WoundLevels {
             }
             log.say(|| {
                 format!(
-                    "  {} declares {:?}; {} declares {:?}",
+                    "  {} declares {}; {} declares {}",
                     self.names[slow.index()],
                     plans[slow.index()],
                     self.names[fast.index()],

@@ -45,6 +45,35 @@ pub enum Location {
     Jaw,
 }
 
+impl std::fmt::Display for Location {
+    /// The location's name in the rules' words: "upper arm", "thigh".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Location::Skull => "skull",
+            Location::Face => "face",
+            Location::Neck => "neck",
+            Location::Shoulder => "shoulder",
+            Location::UpperArm => "upper arm",
+            Location::Elbow => "elbow",
+            Location::Forearm => "forearm",
+            Location::Hand => "hand",
+            Location::Thorax => "thorax",
+            Location::Abdomen => "abdomen",
+            Location::Pelvis => "pelvis",
+            Location::Thigh => "thigh",
+            Location::Knee => "knee",
+            Location::Calf => "calf",
+            Location::Foot => "foot",
+            Location::Eye => "eye",
+            Location::Nose => "nose",
+            Location::Cheek => "cheek",
+            Location::Ear => "ear",
+            Location::Mouth => "mouth",
+            Location::Jaw => "jaw",
+        })
+    }
+}
+
 /// The shade of a bleeding circle or an amputation triangle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Shade {
@@ -67,6 +96,17 @@ pub enum BodySide {
     Left,
     /// Even.
     Right,
+}
+
+impl BodySide {
+    /// "left " or "right " before a paired location's name; nothing for the others.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            BodySide::Centre => "",
+            BodySide::Left => "left ",
+            BodySide::Right => "right ",
+        }
+    }
 }
 
 /// One row of the body location table.

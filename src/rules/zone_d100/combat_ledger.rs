@@ -164,7 +164,7 @@ fn a_minor_injury_impairs_only_if_its_own_shock_roll_failed() {
     m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
     assert!(dice.finish().is_ok(), "{:?}", log.lines);
     let story = log.lines.join("\n");
-    in_order(&story, &["Abdomen", "injury M1E", "Thorax", "injury M1E"]);
+    in_order(&story, &["abdomen", "injury M1E", "thorax", "injury M1E"]);
     assert_eq!(
         m.impairment(Side::B, &states[1], true, true),
         (5, false),
@@ -328,7 +328,7 @@ fn a_serious_shield_arm_injury_drops_the_shield_not_the_weapon() {
     assert!(dice.finish().is_ok(), "{:?}", log.lines);
     let story = log.lines.join("\n");
     assert!(
-        story.contains("Left UpperArm") && story.contains("injury S2E"),
+        story.contains("left upper arm") && story.contains("injury S2E"),
         "{story}"
     );
     assert!(states[1].shield_broken && !states[1].disarmed, "{story}");

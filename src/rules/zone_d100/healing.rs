@@ -834,7 +834,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             // treatment—they are automatically grim wounds", at the CF rate of a Grievous one.
             self.log.say(|| {
                 format!(
-                    "{:?} IL{}: Grievous frost with no Amputation possible: a grim wound",
+                    "{} IL{}: Grievous frost with no Amputation possible: a grim wound",
                     injury.location, injury.il
                 )
             });
@@ -860,7 +860,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 - if area { 20 } else { 0 }
                 - 5 * self.day as i32
                 + if boxed { care.dexterity_modifier } else { 0 };
-            let what = || format!("treating {:?} IL{}", injury.location, injury.il);
+            let what = || format!("treating {} IL{}", injury.location, injury.il);
             let mut healers = *care;
             if area {
                 // "Healers make a single Treatment Roll for an Area injury": the best healer.
@@ -870,7 +870,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         } else {
             self.log.say(|| {
                 format!(
-                    "{:?} IL{} is untreated: a CF result",
+                    "{} IL{} is untreated: a CF result",
                     injury.location, injury.il
                 )
             });
@@ -880,7 +880,11 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         if row != level as usize {
             let effect = t.effect[row][sev];
             self.log.say(|| {
-                format!("  the Grievous HR cap (Physician Index {index}): the {effect:?} row")
+                let hr = match effect {
+                    Hr(hr) => format!("HR{hr}"),
+                    other => format!("{other:?}"),
+                };
+                format!("  the Grievous HR cap (Physician Index {index}): the {hr} row")
             });
         }
         // Surgery failing (F or CF), or extraction failing on a Grievous injury, causes a new
@@ -966,7 +970,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         }
         let frost = table(Kind::Frost);
         let eml = frost.modifier[2] + care.dexterity_modifier;
-        let what = || format!("amputating the infected {:?}", injury.location);
+        let what = || format!("amputating the infected {}", injury.location);
         let (level, _) = treatment_rolls(care, eml, &what, self.dice, self.log);
         let Amputate(edge_il) = frost.effect[level as usize][2] else {
             return Ok(None);

@@ -293,13 +293,13 @@ fn step1_a_blood_loss_stn_ends_with_the_bleeding_and_an_inc_makes_the_shock_rero
     run(&care(&[40]), &thigh, &[33, 41, 22])
         .says(&[
             "1 BP (1 in all), STN",
-            "treating Thigh IL3: Treatment Roll 22",
+            "treating thigh IL3: Treatment Roll 22",
         ])
         .never_says("Shock Reroll");
     run(&care(&[40]), &thigh, &[33, 62, 30, 22]).says(&[
         "2 BP (2 in all), INC",
         "Shock Reroll (INC) 30 vs EML35: CS",
-        "treating Thigh IL3: Treatment Roll 22",
+        "treating thigh IL3: Treatment Roll 22",
     ]);
 }
 
@@ -324,7 +324,7 @@ fn step1_anaemia_is_5_weakness_a_bp_until_the_blood_regenerates() {
         "Extended Shock (UNC) HR4",
         "hour 4: Extended Shock Course Roll 11 vs EML37: S: HR5",
         "hour 8: Extended Shock Course Roll 12 vs EML50: S: HR6",
-        "treating Neck IL4: Treatment Roll 21 vs EML40: S",
+        "treating neck IL4: Treatment Roll 21 vs EML40: S",
         "day 5: Healing Roll 51 vs EML52: S: IL3",
         "day 10: blood regeneration 41 vs EML60: S: 2 BP left",
         "day 10: coma Course Roll 28 vs EML29: S: HR4",
@@ -391,7 +391,7 @@ fn treatments_a_failed_surgery_opens_a_new_bleeder_and_its_blood_loss_counts_ful
         &[41, 33, 62, 30, 95, 50, 36],
     );
     r.says(&[
-        "treating Thigh IL4: Treatment Roll 41 vs EML40: F",
+        "treating thigh IL4: Treatment Roll 41 vs EML40: F",
         "the treatment opens a new Bleeder",
         "minute 5: Blood Stoppage Roll 33 vs EML40: S",
         "Blood Loss Advance Roll 62 vs EML60: F: 2 BP (2 in all), INC",
@@ -433,13 +433,13 @@ fn treatments_a_failed_extraction_bleeds_only_for_a_grievous_injury() {
         ..care(&[50])
     };
     run(&c, &hurt(&[arrow(Location::Thigh, 4)]), &[46, 10]).says(&[
-        "treating Thigh IL4: Treatment Roll 46 vs EML45: F",
+        "treating thigh IL4: Treatment Roll 46 vs EML45: F",
         "the treatment opens a new Bleeder",
         "Blood Stoppage Roll 10",
     ]);
     run(&c, &hurt(&[arrow(Location::Thigh, 3)]), &[56, 61])
         .says(&[
-            "treating Thigh IL3: Treatment Roll 56 vs EML55: F",
+            "treating thigh IL3: Treatment Roll 56 vs EML55: F",
             "day 5: Healing Roll 61 vs EML52",
         ])
         .never_says("Bleeder");
@@ -491,7 +491,7 @@ fn treatments_sur_ext_and_amp_take_the_dex_modifier() {
         &[42, 10, 31],
     )
     .says(&[
-        "treating Forearm IL4: Treatment Roll 42 vs EML65: S",
+        "treating forearm IL4: Treatment Roll 42 vs EML65: S",
         "Amputation: a new E injury IL3, a Bleeder",
         "Blood Stoppage Roll 10 vs EML60: CS",
         "the amputation wound E IL3: Treatment Roll 31 vs EML70: S",
@@ -577,7 +577,7 @@ fn step2_the_healers_bonus_counts_from_the_healers_arrival() {
             "hour 4: Extended Shock Course Roll 93 vs EML65: F: HR4",
             "hour 8: Extended Shock Course Roll 41 vs EML62: S: HR5",
             "hour 12: Extended Shock Course Roll 12 vs EML75: S: HR6",
-            "treating Abdomen IL2: Treatment Roll 22 vs EML50",
+            "treating abdomen IL2: Treatment Roll 22 vs EML50",
         ])
         .used_all(5);
 }
@@ -601,7 +601,7 @@ fn step1_an_unconscious_fighter_rerolls_ten_minutes_after_with_the_anaemia_so_fa
         "minute 15: Blood Stoppage Roll 33 vs EML50: S",
         "Extended Shock (UNC) HR5",
         "hour 4: Extended Shock Course Roll 11 vs EML50: S: HR6",
-        "treating Thigh IL3: Treatment Roll 22 vs EML50",
+        "treating thigh IL3: Treatment Roll 22 vs EML50",
     ])
     .used_all(10);
 }
@@ -781,7 +781,7 @@ fn step4_treatment_waits_for_the_end_of_extended_shock() {
         "hour 4: Extended Shock Course Roll 11 vs EML13: S: HR2",
         "hour 8: Extended Shock Course Roll 27 vs EML26: F: HR1",
         "hour 36: Extended Shock Course Roll 11 vs EML65: S: HR6",
-        "treating Abdomen IL2: Treatment Roll 22 vs EML55",
+        "treating abdomen IL2: Treatment Roll 22 vs EML55",
     ])
     .used_all(11);
 }
@@ -836,7 +836,7 @@ fn step5_the_grievous_hr_cap_brings_the_effects_of_its_row() {
     );
     r.says(&[
         "Treatment Roll 30 vs EML30: CS",
-        "the Grievous HR cap (Physician Index 3): the Hr(3) row",
+        "the Grievous HR cap (Physician Index 3): the HR3 row",
         "the treatment opens a new Bleeder",
         "Blood Stoppage Roll 10 vs EML30: CS",
         "day 5: Healing Roll 95 vs EML39: CF",
@@ -867,7 +867,7 @@ fn step5_an_untreated_injury_has_the_cf_results_characteristics() {
         &[95],
     );
     r.says(&[
-        "Abdomen IL2 is untreated: a CF result",
+        "abdomen IL2 is untreated: a CF result",
         "day 5: Healing Roll 95 vs EML39: CF",
         "the injury is infected",
     ]);
@@ -897,7 +897,7 @@ fn step5_a_grim_wound_makes_the_whole_shock_roll_daily_and_can_end_in_extended_s
         &[70, 46, 70, 40, 15],
     );
     r.says(&[
-        "Shoulder IL4 is untreated: a CF result",
+        "shoulder IL4 is untreated: a CF result",
         "day 1: a grim wound's Shock Roll 70 vs EML65: CF: SHK 9: UNC",
         "day 1: Shock Reroll (UNC) 46 vs EML45: F",
         "hour 4: Extended Shock Course Roll 70 vs EML65: CF: HR3",
@@ -986,7 +986,7 @@ fn step5_the_hr_cap_at_the_cf_level_is_a_grim_wound() {
         &[20, 10, 41],
     )
     .says(&[
-        "the Grievous HR cap (Physician Index 2): the Hr(2) row",
+        "the Grievous HR cap (Physician Index 2): the HR2 row",
         "day 1: a grim wound's Shock Roll 41",
     ]);
 }
@@ -1061,7 +1061,7 @@ fn step3_a_coma_rolls_on_its_days_while_treatment_waits() {
         .says(&[
             "day 0: lapses into a coma, HR6",
             "day 10: coma Course Roll 91 vs EML78: F: HR5",
-            "treating Abdomen IL2: Treatment Roll 7 vs EML10: S",
+            "treating abdomen IL2: Treatment Roll 7 vs EML10: S",
             "day 15: Healing Roll 92 vs EML65: F",
             "day 20: Healing Roll 12 vs EML65: S: IL1",
             "day 20: coma Course Roll 11 vs EML65: S: HR6",
@@ -1220,10 +1220,10 @@ fn step7_amputating_an_infected_limb_defeats_the_infection() {
         &[61, 95, 42, 10, 31, 11, 12, 13],
     );
     r.says(&[
-        "treating Thigh IL3: Treatment Roll 61 vs EML60: F",
+        "treating thigh IL3: Treatment Roll 61 vs EML60: F",
         "day 5: Healing Roll 95 vs EML52: CF",
         "day 5: the injury is infected",
-        "amputating the infected Thigh: Treatment Roll 42 vs EML50: S",
+        "amputating the infected thigh: Treatment Roll 42 vs EML50: S",
         "Amputation: a new E injury IL3, a Bleeder",
         "Blood Stoppage Roll 10 vs EML50: CS",
         "the amputation wound E IL3: Treatment Roll 31 vs EML60: S",

@@ -607,7 +607,7 @@ impl Melee {
                 )
             });
             format!(
-                "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome:?}",
+                "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome}",
                 self.names[attacker.index()],
                 self.names[defender.index()],
                 a_test.roll,
@@ -850,7 +850,7 @@ impl Melee {
             zone: Some(hit.row.zone),
             ..StrikeReport::default()
         };
-        log.say(|| format!("  hits ZN{} {:?} {:?}: impact {impact_roll} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side, location, w.impact_modifier, w.impact_bonus, w.aspect.letter(), av));
+        log.say(|| format!("  hits ZN{} {}{location}: impact {impact_roll} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side.prefix(), w.impact_modifier, w.impact_bonus, w.aspect.letter(), av));
         let is_glancing = glancing(w.aspect, effective, cover.rigid);
         let il = if is_glancing {
             0
@@ -1314,7 +1314,7 @@ mod tests {
         // impact 8: 8 + 3 + 1 + 5 = 17E, AV4: 13: S3E. Shock 4 + 3 + S (48) = 7: STN.
         let (states, log) = run(&m, &[35, 71, 5, 7, 8, 48]);
         let text = log.join("\n");
-        assert!(text.contains("Attacker(2)"), "{text}");
+        assert!(text.contains("the attacker wins, 2 stars"), "{text}");
         assert!(
             text.contains("impact 8 + 4 + 5 TA = 17E, AV 4 = 13"),
             "{text}"
@@ -1327,7 +1327,7 @@ mod tests {
     fn dodge_example_tied_successes_go_to_the_higher_roll() {
         let m = melee(fighter(Defence::Block), fighter(Defence::Dodge));
         let (states, log) = run(&m, &[36, 51]);
-        assert!(log[0].contains("Defender(1)"), "{log:?}");
+        assert!(log[0].contains("the defender wins, 1 star"), "{log:?}");
         assert!(states[1].injuries.is_empty());
     }
 
@@ -1337,7 +1337,7 @@ mod tests {
         // 36 vs 51, both S: attacker one star, no TA: ZD 1 (head), LD 2 (skull), impact 4:
         // 4 + 3 + 1 = 8E: S2E. Shock 5 + 2 + S = 7: STN.
         let (states, log) = run(&m, &[36, 51, 1, 2, 4, 40]);
-        assert!(log[0].contains("Attacker(1)"), "{log:?}");
+        assert!(log[0].contains("the attacker wins, 1 star"), "{log:?}");
         assert!(
             log.join("\n").contains("impact 4 + 4 + 0 TA = 8E"),
             "{log:?}"
@@ -1363,9 +1363,9 @@ mod tests {
         // S3E. Shock 5 + 3 + S = 8: INC.
         let (states, log) = run(&m, &[36, 6, 1, 3, 5, 41]);
         let text = log.join("\n");
-        assert!(text.contains("Attacker(3)"), "{text}");
+        assert!(text.contains("the attacker wins, 3 stars"), "{text}");
         assert!(
-            text.contains("hits ZN1 Centre Skull: impact 5 + 4 + 5 TA = 14E"),
+            text.contains("hits ZN1 skull: impact 5 + 4 + 5 TA = 14E"),
             "{text}"
         );
         assert_eq!(states[1].shock, ShockState::Incapacitated);
@@ -1393,7 +1393,7 @@ mod tests {
         assert!(dice.finish().is_ok(), "{:?}", log.lines);
         let text = log.lines.join("\n");
         assert!(
-            text.contains("Abdomen: impact 8 + 4 + 0 TA = 12E, AV 4 = 8"),
+            text.contains("abdomen: impact 8 + 4 + 0 TA = 12E, AV 4 = 8"),
             "{text}"
         );
         assert!(text.contains("injury S2E"), "{text}");

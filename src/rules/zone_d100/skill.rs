@@ -139,6 +139,22 @@ pub enum Stars {
     Defender(u32),
 }
 
+impl std::fmt::Display for Stars {
+    /// "the attacker wins, 2 stars", "the defender wins, 1 star", "no strike".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (who, n) = match *self {
+            Stars::NoStrike => return f.write_str("no strike"),
+            Stars::Attacker(n) => ("attacker", n),
+            Stars::Defender(n) => ("defender", n),
+        };
+        write!(
+            f,
+            "the {who} wins, {n} star{}",
+            if n == 1 { "" } else { "s" }
+        )
+    }
+}
+
 /// The victory-star table: for each defence, a cell per (attacker level, defender level), plus
 /// the Ignore column by attacker level. Stars are signed: positive for the attacker, negative
 /// for the defender, 0 for no strike; tied successes are resolved by the defence's tie rule.
