@@ -394,3 +394,88 @@ fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() 
         Some(Mishap::Fumble)
     );
 }
+
+#[test]
+fn incapacitated_and_unconscious_fighters_fall_prone() {
+    // "INC ... Target is conscious but falls prone": the text's Shock example (S2E abdomen, a
+    // CF Shock roll, SHK 8).
+    let mut b = fighter(Defence::Ignore);
+    b.armour = quilt();
+    let m = melee(fighter(Defence::Block), b);
+    let mut states = [State::default(); 2];
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([5, 7, 8, 75]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert_eq!(
+        states[1].shock,
+        ShockState::Incapacitated,
+        "{:?}",
+        log.lines
+    );
+    assert!(states[1].prone);
+}
+
+#[test]
+fn a_cf_lowered_by_the_stun_has_a_mishap_only_on_a_0_or_a_5() {
+    // "The type is indicated by the ones die": 0 a Fumble, 5 a Stumble; an F lowered to CF
+    // while stunned (47) has no mishap.
+    let cf = |roll| Test {
+        roll,
+        eml: 40,
+        level: SuccessLevel::CriticalFailure,
+    };
+    assert_eq!(cf(40 + 10).mishap(), Some(Mishap::Fumble));
+    assert_eq!(cf(45).mishap(), Some(Mishap::Stumble));
+    assert_eq!(cf(47).mishap(), None);
+}
+
+#[test]
+fn a_disarmed_defender_lends_no_reach_and_blocks_nothing_without_its_shield() {
+    // A spearman who dropped the spear threatens with no Reach: 60, not 45. A defender whose
+    // shield is gone and weapon dropped Dodges.
+    let mut spearman = fighter(Defence::Counterstrike);
+    spearman.weapon = SPEAR;
+    let m = melee(fighter(Defence::Block), spearman);
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(story.contains("100 vs EML60"), "{story}");
+    let mut shielded = fighter(Defence::Block);
+    shielded.shield = Some(BROADSWORD);
+    let m = melee(fighter(Defence::Block), shielded);
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    states[1].shield_broken = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(story.contains("defender Dodge 51"), "{story}");
+}
+
+#[test]
+fn a_setup_does_not_lift_an_automatic_cf() {
+    // "accept an automatic CF in a Block, Dodge, or Counterstrike test": the Setup waits; the
+    // CF's Stumble comes.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
+    states[1].injuries.add(leg);
+    states[1].summarise();
+    states[1].take_setup();
+    let (story, _) = exchange(&m, &mut states, &[100]);
+    assert!(story.contains("defender stumbles: falls prone"), "{story}");
+    assert!(states[1].setup, "the Setup is still to spend");
+}
+
+#[test]
+fn an_injury_fumble_roll_is_an_impaired_dexterity_test() {
+    // The Fumble roll after a Serious arm injury is a Dexterity test, impaired by the arms (the
+    // new S2 costs 10): 55 fails against 60 − 10.
+    let mut b = fighter(Defence::Block);
+    b.shield = Some(BROADSWORD);
+    let m = melee(fighter(Defence::Block), b);
+    let mut states = [State::default(); 2];
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([2, 4, 1, 1, 11, 55]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    assert!(states[1].shield_broken, "{:?}", log.lines);
+}

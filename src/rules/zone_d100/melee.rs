@@ -396,14 +396,18 @@ impl Melee {
     fn strike_eml(
         &self,
         side: Side,
-        state: &State,
+        states: &[State; 2],
         against: Option<&Weapon>,
         close: bool,
     ) -> (i32, bool) {
+        let state = &states[side.index()];
         let f = &self.fighters[side.index()];
         let w = &f.weapon;
         let mut eml = f.melee_ml;
-        if f.aim != 1 {
+        // "Striking a prone target while standing allows for any default ZN with no aim
+        // penalty."
+        let prone_target = states[side.other().index()].prone && !state.prone;
+        if f.aim != 1 && !prone_target {
             eml -= self.rules.aim_penalty;
         }
         eml -= self.heft_penalty(f, w, false) + f.fatigue;
@@ -442,11 +446,12 @@ impl Melee {
     fn defence_eml(
         &self,
         side: Side,
-        state: &State,
+        states: &[State; 2],
         defence: Defence,
         attacker_weapon: &Weapon,
         close: bool,
     ) -> (i32, bool) {
+        let state = &states[side.index()];
         let f = &self.fighters[side.index()];
         match defence {
             Defence::Dodge => {
@@ -486,7 +491,7 @@ impl Melee {
                     };
                 (eml, prohibited)
             }
-            Defence::Counterstrike => self.strike_eml(side, state, Some(attacker_weapon), close),
+            Defence::Counterstrike => self.strike_eml(side, states, Some(attacker_weapon), close),
             Defence::Ignore => (0, false),
         }
     }
@@ -517,16 +522,15 @@ impl Melee {
         // Without a weapon in hand there is nothing to Block (but a shield) or Counterstrike
         // with: the defender Dodges.
         let unarmed = states[defender.index()].disarmed;
-        if unarmed
-            && (defence == Defence::Counterstrike
-                || (defence == Defence::Block && d.shield.is_none()))
+        let shield = d.shield.is_some() && !states[defender.index()].shield_broken;
+        if unarmed && (defence == Defence::Counterstrike || (defence == Defence::Block && !shield))
         {
             defence = Defence::Dodge;
         }
-        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore.
-        let against = (defence != Defence::Ignore).then_some(&d_weapon);
-        let (a_eml, a_prohibited) =
-            self.strike_eml(attacker, &states[attacker.index()], against, close);
+        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore;
+        // a disarmed defender has no readied weapon to threaten with.
+        let against = (defence != Defence::Ignore && !unarmed).then_some(&d_weapon);
+        let (a_eml, a_prohibited) = self.strike_eml(attacker, states, against, close);
         let a_arms = if a.weapon.two_handed {
             Arms::Both
         } else {
@@ -553,13 +557,7 @@ impl Melee {
         let d_test = if defence == Defence::Ignore {
             None
         } else {
-            let (eml, prohibited) = self.defence_eml(
-                defender,
-                &states[defender.index()],
-                defence,
-                &a.weapon,
-                close,
-            );
+            let (eml, prohibited) = self.defence_eml(defender, states, defence, &a.weapon, close);
             let mut t = if prohibited {
                 // A defence with a Grievously injured zone is an automatic CF.
                 let arms = match defence {
@@ -582,6 +580,7 @@ impl Melee {
             };
             let d_state = &states[defender.index()];
             if d_state.setup
+                && !prohibited
                 && d_state.turn <= d_state.setup_until
                 && matches!(
                     defence,
@@ -690,7 +689,10 @@ impl Melee {
                         self.weapon_damage(defender, states, dice, log);
                     }
                     mishaps(states, log);
-                    if tas.action > 0 && states[defender.index()].can_act() {
+                    if tas.action > 0
+                        && states[defender.index()].can_act()
+                        && !states[defender.index()].disarmed
+                    {
                         log.say(|| {
                             format!(
                                 "  {} takes a bonus action: an attack",
@@ -997,6 +999,11 @@ impl Melee {
             state.reroll_due = true;
             state.shock_turn = state.turn;
         }
+        // "INC ... Target is conscious but falls prone"; "UNC: Target falls unconscious and
+        // prone": a fighter who recovers spends a turn standing.
+        if state.shock >= ShockState::Incapacitated {
+            state.prone = true;
+        }
         // The injury as it now stands (a compounded one at its raised level).
         let il = il_after;
         if il >= 2 {
@@ -1031,10 +1038,27 @@ impl Melee {
                 Zone::Torso => (false, severe || location == Location::Pelvis),
                 Zone::Leg => (false, true),
             };
+            // The Fumble roll is a Dexterity test, the Stumble roll an Agility test: Impaired
+            // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
+            // one level lower while stunned.
+            let stunned = state.shock == ShockState::Stunned;
+            let impaired_roll = |dice: &mut D, ml: i32, impairment: i32, label| {
+                let mut t = Test::roll(dice, ml - impairment - tf.fatigue, label);
+                if stunned {
+                    t.level = t.level.lowered();
+                }
+                t.level < SuccessLevel::Success
+            };
+            let dexterity = self.impairment_of(target, state, Arms::Both, false).0;
+            let agility = self.impairment_of(target, state, Arms::None, true).0;
             if fumble
                 && (severe
-                    || Test::roll(dice, tf.dexterity_ml, "d100 (Fumble roll: Dexterity)").level
-                        < SuccessLevel::Success)
+                    || impaired_roll(
+                        dice,
+                        tf.dexterity_ml,
+                        dexterity,
+                        "d100 (Fumble roll: Dexterity)",
+                    ))
             {
                 if zone == Zone::Arm && !weapon_arm {
                     state.shield_broken = true;
@@ -1046,8 +1070,7 @@ impl Melee {
             }
             if stumble
                 && (severe
-                    || Test::roll(dice, tf.agility_ml, "d100 (Stumble roll: Agility)").level
-                        < SuccessLevel::Success)
+                    || impaired_roll(dice, tf.agility_ml, agility, "d100 (Stumble roll: Agility)"))
             {
                 state.prone = true;
                 log.say(|| "  the injury throws the target prone".to_owned());
@@ -1428,11 +1451,17 @@ mod tests {
         a.aim = 4;
         a.weapon.heft = 14;
         let m = melee(a, fighter(Defence::Block));
-        let mut state = State::default();
+        let mut states = [State::default(); 2];
         // Aim -10, Heft 14 vs Strength 12: -10.
-        assert_eq!(m.strike_eml(Side::A, &state, None, false).0, 40);
-        state.prone = true;
-        assert_eq!(m.strike_eml(Side::A, &state, None, false).0, 20);
+        assert_eq!(m.strike_eml(Side::A, &states, None, false).0, 40);
+        states[0].prone = true;
+        assert_eq!(m.strike_eml(Side::A, &states, None, false).0, 20);
+        // "Striking a prone target while standing allows for any default ZN with no aim
+        // penalty": 50 against a prone foe; prone against prone keeps it.
+        states[1].prone = true;
+        assert_eq!(m.strike_eml(Side::A, &states, None, false).0, 20);
+        states[0].prone = false;
+        assert_eq!(m.strike_eml(Side::A, &states, None, false).0, 50);
         // Reach 4 against a spear's 7: -15; a spear thrusting against Reach 4: +15.
         let spear = Weapon {
             reach: 7,
@@ -1449,23 +1478,23 @@ mod tests {
             },
         );
         assert_eq!(
-            m.strike_eml(Side::A, &State::default(), Some(&spear), false)
+            m.strike_eml(Side::A, &[State::default(); 2], Some(&spear), false)
                 .0,
             45
         );
         assert_eq!(
-            m.strike_eml(Side::B, &State::default(), Some(&BROADSWORD), false)
+            m.strike_eml(Side::B, &[State::default(); 2], Some(&BROADSWORD), false)
                 .0,
             75
         );
         // In Close, the penalty goes to the higher Reach and the bonus to the lower thrust.
         assert_eq!(
-            m.strike_eml(Side::B, &State::default(), Some(&BROADSWORD), true)
+            m.strike_eml(Side::B, &[State::default(); 2], Some(&BROADSWORD), true)
                 .0,
             45
         );
         assert_eq!(
-            m.strike_eml(Side::A, &State::default(), Some(&spear), true)
+            m.strike_eml(Side::A, &[State::default(); 2], Some(&spear), true)
                 .0,
             60
         );

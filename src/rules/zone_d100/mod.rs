@@ -320,7 +320,11 @@ impl ZoneD100 {
         };
         let situation = missile::Situation {
             target,
-            target_dodge_eml: m.fighters[other.index()].dodge_ml,
+            // "Effective Dodge Index × 5": the evader's Dodge EML, with its fatigue and
+            // impairment (head, torso, legs).
+            target_dodge_eml: m.fighters[other.index()].dodge_ml
+                - m.impairment(other, &states[other.index()], false, true).0
+                - m.fighters[other.index()].fatigue,
             shooter_moving: false,
             windforce: self.windforce,
             aimed: range.aimed[i],

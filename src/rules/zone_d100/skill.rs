@@ -102,10 +102,12 @@ impl Test {
     }
 
     /// The mishap of a critical failure: Fumble on a 0, Stumble on a 5.
+    /// "The type is indicated by the ones die": a CF lowered from an F (while stunned) whose
+    /// ones die is neither 0 nor 5 has no mishap.
     pub fn mishap(&self) -> Option<Mishap> {
-        match self.level {
-            SuccessLevel::CriticalFailure if self.roll.is_multiple_of(10) => Some(Mishap::Fumble),
-            SuccessLevel::CriticalFailure => Some(Mishap::Stumble),
+        match (self.level, self.roll % 10) {
+            (SuccessLevel::CriticalFailure, 0) => Some(Mishap::Fumble),
+            (SuccessLevel::CriticalFailure, 5) => Some(Mishap::Stumble),
             _ => None,
         }
     }
