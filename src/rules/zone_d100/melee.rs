@@ -382,6 +382,12 @@ impl Melee {
         state.by_zone[arm].grievous
     }
 
+    /// A Grievous leg: "the victim falls prone", and standing or moving is an action of an
+    /// unusable zone (an automatic CF): the fighter stays down and does not close.
+    pub fn legs_unusable(&self, state: &State) -> bool {
+        state.by_zone[LEGS].grievous
+    }
+
     /// The Heft penalty of wielding `w`: −5 a point of Heft above Strength; two-handed use
     /// lowers Heft by 5, off-hand use raises it by 5 (at least −10), except a shield blocking.
     pub fn heft_penalty(&self, f: &Fighter, w: &Weapon, shield_block: bool) -> i32 {

@@ -191,8 +191,10 @@ pub struct ZoneD100 {
     pub melee_distance: u32,
     /// Crosswind Windforce.
     pub windforce: i32,
-    /// Low overhead.
+    /// An overhead under ten feet (no Volley).
     pub low_overhead: bool,
+    /// An overhead under five feet (also −20 for bows and crossbows at Direct).
+    pub very_low_overhead: bool,
     /// Wet bows.
     pub wet_bows: bool,
     /// Who tends the wounded.
@@ -232,7 +234,8 @@ impl ZoneD100 {
             approach: file.rules.approach.u32(),
             melee_distance: file.rules.melee_distance.u32(),
             windforce: file.rules.windforce.i32(),
-            low_overhead: file.rules.low_overhead,
+            low_overhead: file.rules.low_overhead || file.rules.very_low_overhead,
+            very_low_overhead: file.rules.very_low_overhead,
             wet_bows: file.rules.wet_bows,
             care: healing::Care {
                 reroll_penalty: file.rules.reroll_penalty.i32(),
@@ -346,7 +349,9 @@ impl ZoneD100 {
         if missile.thrown {
             eml -= m.rules.heft_penalty * (missile.heft - f.strength).max(0);
         }
-        if self.low_overhead && !missile.thrown && band.name == "Direct" {
+        // "bows and crossbows (only) have a -20 penalty at the Direct range (not PB) if it is
+        // under five feet".
+        if self.very_low_overhead && !missile.thrown && band.name == "Direct" {
             eml -= 20;
         }
         let still = target == missile::TargetMotion::Still;
@@ -545,7 +550,8 @@ impl Ruleset for ZoneD100 {
                 range.moved[actor.index()] = false;
                 let s = &mut states[actor.index()];
                 if s.can_act() {
-                    if s.prone {
+                    let lame = m.legs_unusable(s);
+                    if s.prone && !lame {
                         s.prone = false;
                         log.say(|| format!("{} stands up", self.names[actor.index()]));
                     } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
@@ -563,6 +569,13 @@ impl Ruleset for ZoneD100 {
                             if let Some(r) = self.shoot(actor, &mut range, &mut states, dice, log) {
                                 self.count(tally, &r);
                             }
+                        } else if lame {
+                            log.say(|| {
+                                format!(
+                                    "{} cannot close: a leg is unusable",
+                                    self.names[actor.index()]
+                                )
+                            });
                         } else {
                             // The Evade action (up to half Move) makes missiles pay for the
                             // Dodge.
@@ -688,5 +701,61 @@ impl Ruleset for ZoneD100 {
             );
             record_healing(tally, side, &out);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The duel's missile turn, driven directly with scripted dice.
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+
+    fn archer_duel() -> ZoneD100 {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios/zone-d100/archer-vs-charging-spearman.toml");
+        match crate::scenario::load(&path) {
+            Ok(s) => match &s.points[0].model {
+                crate::scenario::Model::ZoneD100(m) => (**m).clone(),
+                _ => panic!("a zone-d100 duel"),
+            },
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// One shot by the archer at `distance` feet against a still target: the log.
+    fn shot(duel: &ZoneD100, distance: u32, dice: &[u32]) -> String {
+        let mut range = Range {
+            distance,
+            ..Range::default()
+        };
+        let mut states = [State::default(); 2];
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        duel.shoot(Side::A, &mut range, &mut states, &mut scripted, &mut log);
+        log.lines.join("\n")
+    }
+
+    #[test]
+    fn an_overhead_under_ten_feet_stops_volleys_and_under_five_costs_bows_20_at_direct() {
+        // "using any missile weapon with an overhead under ten feet prohibits Volley ranges; and
+        // bows and crossbows (only) have a -20 penalty at the Direct range (not PB) if it is
+        // under five feet." Longbow BR120, ML75: at 100 feet (Direct) EML75; at 300 (Volley).
+        let open = archer_duel();
+        assert!(shot(&open, 100, &[99]).contains("(Direct, Still target): EML75"));
+        assert!(shot(&open, 300, &[99]).contains("Volley"));
+        let ten = ZoneD100 {
+            low_overhead: true,
+            ..archer_duel()
+        };
+        assert!(shot(&ten, 100, &[99]).contains("(Direct, Still target): EML75"));
+        assert!(shot(&ten, 300, &[]).contains("waits: no shot"));
+        let five = ZoneD100 {
+            low_overhead: true,
+            very_low_overhead: true,
+            ..archer_duel()
+        };
+        assert!(shot(&five, 100, &[99]).contains("(Direct, Still target): EML55"));
+        assert!(shot(&five, 50, &[99]).contains("(Direct PB, Still target): EML85"));
     }
 }

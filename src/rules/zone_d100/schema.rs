@@ -263,8 +263,10 @@ pub struct Rules {
     pub melee_distance: Ranged<0, 50>,
     /// Windforce of a crosswind (0 none).
     pub windforce: Ranged<0, 4>,
-    /// An overhead under ten feet: no Volley; bows and crossbows −20 at Direct (not PB).
+    /// An overhead under ten feet: no Volley.
     pub low_overhead: bool,
+    /// An overhead under five feet: no Volley, and bows and crossbows −20 at Direct (not PB).
+    pub very_low_overhead: bool,
     /// Bows and crossbows are wet: Base Range halved.
     pub wet_bows: bool,
 }
@@ -290,6 +292,7 @@ impl Default for Rules {
             melee_distance: Ranged::new(5),
             windforce: Ranged::new(0),
             low_overhead: false,
+            very_low_overhead: false,
             wet_bows: false,
         }
     }
@@ -690,7 +693,13 @@ pub const PARAMETERS: &[Parameter] = &[
         section: "rules",
         key: "low_overhead",
         default: "false",
-        doc: "an overhead under ten feet: no Volley; bows and crossbows -20 at Direct (not PB)",
+        doc: "an overhead under ten feet: no Volley",
+    },
+    Parameter {
+        section: "rules",
+        key: "very_low_overhead",
+        default: "false",
+        doc: "an overhead under five feet: no Volley, and bows and crossbows -20 at Direct (not PB)",
     },
     Parameter {
         section: "rules",
