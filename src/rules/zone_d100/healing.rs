@@ -542,15 +542,19 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let care = self.care;
         let mut f_bonus = [0; MAX];
         let mut minute = start;
-        while bleeding.iter().any(|&b| b) {
+        let n = self.injuries.len().min(MAX);
+        let mut treated = bleeding[..n].iter().filter(|&&b| b).count() as i32;
+        while treated > 0 {
             minute += 5;
             if minute > start + 24 * 60 {
                 // Only CS advance rolls for a day: the bleeding is taken to have stopped.
                 break;
             }
             let healer = healer_from.is_some_and(|h| minute > h);
-            let treated = bleeding.iter().filter(|&&b| b).count() as i32;
-            for i in 0..MAX {
+            // "a cumulative –10 penalty to all tests per treated bleeder beyond one": the
+            // bleeders of this period, counted before any stops.
+            let penalty = 10 * (treated - 1);
+            for i in 0..n {
                 if !bleeding[i] {
                     continue;
                 }
@@ -562,7 +566,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     let eml = care.best_ml()
                         + if care.cauterise { 30 } else { 0 }
                         + if care.tourniquet && limb { 20 } else { 0 }
-                        - 10 * (treated - 1)
+                        - penalty
                         + f_bonus[i];
                     // The F bonus is for the next Staunch roll only.
                     f_bonus[i] = 0;
@@ -581,6 +585,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                         SuccessLevel::Success => stop_after = true,
                         SuccessLevel::CriticalSuccess => {
                             bleeding[i] = false;
+                            treated -= 1;
                             self.cauterised[i] |= care.cauterise;
                             continue;
                         }
@@ -607,6 +612,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 }
                 if stop_after {
                     bleeding[i] = false;
+                    treated -= 1;
                     self.cauterised[i] |= care.cauterise;
                 }
             }
@@ -1098,7 +1104,17 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     w.next_roll = next;
                 }
             }
-            if treated && wounds.iter().all(|w| !w.live) && self.bp == 0 && self.coma.is_none() {
+            // One pass over the wounds: any still healing, any grim (a Shock Roll every day),
+            // and the next Healing Roll.
+            let mut live = false;
+            let mut daily = self.infection.is_some();
+            let mut next = u32::MAX;
+            for w in wounds.iter().filter(|w| w.live) {
+                live = true;
+                daily |= w.grim && w.il >= 4;
+                next = next.min(w.next_roll);
+            }
+            if treated && !live && self.bp == 0 && self.coma.is_none() {
                 self.out.recovery.days_to_whole = Some(day);
                 self.log.say(|| format!("whole after {day} days"));
                 break;
@@ -1106,19 +1122,19 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             // The next day anything happens: every day while an infection or a grim wound
             // lasts, otherwise the treatment, the next Healing Roll, blood regeneration or coma
             // Course Roll.
-            let grim = |w: &Healing| w.live && w.grim && w.il >= 4;
-            let daily = self.infection.is_some() || wounds.iter().any(grim);
-            let next = if daily {
+            if self.bp > 0 {
+                next = next.min(self.next_blood);
+            }
+            if let Some(c) = self.coma {
+                next = next.min(c.next_roll);
+            }
+            if !treated {
+                next = next.min(treated_on);
+            }
+            let next = if daily || next == u32::MAX {
                 day + 1
             } else {
-                let rolls = wounds.iter().filter(|w| w.live).map(|w| w.next_roll);
-                let blood = (self.bp > 0).then_some(self.next_blood);
-                let coma = self.coma.map(|c| c.next_roll);
-                let treatment = (!treated).then_some(treated_on);
-                (rolls.chain(blood).chain(coma).chain(treatment))
-                    .min()
-                    .unwrap_or(day + 1)
-                    .max(day + 1)
+                next.max(day + 1)
             };
             if next > care.horizon_days || self.dice.exhausted() {
                 if let Some(c) = self.coma {
@@ -1132,7 +1148,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             self.day = next;
             let day = next;
             // Grim wounds: a Shock Roll each day while Grievous with CF treatment.
-            for w in wounds.iter().filter(|w| grim(w)) {
+            for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
                 self.grim_shock(w.location_shock, w.il)?;
             }
             self.settle_shock()?;
