@@ -177,18 +177,23 @@ const LEFT_ARM: usize = 2;
 const RIGHT_ARM: usize = 3;
 const LEGS: usize = 4;
 
+/// The slot of [`State::by_zone`] an injury counts in.
+fn zone_slot(injury: &Injury) -> usize {
+    match (zone_of_location(injury.location), injury.side) {
+        (Zone::Head, _) => HEAD,
+        (Zone::Torso, _) => TORSO,
+        (Zone::Arm, BodySide::Left) => LEFT_ARM,
+        (Zone::Arm, _) => RIGHT_ARM,
+        (Zone::Leg, _) => LEGS,
+    }
+}
+
 impl State {
     /// Recomputes [`State::by_zone`] from the injuries (after an injury or a compound).
     pub fn summarise(&mut self) {
         let mut by_zone = [ZoneInjuries::default(); 5];
         for injury in self.injuries.iter() {
-            let z = match (zone_of_location(injury.location), injury.side) {
-                (Zone::Head, _) => HEAD,
-                (Zone::Torso, _) => TORSO,
-                (Zone::Arm, BodySide::Left) => LEFT_ARM,
-                (Zone::Arm, _) => RIGHT_ARM,
-                (Zone::Leg, _) => LEGS,
-            };
+            let z = zone_slot(injury);
             match injury.severity() {
                 Severity::Minor => by_zone[z].minor += i32::from(injury.impairs),
                 Severity::Serious => by_zone[z].serious += 1,
@@ -994,9 +999,13 @@ impl Melee {
         // immediately if the Shock Roll failed—the injury imparts 5 impairment": this injury.
         if !sh.test.level.is_success()
             && let Some(x) = shocked_injury.and_then(|i| state.injuries.get_mut(i))
+            && !x.impairs
         {
             x.impairs = true;
-            state.summarise();
+            if x.severity() == Severity::Minor {
+                let slot = zone_slot(x);
+                state.by_zone[slot].minor += 1;
+            }
         }
         if state.shock == ShockState::Killed {
             state.dead = true;
