@@ -35,3 +35,15 @@ impl Log for VecLog {
         self.lines.push(line());
     }
 }
+
+/// Asserts that a narration holds these steps in this order (a test's view of a trace).
+#[cfg(test)]
+pub fn assert_in_order(story: &str, steps: &[&str]) {
+    let mut from = 0;
+    for step in steps {
+        match story[from..].find(step) {
+            Some(at) => from += at + step.len(),
+            None => panic!("not found in order: {step}\n---\n{story}"),
+        }
+    }
+}

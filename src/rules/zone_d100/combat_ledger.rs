@@ -32,14 +32,18 @@ fn exchange(m: &Melee, states: &mut [State; 2], dice: &[u32]) -> (String, u32) {
     (story, strikes)
 }
 
-fn in_order(story: &str, steps: &[&str]) {
-    let mut from = 0;
-    for step in steps {
-        match story[from..].find(step) {
-            Some(at) => from += at + step.len(),
-            None => panic!("not found in order: {step}\n---\n{story}"),
-        }
-    }
+use crate::log::assert_in_order as in_order;
+
+/// A fighter who takes a bonus action first, then a Setup.
+fn action_taker() -> Fighter {
+    let mut a = fighter(Defence::Block);
+    a.advantages = [
+        Advantage::Action,
+        Advantage::Setup,
+        Advantage::Impact,
+        Advantage::Precision,
+    ];
+    a
 }
 
 #[test]
@@ -64,14 +68,7 @@ fn after_a_strike_mishaps_come_before_the_bonus_action() {
     // 2) Free Press Rolls, and 3) Bonus Action TA." The attacker's CS against a Block CF 75
     // (a Stumble) is three stars: the strike, a bonus action and a Setup. The defender falls
     // prone before the bonus attack, whose Block is at −20 (and −10 for the S3 abdomen).
-    let mut a = fighter(Defence::Block);
-    a.advantages = [
-        Advantage::Action,
-        Advantage::Setup,
-        Advantage::Impact,
-        Advantage::Precision,
-    ];
-    let m = melee(a, fighter(Defence::Block));
+    let m = melee(action_taker(), fighter(Defence::Block));
     let (story, _) = exchange(
         &m,
         &mut [State::default(); 2],
@@ -93,14 +90,7 @@ fn after_a_strike_mishaps_come_before_the_bonus_action() {
 fn every_strike_of_an_exchange_is_reported_nested_ones_too() {
     // A bonus attack inside an exchange meets a counterstrike: both the first strike and the
     // counterstrike inside the bonus exchange land, and both are reported for the tallies.
-    let mut a = fighter(Defence::Block);
-    a.advantages = [
-        Advantage::Action,
-        Advantage::Setup,
-        Advantage::Impact,
-        Advantage::Precision,
-    ];
-    let m = melee(a, fighter(Defence::Counterstrike));
+    let m = melee(action_taker(), fighter(Defence::Counterstrike));
     let (story, strikes) = exchange(
         &m,
         &mut [State::default(); 2],

@@ -1340,15 +1340,7 @@ mod tests {
         (r.out, r.story)
     }
 
-    fn in_order(story: &str, steps: &[&str]) {
-        let mut from = 0;
-        for step in steps {
-            match story[from..].find(step) {
-                Some(at) => from += at + step.len(),
-                None => panic!("not found in order: {step}\n{story}"),
-            }
-        }
-    }
+    use crate::log::assert_in_order as in_order;
 
     #[test]
     fn bleeding_and_extended_shock_examples_g4e_shoulder_3_bp_then_12_hours_to_hr6() {

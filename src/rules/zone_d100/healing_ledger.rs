@@ -107,13 +107,7 @@ pub(super) fn run(care: &Care, state: &State, dice: &[u32]) -> Run {
 impl Run {
     /// The lines appear in this order.
     fn says(&self, steps: &[&str]) -> &Self {
-        let mut from = 0;
-        for step in steps {
-            match self.story[from..].find(step) {
-                Some(at) => from += at + step.len(),
-                None => panic!("not found in order: {step}\n---\n{}", self.story),
-            }
-        }
+        crate::log::assert_in_order(&self.story, steps);
         self
     }
 
