@@ -469,3 +469,121 @@ fn an_injury_fumble_roll_is_an_impaired_dexterity_test() {
     assert!(dice.finish().is_ok(), "{:?}", log.lines);
     assert!(states[1].shield_broken, "{:?}", log.lines);
 }
+
+#[test]
+fn shk_10_or_more_kills_in_action() {
+    // "SHK ... 10+ KIA"; "KIA KILLED IN ACTION: Target immediately dies." Skull (5) S3 (3)
+    // and a CF Shock roll (+2): SHK 10.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Ignore));
+    let mut states = [State::default(); 2];
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([1, 1, 6, 70]);
+    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    let story = log.lines.join("\n");
+    assert!(dice.finish().is_ok(), "{story}");
+    assert!(story.contains("SHK 10 -> KIA"), "{story}");
+    assert!(states[1].dead, "{story}");
+}
+
+#[test]
+fn a_stunned_fighters_melee_and_dodge_tests_are_one_level_lower() {
+    // STN: "Impaired tests (step 5) are reduced by one Success Level." A stunned attacker's 36
+    // against EML60 is an F; a stunned Dodger's 36 too.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    states[0].shock = ShockState::Stunned;
+    let (story, _) = exchange(&m, &mut states, &[36, 99]);
+    assert!(story.contains("36 vs EML60: F"), "{story}");
+    let m = melee(fighter(Defence::Block), fighter(Defence::Dodge));
+    let mut states = [State::default(); 2];
+    states[1].shock = ShockState::Stunned;
+    let (story, _) = exchange(&m, &mut states, &[61, 36]);
+    assert!(story.contains("Dodge 36 vs EML60: F"), "{story}");
+}
+
+#[test]
+fn a_failed_morale_roll_quits_the_fight() {
+    // "A single Serious injury can also test the grit ... they must make a Morale Roll to
+    // continue": Initiative ML60, 61: F, the fighter quits (routed).
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    states[1].morale_due = true;
+    let mut log = VecLog::default();
+    let mut dice = ScriptedDice::new([61]);
+    m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+    assert!(dice.finish().is_ok(), "{:?}", log.lines);
+    assert!(states[1].routed, "{:?}", log.lines);
+    assert!(!states[1].can_act());
+}
+
+#[test]
+fn injury_mishaps_a_serious_pelvis_stumbles_and_a_serious_sword_arm_fumbles() {
+    // INJURY MISHAP: Serious leg and pelvis injuries make a Stumble roll (Agility), Serious arm
+    // injuries a Fumble roll (Dexterity); a failed roll throws the target prone or drops the
+    // weapon.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Ignore));
+    let strike = |dice: &[u32]| {
+        let mut states = [State::default(); 2];
+        let mut log = VecLog::default();
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        m.strike(
+            Side::A,
+            &mut states,
+            Chosen::default(),
+            &mut scripted,
+            &mut log,
+        );
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "{story}");
+        (states[1], story)
+    };
+    // ZN6 (torso), LD 10: pelvis; impact 1 + 4 = 5: S2; Shock 11: none; a Serious pelvis
+    // makes the Stumble roll: Agility 70 fails.
+    let (b, story) = strike(&[6, 10, 1, 11, 70]);
+    assert!(
+        story.contains("pelvis") && story.contains("injury S2E"),
+        "{story}"
+    );
+    assert!(b.prone && !b.disarmed, "{story}");
+    // ZN2 (arms), LD 8: forearm, side d2 2 (right, the sword arm), impact 10 + 4 = 14: S3;
+    // the Fumble roll: Dexterity 70 fails.
+    let (b, story) = strike(&[2, 8, 2, 10, 11, 70]);
+    assert!(
+        story.contains("right forearm") && story.contains("injury S3E"),
+        "{story}"
+    );
+    assert!(b.disarmed, "{story}");
+}
+
+#[test]
+fn the_attackers_own_cf_is_its_mishap_and_a_dodge_cf_always_stumbles() {
+    // "MISHAP attacker makes a Fumble (0) or Stumble (5) Roll, no matter the defender's
+    // result"; Dodge: "defender makes a Stumble Roll, no matter the attacker's result".
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(states[0].disarmed && !states[0].prone, "{story}");
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[95, 51]);
+    assert!(states[0].prone && !states[0].disarmed, "{story}");
+    let m = melee(fighter(Defence::Block), fighter(Defence::Dodge));
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[61, 100]);
+    assert!(story.contains("defender stumbles: falls prone"), "{story}");
+    assert!(states[1].prone && !states[1].disarmed, "{story}");
+}
+
+#[test]
+fn fatigue_weighs_on_every_test() {
+    // "Trauma Fatigue penalty"; the Shock test "includes Fatigue penalty": fatigue 10 makes
+    // the attack EML50 and the Block EML50.
+    let mut tired = fighter(Defence::Block);
+    tired.fatigue = 10;
+    let m = melee(tired, tired);
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100, 51]);
+    assert!(
+        story.contains("100 vs EML50") && story.contains("Block 51 vs EML50"),
+        "{story}"
+    );
+}
