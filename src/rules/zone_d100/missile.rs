@@ -494,4 +494,24 @@ mod tests {
         assert_eq!(direct(&mut none, 85, true, prohibited), Shot::Mishap(cf));
         assert_eq!(none.used(), 0);
     }
+
+    #[test]
+    fn the_missile_range_table_is_the_texts() {
+        // DIRECT PB BR×½ +10 d6 +2; DIRECT BR×1 0 d8 0; VOLLEY 2 BR×2 0 d10 −2; VOLLEY 3 BR×3
+        // −20 d10 −3; VOLLEY 4 BR×4 −40 d10 −4.
+        let rows: Vec<(u32, &str, i32, u32, i32)> = RANGE_BANDS
+            .iter()
+            .map(|(h, b)| (*h, b.name, b.modifier, b.zone_die, b.impact))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                (1, "Direct PB", 10, 6, 2),
+                (2, "Direct", 0, 8, 0),
+                (4, "Volley 2", 0, 10, -2),
+                (6, "Volley 3", -20, 10, -3),
+                (8, "Volley 4", -40, 10, -4),
+            ]
+        );
+    }
 }

@@ -725,15 +725,21 @@ mod tests {
 
     /// One shot by the archer at `distance` feet against a still target: the log.
     fn shot(duel: &ZoneD100, distance: u32, dice: &[u32]) -> String {
-        let mut range = Range {
+        let range = Range {
             distance,
             ..Range::default()
         };
-        let mut states = [State::default(); 2];
+        shot_at(duel, range, &mut [State::default(); 2], dice)
+    }
+
+    /// One turn of the archer in this range and these states: the log.
+    fn shot_at(duel: &ZoneD100, mut range: Range, states: &mut [State; 2], dice: &[u32]) -> String {
         let mut scripted = ScriptedDice::new(dice.to_vec());
         let mut log = VecLog::default();
-        duel.shoot(Side::A, &mut range, &mut states, &mut scripted, &mut log);
-        log.lines.join("\n")
+        duel.shoot(Side::A, &mut range, states, &mut scripted, &mut log);
+        let story = log.lines.join("\n");
+        assert_eq!(scripted.used(), dice.len(), "{story}");
+        story
     }
 
     #[test]
@@ -757,5 +763,50 @@ mod tests {
         };
         assert!(shot(&five, 100, &[99]).contains("(Direct, Still target): EML55"));
         assert!(shot(&five, 50, &[99]).contains("(Direct PB, Still target): EML85"));
+    }
+
+    #[test]
+    fn a_target_that_moved_is_moving_an_evader_evading_a_grievous_one_still() {
+        // "Moving Target -10 penalty"; "Evading Target Effective Dodge Index × 5 penalty";
+        // a Grievously injured target is Still; a Still target gives a free Precision TA.
+        let duel = archer_duel();
+        let mut range = Range {
+            distance: 100,
+            ..Range::default()
+        };
+        range.moved[1] = true;
+        let story = shot_at(&duel, range, &mut [State::default(); 2], &[99]);
+        assert!(story.contains("(Direct, Moving target): EML65"), "{story}");
+        range.evading[1] = true;
+        // The spearman's Dodge 50, with a Serious abdomen (−10): Dodge Index 4: −20.
+        let mut states = [State::default(); 2];
+        states[1].injuries.add(injury::Injury::new(
+            body::Location::Abdomen,
+            injury::Aspect::Edge,
+            2,
+        ));
+        states[1].summarise();
+        let story = shot_at(&duel, range, &mut states, &[99]);
+        assert!(story.contains("(Direct, Evading target): EML55"), "{story}");
+        states[1].injuries.add(injury::Injury::new(
+            body::Location::Thigh,
+            injury::Aspect::Edge,
+            4,
+        ));
+        states[1].summarise();
+        let story = shot_at(&duel, range, &mut states, &[99]);
+        assert!(story.contains("(Direct, Still target): EML75"), "{story}");
+    }
+
+    #[test]
+    fn a_volley_in_a_duel_strikes_only_on_a_1_of_the_d20() {
+        // The Volley's potential strike: a d20 against the target count, 1 in a duel. At 300
+        // feet (Volley 3, −20): 11 is an S; d20 2 misses (then the Impact TA d10).
+        let duel = archer_duel();
+        let story = shot(&duel, 300, &[11, 2, 3]);
+        assert!(
+            story.contains("(Volley 3, Still target): EML55: 11 S: a miss"),
+            "{story}"
+        );
     }
 }
