@@ -34,6 +34,17 @@ fn exchange(m: &Melee, states: &mut [State; 2], dice: &[u32]) -> (String, u32) {
 
 use crate::log::assert_in_order as in_order;
 
+/// One strike by the attacker on the defender with these dice, every die used: the story.
+fn strike_with(m: &Melee, states: &mut [State; 2], dice: &[u32]) -> String {
+    let mut scripted = ScriptedDice::new(dice.to_vec());
+    let mut log = VecLog::default();
+    m.strike(Side::A, states, Chosen::default(), &mut scripted, &mut log);
+    let story = log.lines.join("\n");
+    assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+    assert_eq!(scripted.used(), dice.len(), "dice used\n{story}");
+    story
+}
+
 /// A fighter who takes a bonus action first, then a Setup.
 fn action_taker() -> Fighter {
     let mut a = fighter(Defence::Block);
@@ -147,13 +158,9 @@ fn a_minor_injury_impairs_only_if_its_own_shock_roll_failed() {
     b.armour = quilt();
     let m = melee(fighter(Defence::Block), b);
     let mut states = [State::default(); 2];
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([5, 7, 1, 11, 5, 1, 1, 90]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
+    let first = strike_with(&m, &mut states, &[5, 7, 1, 11]);
     assert_eq!(m.impairment(Side::B, &states[1], true, true), (0, false));
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    assert!(dice.finish().is_ok(), "{:?}", log.lines);
-    let story = log.lines.join("\n");
+    let story = first + "\n" + &strike_with(&m, &mut states, &[5, 1, 1, 90]);
     in_order(&story, &["abdomen", "injury M1E", "thorax", "injury M1E"]);
     assert_eq!(
         m.impairment(Side::B, &states[1], true, true),
@@ -291,16 +298,9 @@ fn morale_and_injury_mishaps_follow_the_compounded_injury() {
             ..crate::rules::zone_d100::injury::Injury::new(Location::Abdomen, Aspect::Edge, 1)
         });
     states[1].summarise();
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([5, 7, 1, 1, 11]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    assert!(dice.finish().is_ok(), "{:?}", log.lines);
-    assert!(
-        log.lines.join("\n").contains("compound injury"),
-        "{:?}",
-        log.lines
-    );
-    assert!(states[1].morale_due, "{:?}", log.lines);
+    let story = strike_with(&m, &mut states, &[5, 7, 1, 1, 11]);
+    assert!(story.contains("compound injury"), "{story}");
+    assert!(states[1].morale_due, "{story}");
 }
 
 #[test]
@@ -312,11 +312,7 @@ fn a_serious_shield_arm_injury_drops_the_shield_not_the_weapon() {
     b.shield = Some(BROADSWORD);
     let m = melee(fighter(Defence::Block), b);
     let mut states = [State::default(); 2];
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([2, 4, 1, 1, 11, 70]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    assert!(dice.finish().is_ok(), "{:?}", log.lines);
-    let story = log.lines.join("\n");
+    let story = strike_with(&m, &mut states, &[2, 4, 1, 1, 11, 70]);
     assert!(
         story.contains("left upper arm") && story.contains("injury S2E"),
         "{story}"
@@ -393,15 +389,8 @@ fn incapacitated_and_unconscious_fighters_fall_prone() {
     b.armour = quilt();
     let m = melee(fighter(Defence::Block), b);
     let mut states = [State::default(); 2];
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([5, 7, 8, 75]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    assert_eq!(
-        states[1].shock,
-        ShockState::Incapacitated,
-        "{:?}",
-        log.lines
-    );
+    let story = strike_with(&m, &mut states, &[5, 7, 8, 75]);
+    assert_eq!(states[1].shock, ShockState::Incapacitated, "{story}");
     assert!(states[1].prone);
 }
 
@@ -463,11 +452,8 @@ fn an_injury_fumble_roll_is_an_impaired_dexterity_test() {
     b.shield = Some(BROADSWORD);
     let m = melee(fighter(Defence::Block), b);
     let mut states = [State::default(); 2];
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([2, 4, 1, 1, 11, 55]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    assert!(dice.finish().is_ok(), "{:?}", log.lines);
-    assert!(states[1].shield_broken, "{:?}", log.lines);
+    let story = strike_with(&m, &mut states, &[2, 4, 1, 1, 11, 55]);
+    assert!(states[1].shield_broken, "{story}");
 }
 
 #[test]
@@ -476,11 +462,7 @@ fn shk_10_or_more_kills_in_action() {
     // and a CF Shock roll (+2): SHK 10.
     let m = melee(fighter(Defence::Block), fighter(Defence::Ignore));
     let mut states = [State::default(); 2];
-    let mut log = VecLog::default();
-    let mut dice = ScriptedDice::new([1, 1, 6, 70]);
-    m.strike(Side::A, &mut states, Chosen::default(), &mut dice, &mut log);
-    let story = log.lines.join("\n");
-    assert!(dice.finish().is_ok(), "{story}");
+    let story = strike_with(&m, &mut states, &[1, 1, 6, 70]);
     assert!(story.contains("SHK 10 -> KIA"), "{story}");
     assert!(states[1].dead, "{story}");
 }
@@ -524,18 +506,7 @@ fn injury_mishaps_a_serious_pelvis_stumbles_and_a_serious_sword_arm_fumbles() {
     let m = melee(fighter(Defence::Block), fighter(Defence::Ignore));
     let strike = |dice: &[u32]| {
         let mut states = [State::default(); 2];
-        let mut log = VecLog::default();
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        m.strike(
-            Side::A,
-            &mut states,
-            Chosen::default(),
-            &mut scripted,
-            &mut log,
-        );
-        let story = log.lines.join("\n");
-        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
-        assert_eq!(scripted.used(), dice.len(), "{story}");
+        let story = strike_with(&m, &mut states, dice);
         (states[1], story)
     };
     // ZN6 (torso), LD 10: pelvis; impact 1 + 4 = 5: S2; Shock 11: none; a Serious pelvis

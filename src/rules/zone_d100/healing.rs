@@ -391,13 +391,13 @@ fn amputable(location: super::body::Location) -> bool {
 /// each only if higher than all before; the highest level applies, except that any CF replaces
 /// all others. Returns the level and the Physician Index of the healer whose level applies.
 fn treatment_rolls<D: Dice, L: Log>(
-    care: &Care,
+    physicians: [i32; 4],
     eml_without_healer: i32,
     what: &dyn Fn() -> String,
     dice: &mut D,
     log: &mut L,
 ) -> (SuccessLevel, i32) {
-    let mut mls = care.physicians;
+    let mut mls = physicians;
     mls.sort_unstable();
     let mut last_index = -1;
     let mut best: Option<(SuccessLevel, i32)> = None;
@@ -867,12 +867,13 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 - 5 * self.day as i32
                 + if boxed { care.dexterity_modifier } else { 0 };
             let what = || format!("treating {} IL{}", injury.location, injury.il);
-            let mut healers = *care;
-            if area {
-                // "Healers make a single Treatment Roll for an Area injury": the best healer.
-                healers.physicians = [care.best_ml(), 0, 0, 0];
-            }
-            treatment_rolls(&healers, eml, &what, self.dice, self.log)
+            // "Healers make a single Treatment Roll for an Area injury": the best healer.
+            let healers = if area {
+                [care.best_ml(), 0, 0, 0]
+            } else {
+                care.physicians
+            };
+            treatment_rolls(healers, eml, &what, self.dice, self.log)
         } else {
             self.log.say(|| {
                 format!(
@@ -941,7 +942,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         // No delay: the amputation wound is new.
         let eml = edge.modifier[esev] + if boxed { care.dexterity_modifier } else { 0 };
         let what = || format!("the amputation wound E IL{edge_il}");
-        let (level, index) = treatment_rolls(care, eml, &what, self.dice, self.log);
+        let (level, index) = treatment_rolls(care.physicians, eml, &what, self.dice, self.log);
         let row = capped_row(&edge, level, esev, index);
         if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
             self.log
@@ -977,7 +978,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let frost = table(Kind::Frost);
         let eml = frost.modifier[2] + care.dexterity_modifier;
         let what = || format!("amputating the infected {}", injury.location);
-        let (level, _) = treatment_rolls(care, eml, &what, self.dice, self.log);
+        let (level, _) = treatment_rolls(care.physicians, eml, &what, self.dice, self.log);
         let Amputate(edge_il) = frost.effect[level as usize][2] else {
             return Ok(None);
         };
