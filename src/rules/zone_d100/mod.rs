@@ -738,6 +738,7 @@ mod tests {
         let mut log = VecLog::default();
         duel.shoot(Side::A, &mut range, states, &mut scripted, &mut log);
         let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
         assert_eq!(scripted.used(), dice.len(), "{story}");
         story
     }
@@ -749,7 +750,7 @@ mod tests {
         // under five feet." Longbow BR120, ML75: at 100 feet (Direct) EML75; at 300 (Volley).
         let open = archer_duel();
         assert!(shot(&open, 100, &[99]).contains("(Direct, Still target): EML75"));
-        assert!(shot(&open, 300, &[99]).contains("Volley"));
+        assert!(shot(&open, 300, &[99, 1]).contains("Volley"));
         let ten = ZoneD100 {
             low_overhead: true,
             ..archer_duel()
@@ -808,5 +809,336 @@ mod tests {
             story.contains("(Volley 3, Still target): EML55: 11 S: a miss"),
             "{story}"
         );
+    }
+
+    /// The archer's duel with its bow (and the archer) changed.
+    fn archer_with(change: impl FnOnce(&mut missile::Missile, &mut melee::Fighter)) -> ZoneD100 {
+        let mut duel = archer_duel();
+        let archer = &mut duel.melee.fighters[0];
+        let Some((mut bow, ml)) = archer.missile else {
+            panic!("the archer has a bow")
+        };
+        change(&mut bow, archer);
+        archer.missile = Some((bow, ml));
+        duel
+    }
+
+    /// Turns of the archer in one range that persists between them: the logs, one a turn.
+    fn turns(duel: &ZoneD100, range: &mut Range, dice: &[&[u32]]) -> Vec<String> {
+        let mut states = [State::default(); 2];
+        dice.iter()
+            .map(|d| {
+                let mut scripted = ScriptedDice::new(d.to_vec());
+                let mut log = VecLog::default();
+                duel.shoot(Side::A, range, &mut states, &mut scripted, &mut log);
+                let story = log.lines.join("\n");
+                assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+                assert_eq!(scripted.used(), d.len(), "{story}");
+                story
+            })
+            .collect()
+    }
+
+    fn at(distance: u32) -> Range {
+        Range {
+            distance,
+            ..Range::default()
+        }
+    }
+
+    #[test]
+    fn a_bow_loads_then_aims_then_shoots_one_action_a_turn_the_shot_at_aim_plus_10() {
+        // "With each missile Attack Option, characters select a specific action": BOW LOAD
+        // 1 ROUND, AIM (BOW) 1 ROUND, SHOOT 1 TURN; "Aim +10 bonus if took Aim action previous
+        // round". Only the shot rolls a die (a miss: 99).
+        let duel = archer_with(|bow, archer| {
+            bow.load_rounds = 1;
+            archer.aim_shots = true;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[], &[], &[99]]);
+        assert!(logs[0].contains("loads (1 of 1 rounds)"), "{logs:?}");
+        assert!(logs[1].contains("aims"), "{logs:?}");
+        assert!(
+            logs[2].contains("(Direct, Still target): EML85"),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_crossbow_spans_then_loads_before_it_shoots() {
+        // "SPAN: by hand, the time is 1 round. Using a mechanical spanner takes 2, 4, or 8
+        // rounds ... After spanning, loading a bolt requires the separate Load action."
+        for span in [1, 2] {
+            let duel = archer_with(|bow, _| {
+                bow.load_rounds = 1;
+                bow.span_rounds = span;
+            });
+            let needed = span + 1;
+            let mut dice: Vec<&[u32]> = vec![&[]; needed as usize];
+            dice.push(&[99]);
+            let logs = turns(&duel, &mut at(100), &dice);
+            for (k, log) in logs[..needed as usize].iter().enumerate() {
+                let want = format!("loads ({} of {needed} rounds)", k + 1);
+                assert!(log.contains(&want), "{logs:?}");
+            }
+            assert!(logs[needed as usize].contains("shoots"), "{logs:?}");
+        }
+    }
+
+    #[test]
+    fn arrows_in_hand_load_free_so_the_bow_shoots_every_turn() {
+        // "If projectiles are in hand, or readily accessible nearby, then load time is a free
+        // action": load_rounds 0, no aim: a shot each turn.
+        let duel = archer_with(|bow, archer| {
+            bow.load_rounds = 0;
+            archer.aim_shots = false;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[99], &[99]]);
+        assert!(
+            logs.iter()
+                .all(|l| l.contains("shoots") && !l.contains("loads"))
+        );
+    }
+
+    #[test]
+    fn aim_with_a_bow_is_allowed_only_if_pull_exceeds_draw_by_75() {
+        // "AIM (BOW): the aim action with a bow is allowed only if Pull exceeds Draw by at least
+        // 75": a bow without (`aim_allowed = false`) shoots at once, without the +10.
+        let duel = archer_with(|bow, archer| {
+            bow.aim_allowed = false;
+            archer.aim_shots = true;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[99]]);
+        assert!(
+            logs[0].contains("(Direct, Still target): EML75"),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_thrown_weapon_throws_at_once_with_the_heft_penalty_and_its_own_arm() {
+        // "THROWN — THROW NONE 1 TURN"; "Thrown Weapon/Object Heft penalty": Heft 14 against
+        // Strength 12 is 2 × 5 = −10. "Throwing" is impaired by its arm only: a Serious off
+        // arm costs a bow 10 and a thrower nothing.
+        let javelin = |archer: &mut melee::Fighter, bow: &mut missile::Missile| {
+            bow.thrown = true;
+            bow.load_rounds = 0;
+            bow.heft = 14;
+            archer.strength = 12;
+            archer.aim_shots = false;
+        };
+        let duel = archer_with(|bow, archer| javelin(archer, bow));
+        let logs = turns(&duel, &mut at(100), &[&[99]]);
+        assert!(
+            logs[0].contains("(Direct, Still target): EML65"),
+            "{logs:?}"
+        );
+        let mut states = [State::default(); 2];
+        let off_arm = if duel.melee.fighters[0].right_handed {
+            body::BodySide::Left
+        } else {
+            body::BodySide::Right
+        };
+        let mut hurt = injury::Injury::new(body::Location::UpperArm, injury::Aspect::Edge, 2);
+        hurt.side = off_arm;
+        states[0].injuries.add(hurt);
+        states[0].summarise();
+        let story = shot_at(&duel, at(100), &mut states.clone(), &[99]);
+        assert!(story.contains("EML65"), "a thrower's off arm: {story}");
+        let story = shot_at(&archer_duel(), at(100), &mut states, &[99]);
+        assert!(story.contains("EML65"), "a bow takes both arms: {story}");
+    }
+
+    #[test]
+    fn archery_is_impaired_by_the_torso_and_fatigue() {
+        // "Trauma Fatigue penalty and applicable Impairment": a Serious abdomen (−10) and
+        // fatigue 5: EML75 − 15.
+        let duel = archer_with(|_, archer| archer.fatigue = 5);
+        let mut states = [State::default(); 2];
+        states[0].injuries.add(injury::Injury::new(
+            body::Location::Abdomen,
+            injury::Aspect::Edge,
+            2,
+        ));
+        states[0].summarise();
+        let story = shot_at(&duel, at(100), &mut states, &[99]);
+        assert!(story.contains("(Direct, Still target): EML60"), "{story}");
+    }
+
+    #[test]
+    fn wet_bows_halve_their_base_range() {
+        // "if the GM deems equipment wet, simply halve their Base Range (BR)": BR120 at 100
+        // feet is Direct; BR60, Volley 2.
+        assert!(shot(&archer_duel(), 100, &[99]).contains("(Direct, "));
+        let wet = ZoneD100 {
+            wet_bows: true,
+            ..archer_duel()
+        };
+        assert!(
+            shot(&wet, 100, &[99, 1]).contains("(Volley 2, "),
+            "{}",
+            shot(&wet, 100, &[99, 1])
+        );
+    }
+
+    #[test]
+    fn a_missile_mishap_fumbles_on_0_and_stumbles_on_5_and_no_attack_takes_place() {
+        // "0 MISHAP the attacker makes a Fumble Roll on a CF0 result; or a 5 Stumble Roll on a
+        // CF5 ... The attack does not take place."
+        let duel = archer_duel();
+        let mut states = [State::default(); 2];
+        let story = shot_at(&duel, at(100), &mut states, &[100]);
+        assert!(story.contains("100 CF: a mishap"), "{story}");
+        assert!(states[0].disarmed && !states[0].prone, "{story}");
+        assert!(states[1].injuries.is_empty());
+        let mut states = [State::default(); 2];
+        let story = shot_at(&duel, at(100), &mut states, &[95]);
+        assert!(states[0].prone && !states[0].disarmed, "{story}");
+    }
+
+    /// The spearman's abdomen under a cover of Piercing AV `p`.
+    fn pierce_cover(duel: &mut ZoneD100, p: i32) {
+        let cover = &mut duel.melee.fighters[1].armour[body::Location::Abdomen as usize];
+        cover.av[injury::Aspect::Point.index()] = p;
+    }
+
+    #[test]
+    fn a_direct_strike_uses_the_range_zone_die_and_impact_and_the_armour_reduction() {
+        // "ZD The Zone Die used in the Location Roll ... according to range"; "IMPACT The
+        // modifier to Strike Impact according to range"; "the projectile's Armour Reduction 4
+        // eliminating all of the destrier's AV3". The bodkin (d12+4, AR4) at a Moving target:
+        // Direct (100 feet) rolls a d8 Zone Die and adds 0; Direct PB (50 feet) a d6, +2.
+        // 64 is an S (one star, no TA). The Zone Die 5 with the Location Die 7: the abdomen,
+        // under P3 (AV 0 after AR4), then P6 (AV 2). Impact 6, a Shock roll of 50.
+        let mut duel = archer_duel();
+        let moving = || {
+            let mut r = at(100);
+            r.moved[1] = true;
+            r
+        };
+        let story = shot_at(
+            &duel,
+            moving(),
+            &mut [State::default(); 2],
+            &[64, 5, 7, 6, 50],
+        );
+        assert!(
+            story.contains("EML65: 64 S: a strike, 1 star(s)"),
+            "{story}"
+        );
+        assert!(
+            story.contains("hits ZN5 abdomen: impact 6 + 4 + 0 TA = 10P, AV 0 = 10"),
+            "{story}"
+        );
+        pierce_cover(&mut duel, 6);
+        let story = shot_at(
+            &duel,
+            moving(),
+            &mut [State::default(); 2],
+            &[64, 5, 7, 6, 50],
+        );
+        assert!(
+            story.contains("impact 6 + 4 + 0 TA = 10P, AV 2 = 8"),
+            "{story}"
+        );
+        let mut close = moving();
+        close.distance = 50;
+        let story = shot_at(&duel, close, &mut [State::default(); 2], &[64, 5, 7, 6, 50]);
+        assert!(
+            story.contains("(Direct PB, Moving target): EML75"),
+            "{story}"
+        );
+        assert!(story.contains("impact 6 + 6 + 0 TA"), "{story}");
+        // A d8 takes 8; a d6 at PB does not.
+        let mut scripted = ScriptedDice::new(vec![64, 8, 7, 1, 6, 50, 50]);
+        duel.shoot(
+            Side::A,
+            &mut moving(),
+            &mut [State::default(); 2],
+            &mut scripted,
+            &mut VecLog::default(),
+        );
+        assert!(scripted.finish().is_ok(), "{:?}", scripted.error());
+        let mut scripted = ScriptedDice::new(vec![64, 7, 7, 6, 50]);
+        duel.shoot(
+            Side::A,
+            &mut close,
+            &mut [State::default(); 2],
+            &mut scripted,
+            &mut VecLog::default(),
+        );
+        assert!(scripted.error().is_some(), "a 7 on the PB Zone Die (d6)");
+    }
+
+    #[test]
+    fn a_still_target_gives_a_free_precision_ta_an_extra_zone_die() {
+        // "PRECISION successful attacks against Still targets automatically receive a Precision
+        // Tactical Advantage": the same S at a Still target rolls two Zone Dice (ZN5 twice:
+        // the torso), then two Location Dice, the thinner armour's kept.
+        let duel = archer_duel();
+        let story = shot(&duel, 100, &[74, 5, 5, 7, 7, 6, 50]);
+        assert!(
+            story.contains("74 S: a strike, 1 star(s), a free Precision TA"),
+            "{story}"
+        );
+        assert!(story.contains("hits ZN5 abdomen"), "{story}");
+    }
+
+    #[test]
+    fn each_star_beyond_s_is_a_ta_of_impact_or_precision_never_an_action() {
+        // "TACTICAL ADVANTAGE (TA) for each TA, the attacker selects one of the two special
+        // effects" (Impact, Precision); "IMPACT Increase strike impact according to the weapon":
+        // a CS (60 against EML65) at a Moving target by a shooter who prefers a bonus action,
+        // then a Setup, then Impact: one Impact TA, the bodkin's 4.
+        let duel = archer_with(|_, archer| {
+            archer.advantages = [
+                melee::Advantage::Action,
+                melee::Advantage::Setup,
+                melee::Advantage::Impact,
+                melee::Advantage::Precision,
+            ];
+        });
+        let mut range = at(100);
+        range.moved[1] = true;
+        let story = shot_at(&duel, range, &mut [State::default(); 2], &[60, 5, 7, 6, 50]);
+        assert!(story.contains("60 CS: a strike, 2 star(s)"), "{story}");
+        assert!(story.contains("impact 6 + 4 + 4 TA = 14P"), "{story}");
+        assert!(!story.contains("bonus action"), "{story}");
+    }
+
+    #[test]
+    fn a_volley_strike_on_a_d20_of_1_with_a_d10_zone_die_and_the_d10s_impact_ta() {
+        // "If the d20 roll is less than or equal to the target count, then one creature within
+        // the 15-foot area is hit"; "For the ZD, use the larger of either a d10 or a die whose
+        // size equals the target's number of body zones. Adjust the base impact by range ...
+        // if the d10 rolled with the d20 is a 5 or 0, add the projectile's Impact TA bonus."
+        // Volley 3 (300 feet, −3 impact): 11 S, d20 1, d10 5; Zone Die 10 (a d10 takes it).
+        let duel = archer_duel();
+        let mut range = at(300);
+        range.moved[1] = true;
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 5, 5, 7, 6, 50],
+        );
+        assert!(story.contains("(Volley 3, Moving target): EML45: 11 S: a strike, 1 star(s), an Impact TA from the d10"), "{story}");
+        assert!(story.contains("impact 6 + 1 + 4 TA"), "{story}");
+        // The d10 of 3: no Impact TA.
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 3, 5, 7, 6, 50],
+        );
+        assert!(story.contains("impact 6 + 1 + 0 TA"), "{story}");
+        // A Zone Die of 10 (a d10) is a thigh: a d2 for its side.
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 3, 10, 3, 2, 6, 50, 50],
+        );
+        assert!(story.contains("hits ZN10 right"), "{story}");
     }
 }
