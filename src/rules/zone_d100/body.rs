@@ -397,4 +397,70 @@ mod tests {
         assert!(dice.finish().is_ok());
         assert_eq!(hit.map(|h| h.row.location), Some(Thorax));
     }
+
+    #[test]
+    fn the_body_location_table_is_the_texts_shock_shades_and_triangles() {
+        // BODY LOCATION: "SKULL ○ 5 · FACE ● 4 · NECK ● 5 ▽ · SHOULDER ● 3 · UPPER ARM ○ 1 ▽ ·
+        // ELBOW ○ 2 ▽ · FOREARM ○ 1 ▽ · HAND 2 ▽ · THORAX ● 4 · ABDOMEN ● 4 · PELVIS ● 4 ·
+        // THIGH ● 3 ▽ · KNEE ○ 2 ▽ · CALF ○ 1 ▽ · FOOT 2 ▽"; "○●● POTENTIAL BLOODLOSS ▽▽▽
+        // POTENTIAL AMPUTATION". A white circle is the light shade, a filled one grey or dark
+        // (the text's print does not tell those two apart), none is no bleeding.
+        let text: [(u8, char, bool); 15] = [
+            (5, '○', false),
+            (4, '●', false),
+            (5, '●', true),
+            (3, '●', false),
+            (1, '○', true),
+            (2, '○', true),
+            (1, '○', true),
+            (2, ' ', true),
+            (4, '●', false),
+            (4, '●', false),
+            (4, '●', false),
+            (3, '●', true),
+            (2, '○', true),
+            (1, '○', true),
+            (2, ' ', true),
+        ];
+        for (row, (shock, circle, triangle)) in HUMAN.iter().zip(text) {
+            assert_eq!(row.shock, shock, "{:?}", row.location);
+            let bleeding_ok = match circle {
+                '○' => row.bleeding == Shade::Light,
+                '●' => matches!(row.bleeding, Shade::Grey | Shade::Dark),
+                _ => row.bleeding == Shade::None,
+            };
+            assert!(bleeding_ok, "{:?} circle {circle}", row.location);
+            assert_eq!(
+                row.amputation != Shade::None,
+                triangle,
+                "{:?}",
+                row.location
+            );
+        }
+        // "FACE OPTION d20: 1–2 EYE 5 ▽ 5–12 CHEEK 4 15–16 MOUTH 4 3–4 NOSE 5 ▽ 13–14 EAR 5 ▽
+        // 17–20 JAW 4", bleeding as the face.
+        let face: [(u8, u8, u8, bool); 6] = [
+            (1, 2, 5, true),
+            (3, 4, 5, true),
+            (5, 12, 4, false),
+            (13, 14, 5, true),
+            (15, 16, 4, false),
+            (17, 20, 4, false),
+        ];
+        for (row, (from, to, shock, triangle)) in FACE.iter().zip(face) {
+            assert_eq!(
+                (row.from, row.to, row.shock),
+                (from, to, shock),
+                "{:?}",
+                row.location
+            );
+            assert_eq!(
+                row.amputation != Shade::None,
+                triangle,
+                "{:?}",
+                row.location
+            );
+            assert_eq!(row.bleeding, HUMAN[1].bleeding, "{:?}", row.location);
+        }
+    }
 }

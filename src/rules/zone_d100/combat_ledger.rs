@@ -558,3 +558,360 @@ fn fatigue_weighs_on_every_test() {
         "{story}"
     );
 }
+
+/// A blow that lands on zone number `aim` (a Zone Die of 1 side), with this impact die.
+fn blow(aim: u32, impact_die: u32, aspect: Aspect) -> Blow {
+    Blow {
+        zone_die: 1,
+        zone_dice: 1,
+        aim,
+        impact_die,
+        impact_modifier: 0,
+        impact_bonus: 0,
+        aspect,
+        armour_reduction: 0,
+        impales: false,
+        broadhead: false,
+    }
+}
+
+/// The Injury Sequence of one blow on the defender with these dice, every die used: the story.
+fn land_with(m: &Melee, states: &mut [State; 2], blow: Blow, dice: &[u32]) -> String {
+    let mut scripted = ScriptedDice::new(dice.to_vec());
+    let mut log = VecLog::default();
+    m.land(Side::A, states, blow, &mut scripted, &mut log);
+    let story = log.lines.join("\n");
+    assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+    assert_eq!(scripted.used(), dice.len(), "dice used\n{story}");
+    story
+}
+
+/// The defender with this injury on record.
+fn wounded(location: Location, side: BodySide, aspect: Aspect, il: u8) -> [State; 2] {
+    let mut states = [State::default(); 2];
+    let mut x = Injury::new(location, aspect, il);
+    x.side = side;
+    states[1].injuries.add(x);
+    states[1].summarise();
+    states
+}
+
+#[test]
+fn a_grievous_head_fumbles_and_stumbles_with_no_roll() {
+    // INJURY MISHAP: "HEAD NONE · AUTOMATIC FUMBLE & STUMBLE". ZN1, LD 6 (the face, no face
+    // option), impact 16: G4E; Shock CS (4 + 4 − 1 = 7): stunned, still acting. No Dexterity or
+    // Agility die.
+    let mut m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    m.rules.face_option = false;
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 6, 16, 10]);
+    assert!(
+        story.contains("injury G4E") && story.contains("SHK 7 -> STN"),
+        "{story}"
+    );
+    assert!(states[1].disarmed && states[1].prone, "{story}");
+    // A Serious head: neither.
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 6, 6, 50]);
+    assert!(!states[1].disarmed && !states[1].prone, "{story}");
+}
+
+#[test]
+fn a_grievous_arm_fumbles_and_a_grievous_torso_stumbles_with_no_roll() {
+    // "ARM FUMBLE ROLL · AUTOMATIC FUMBLE"; "TORSO STUMBLE ROLL (PELVIS ONLY) · AUTOMATIC
+    // STUMBLE". The right (sword) forearm G4: ZN2, LD 8, d2 2, impact 16, Shock CS (1 + 4 − 1).
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(2, 20, Aspect::Edge),
+        &[1, 8, 2, 16, 10],
+    );
+    assert!(
+        story.contains("right forearm") && story.contains("G4E"),
+        "{story}"
+    );
+    assert!(states[1].disarmed && !states[1].prone, "{story}");
+    // The thorax G4: ZN4, LD 1, impact 16; Shock CS (4 + 4 − 1 = 7).
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(4, 20, Aspect::Blunt), &[1, 1, 16, 10]);
+    assert!(story.contains("thorax") && story.contains("G4B"), "{story}");
+    assert!(states[1].prone && !states[1].disarmed, "{story}");
+}
+
+#[test]
+fn a_serious_leg_makes_an_impaired_agility_roll_to_stay_up_a_grievous_one_falls() {
+    // "LEGS STUMBLE ROLL · AUTOMATIC STUMBLE"; the Stumble roll is an Agility test, impaired by
+    // the legs ("Agility ● · ● ●"). ZN8, LD 6 (calf), d2 1, impact 6: S2 (−10 to Agility);
+    // Shock S (1 + 2 + 0). Agility 55 against EML50 fails: prone; 45 does not.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(8, 10, Aspect::Edge),
+        &[1, 6, 1, 6, 50, 55],
+    );
+    assert!(
+        story.contains("left calf") && story.contains("S2E"),
+        "{story}"
+    );
+    assert!(states[1].prone, "{story}");
+    let mut states = [State::default(); 2];
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(8, 10, Aspect::Edge),
+        &[1, 6, 1, 6, 50, 45],
+    );
+    assert!(!states[1].prone, "{story}");
+    // The thigh G4 (LD 1, impact 16): prone, no Agility die.
+    let mut states = [State::default(); 2];
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(8, 20, Aspect::Edge),
+        &[1, 1, 1, 16, 10],
+    );
+    assert!(story.contains("G4E") && states[1].prone, "{story}");
+}
+
+#[test]
+fn arrows_and_bolts_impale_on_an_s3_or_worse() {
+    // "Arrows and crossbow bolts that inflict at least an S3 injury are impaled and require the
+    // Extraction treatment." The abdomen (ZN4, LD 6): impact 10 is S3, 9 is S2.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let arrow = Blow {
+        impales: true,
+        ..blow(4, 10, Aspect::Point)
+    };
+    for (impact, impaled) in [(10, true), (9, false)] {
+        let mut states = [State::default(); 2];
+        let story = land_with(&m, &mut states, arrow, &[1, 6, impact, 50]);
+        let injury = states[1].injuries.iter().next().copied();
+        assert_eq!(injury.map(|x| x.impaled), Some(impaled), "{story}");
+    }
+}
+
+#[test]
+fn a_bleeder_follows_the_circle_and_the_aspect() {
+    // "Compare its shaded circle with the causal injury's Severity ... If the striking weapon's
+    // Aspect is indicated ..., then the injury is also a Bleeder": the abdomen's grey circle
+    // bleeds from a G4 Edge, not a G4 Blunt.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(4, 20, Aspect::Edge), &[1, 6, 16, 10]);
+    assert!(story.contains("injury G4E, a Bleeder"), "{story}");
+    assert_eq!(states[1].bleeders, 1);
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(4, 20, Aspect::Blunt), &[1, 6, 16, 10]);
+    assert!(
+        story.contains("injury G4B") && !story.contains("Bleeder"),
+        "{story}"
+    );
+    assert_eq!(states[1].bleeders, 0);
+}
+
+#[test]
+fn a_glancing_blow_leaves_no_injury_but_injury_shock_1_and_plus_10() {
+    // "E- or P-aspect strikes with an effective impact between 1 and 4 against rigid armour do
+    // not inflict a Minor Injury (M1) but do impart Injury Shock 1 ... and +10 bonus to the
+    // Shock Roll". A rigid skull cover of E8, impact 12: effective 4; Shock 51 against EML75:
+    // 5 + 1 + 0 = 6.
+    let mut target = fighter(Defence::Block);
+    target.armour[Location::Skull as usize] = Cover {
+        av: [8, 8, 8, 8],
+        rigid: true,
+    };
+    let m = melee(fighter(Defence::Block), target);
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 1, 12, 51]);
+    assert!(story.contains("glancing"), "{story}");
+    assert!(
+        story.contains("Shock roll 51 vs EML75: S: SHK 6"),
+        "{story}"
+    );
+    assert!(states[1].injuries.is_empty(), "{story}");
+}
+
+#[test]
+fn a_severed_neck_kills_before_the_shock_roll() {
+    // "CF Location severed (if neck, then target dies)." The neck (ZN1, LD 9) G5E (impact 20);
+    // Strength ML60 with the neck's white triangle (+20): 85 is a CF. No Shock die.
+    let mut m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    m.rules.face_option = false;
+    let mut states = [State::default(); 2];
+    let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 9, 20, 85]);
+    assert!(story.contains("the neck is severed"), "{story}");
+    assert!(states[1].dead, "{story}");
+}
+
+#[test]
+fn an_amputation_test_s_costs_the_shock_roll_20_and_a_cs_nothing() {
+    // "S Location not severed, but Shock Roll (step 4.3) has a -20 penalty." "CS Location not
+    // severed." The left thigh G5E (ZN8, LD 1, d2 1, impact 20); Strength 41 against EML80 is
+    // an S: the Shock roll is against EML45; 40 is a CS: EML65.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    for (strength, eml) in [(41, 45), (40, 65)] {
+        let mut states = [State::default(); 2];
+        let story = land_with(
+            &m,
+            &mut states,
+            blow(8, 20, Aspect::Edge),
+            &[1, 1, 1, 20, strength, 99],
+        );
+        assert!(story.contains(&format!("vs EML{eml}")), "{story}");
+        assert_eq!(states[1].amputations, 0, "{story}");
+    }
+}
+
+#[test]
+fn a_compounded_g5_gives_injury_shock_6_and_a_compounded_s2_its_raised_level() {
+    // "When a G5 injury compounds, its Injury Level remains 5, but it contributes Injury Shock 6
+    // in step 4.2"; "If a Compound Injury occurred in step 3.1, then use its IL instead." A G5B
+    // left thigh on record, a new M1 to it (impact 1), compound d10 1, Shock S: 3 + 6 + 0 = 9.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = wounded(Location::Thigh, BodySide::Left, Aspect::Blunt, 5);
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(8, 20, Aspect::Blunt),
+        &[1, 1, 1, 1, 1, 51],
+    );
+    assert!(story.contains("compound injury"), "{story}");
+    assert!(story.contains("SHK 9 -> UNC"), "{story}");
+    // An S2E abdomen on record, a new M1, compound d10 1: S3; Shock S: 4 + 3 + 0 = 7.
+    let mut states = wounded(Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(4, 20, Aspect::Edge),
+        &[1, 6, 1, 1, 51],
+    );
+    assert!(story.contains("SHK 7 -> STN"), "{story}");
+}
+
+#[test]
+fn the_shock_roll_takes_fatigue_but_not_impairment() {
+    // "The test includes Fatigue penalty but not Injury impairment." Fatigue 10 and an S2
+    // abdomen on record (−10 to impaired tests): a new M1 to the skull rolls against EML55.
+    let mut target = fighter(Defence::Block);
+    target.fatigue = 10;
+    let m = melee(fighter(Defence::Block), target);
+    let mut states = wounded(Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
+    let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 1, 1, 50]);
+    assert!(story.contains("Shock roll 50 vs EML55"), "{story}");
+}
+
+/// The end of the defender's turn `turn` with these dice, every die used: the story.
+fn end_turn(m: &Melee, states: &mut [State; 2], turn: u32, dice: &[u32]) -> String {
+    states[1].turn = turn;
+    let mut scripted = ScriptedDice::new(dice.to_vec());
+    let mut log = VecLog::default();
+    m.end_of_turn(Side::B, states, &mut scripted, &mut log);
+    let story = log.lines.join("\n");
+    assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+    assert_eq!(scripted.used(), dice.len(), "dice used\n{story}");
+    story
+}
+
+#[test]
+fn a_stun_is_retried_every_round_until_a_shock_test_succeeds() {
+    // "A successful Shock test at the end of the target's next turn removes the stunned state.
+    // Retry every round." Stunned in turn 2: 99 at the end of turn 3 keeps it, 50 at turn 4
+    // removes it.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    states[1].shock = ShockState::Stunned;
+    states[1].reroll_due = true;
+    states[1].shock_turn = 2;
+    let story = end_turn(&m, &mut states, 3, &[99]);
+    assert!(story.contains("still stunned"), "{story}");
+    assert_eq!(states[1].shock, ShockState::Stunned);
+    let story = end_turn(&m, &mut states, 4, &[50]);
+    assert!(story.contains("no longer stunned"), "{story}");
+    assert_eq!(states[1].shock, ShockState::None);
+}
+
+#[test]
+fn a_shock_reroll_takes_20_and_fatigue_and_its_cf_is_extended_shock() {
+    // "Characters who are Incapacitated or Unconscious make a Shock Reroll test of Shock ML
+    // with a –20 penalty. Shock Rerolls are also affected by Fatigue penalty"; "CF ...
+    // Extended Shock ... with HR4". Shock ML65, fatigue 10: EML35; 50 is a CF.
+    let mut target = fighter(Defence::Block);
+    target.fatigue = 10;
+    let m = melee(fighter(Defence::Block), target);
+    let mut states = [State::default(); 2];
+    states[1].shock = ShockState::Incapacitated;
+    states[1].reroll_due = true;
+    states[1].shock_turn = 1;
+    let story = end_turn(&m, &mut states, 2, &[50]);
+    assert!(story.contains("Shock Reroll 50 vs EML35: CF"), "{story}");
+    assert_eq!(states[1].extended_shock, Some(4));
+    // F: Extended Shock with HR5.
+    states[1].extended_shock = None;
+    let story = end_turn(&m, &mut states, 3, &[51]);
+    assert_eq!(states[1].extended_shock, Some(5), "{story}");
+}
+
+#[test]
+fn a_grievous_injury_borne_conscious_calls_for_morale() {
+    // "if the victim is able to remain conscious after a Grievous injury, ... they must test
+    // Morale to continue". The right forearm G4 with a Shock CS (none): at the end of the
+    // turn a Morale roll (Initiative ML60): 61 breaks.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    land_with(
+        &m,
+        &mut states,
+        blow(2, 20, Aspect::Edge),
+        &[1, 8, 2, 16, 10],
+    );
+    let story = end_turn(&m, &mut states, 1, &[61]);
+    assert!(story.contains("Morale roll 61 vs EML60: breaks"), "{story}");
+    assert!(states[1].routed);
+}
+
+#[test]
+fn an_unconscious_defender_is_a_cs_ignore_result() {
+    // UNC: "Helpless (CS Ignore result when targeted in melee)." The attacker's 61 (an F)
+    // against an unconscious defender: a CS against Ignore, four stars.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    states[1].shock = ShockState::Unconscious;
+    let mut scripted = ScriptedDice::new(vec![61, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    let mut log = VecLog::default();
+    m.exchange(
+        Side::A,
+        &mut states,
+        false,
+        &mut scripted,
+        &mut log,
+        &mut |_| {},
+    );
+    let story = log.lines.join("\n");
+    assert!(
+        story.contains("61 vs EML60: CS; defender ignores: the attacker wins, 4 stars"),
+        "{story}"
+    );
+}
+
+#[test]
+fn a_severed_location_is_not_tested_for_amputation_again() {
+    // "CF Location severed": once. A severed G5E left thigh on record, a new M1 Edge to it,
+    // compound d10 1: the G5 compounds (Injury Shock 6) with no second Strength test.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = wounded(Location::Thigh, BodySide::Left, Aspect::Edge, 5);
+    if let Some(x) = states[1].injuries.get_mut(0) {
+        x.severed = true;
+    }
+    let story = land_with(
+        &m,
+        &mut states,
+        blow(8, 20, Aspect::Edge),
+        &[1, 1, 1, 1, 1, 51],
+    );
+    assert!(!story.contains("amputation test"), "{story}");
+    assert!(story.contains("SHK 9"), "{story}");
+}

@@ -704,4 +704,24 @@ mod tests {
         );
         assert_eq!(r, Reroll::Recovered);
     }
+
+    #[test]
+    fn the_shock_roll_adds_2_on_cf_1_on_f_0_on_s_and_takes_1_on_cs() {
+        // "CF +2 SHK … F +1 SHK … S +0 SHK … CS –1 SHK": Location Shock 4 + Injury Shock 2.
+        let index = |roll| shock(&mut ScriptedDice::new([roll]), 4, 2, 65).index;
+        assert_eq!(index(70), 8);
+        assert_eq!(index(66), 7);
+        assert_eq!(index(64), 6);
+        assert_eq!(index(10), 5);
+    }
+
+    #[test]
+    fn an_amputation_test_cs_leaves_the_location_with_no_shock_penalty() {
+        // "CS Location not severed." Strength ML60 with a white triangle (+20): 40 is a CS.
+        let a = amputation_test(&mut ScriptedDice::new([40]), 60, Shade::Light, Shade::Light);
+        assert_eq!(
+            a.map(|a| (a.test.level, a.severed, a.bleeder, a.shock_penalty)),
+            Some((SuccessLevel::CriticalSuccess, false, false, false))
+        );
+    }
 }

@@ -929,7 +929,8 @@ impl Melee {
                 .bleeding
                 .bleeds(hit.row.bleeding, il_now, injury.aspect);
             let mut bleeder = bleeds;
-            if il_now == 5 && injury.aspect == Aspect::Edge {
+            // A location already severed is not severed again when its G5 compounds.
+            if il_now == 5 && injury.aspect == Aspect::Edge && !injury.severed {
                 let circle = hit.row.bleeding;
                 if let Some(a) =
                     amputation_test(dice, s_strength_ml(tf), hit.row.amputation, circle)

@@ -514,4 +514,47 @@ mod tests {
             ]
         );
     }
+
+    #[test]
+    fn a_volley_cf_is_a_mishap_an_f_deviates_an_s_strikes_on_the_d20_with_the_d10s_impact_ta() {
+        // "AREA CF MISHAP · F DEVIATION · S ★ · CS ★★"; "DEVIATION ... If EML was greater than
+        // 05, the missile lands nearby ... d8 ... If the attack EML was 05 or less, the missile
+        // lands harmlessly"; "ROLL D20 & D10. If the d20 roll is less than or equal to the target
+        // count, then one creature within the 15-foot area is hit"; "if the d10 rolled with the
+        // d20 is a 5 or 0, add the projectile's Impact TA bonus".
+        let mut dice = ScriptedDice::new([50]);
+        let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
+        assert!(matches!(shot, Shot::Mishap(_)), "{shot:?}");
+        let mut dice = ScriptedDice::new([61, 3]);
+        let shot = volley(&mut dice, 35, 1, &[1], Shooter::default());
+        assert!(
+            matches!(shot, Shot::Miss(_)) && dice.finish().is_ok(),
+            "{shot:?}"
+        );
+        let mut dice = ScriptedDice::new([61]);
+        let shot = volley(&mut dice, 5, 1, &[1], Shooter::default());
+        assert!(
+            matches!(shot, Shot::Miss(_)) && dice.finish().is_ok(),
+            "at EML05: no d8"
+        );
+        let mut dice = ScriptedDice::new([16, 6, 2]);
+        let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
+        let strike = |bonus| move |s: &Shot| matches!(s, Shot::Strike { stars: 1, bonus_impact, .. } if *bonus_impact == bonus);
+        assert!(strike(false)(&shot) && dice.finish().is_ok(), "{shot:?}");
+        let mut dice = ScriptedDice::new([16, 6, 10]);
+        assert!(strike(true)(&volley(
+            &mut dice,
+            35,
+            7,
+            &[6, 7],
+            Shooter::default()
+        )));
+        // The d20 past the target count, or on another creature: no strike on ours.
+        let mut dice = ScriptedDice::new([16, 8, 10]);
+        let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
+        assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+        let mut dice = ScriptedDice::new([16, 5, 10]);
+        let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
+        assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+    }
 }

@@ -324,4 +324,48 @@ mod tests {
         );
         assert_eq!(table.outcome(Defence::Ignore, &cf, None), Stars::NoStrike);
     }
+
+    #[test]
+    fn a_dodge_tie_break_goes_to_the_higher_roll() {
+        // "Dodge: higher roll gets a one-star victory"; "TIE BREAK an attacker who wins the tie
+        // break delivers a base impact strike ... A defender winning the tie break means the
+        // attack fails." Both S at EML60: the attacker's 51 beats the defender's 36. Equal
+        // rolls go to the defender (docs page 61, an assumption).
+        let table = StarTable::default();
+        let a = Test::resolve(51, 60);
+        let d = Test::resolve(36, 60);
+        assert_eq!(
+            table.outcome(Defence::Dodge, &a, Some(&d)),
+            Stars::Attacker(1)
+        );
+        assert_eq!(
+            table.outcome(Defence::Dodge, &d, Some(&a)),
+            Stars::Defender(1)
+        );
+        assert_eq!(
+            table.outcome(Defence::Dodge, &d, Some(&d)),
+            Stars::Defender(1)
+        );
+        // A Block wins tied successes; a Counterstrike loses them.
+        assert_eq!(
+            table.outcome(Defence::Block, &a, Some(&d)),
+            Stars::Defender(1)
+        );
+        assert_eq!(
+            table.outcome(Defence::Counterstrike, &d, Some(&a)),
+            Stars::Attacker(1)
+        );
+    }
+
+    #[test]
+    fn against_ignore_f_is_two_stars_and_cf_none() {
+        // MELEE TEST table, IGNORE: "CF ▲ · F ★ · S ★ · CS ★" with the TAs "IMPACT OR
+        // PRECISION": F is a strike with one TA (2 stars), S 3, CS 4.
+        let table = StarTable::default();
+        let stars = |roll| table.outcome(Defence::Ignore, &Test::resolve(roll, 60), None);
+        assert_eq!(stars(65), Stars::NoStrike);
+        assert_eq!(stars(61), Stars::Attacker(2));
+        assert_eq!(stars(36), Stars::Attacker(3));
+        assert_eq!(stars(35), Stars::Attacker(4));
+    }
 }
