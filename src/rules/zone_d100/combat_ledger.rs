@@ -111,6 +111,7 @@ fn every_strike_of_an_exchange_is_reported_nested_ones_too() {
         &story,
         &[
             "injury S2E",
+            "defender stumbles: falls prone",
             "takes a bonus action",
             "Counterstrike 11",
             "injury S2E",
@@ -914,4 +915,141 @@ fn a_severed_location_is_not_tested_for_amputation_again() {
     );
     assert!(!story.contains("amputation test"), "{story}");
     assert!(story.contains("SHK 9"), "{story}");
+}
+
+/// A round shield: blocks, Reach 0.
+const SHIELD: Weapon = Weapon {
+    impact_die: 4,
+    impact_modifier: 0,
+    aspect: Aspect::Blunt,
+    zone_die: 6,
+    reach: 0,
+    heft: 4,
+    thrust: false,
+    two_handed: false,
+    impact_ta: 0,
+};
+
+#[test]
+fn a_shield_block_and_a_dodge_refer_to_the_readied_spear_for_reach() {
+    // "a defender who Blocks with a shield in one hand may refer to a readied spear in the
+    // other hand for determining Reach and Thrust modifiers"; "Dodges still require the
+    // designation of a readied weapon ... for determining the attacker's Reach Penalty": the
+    // broadsword (Reach 4) against the spear (7): 60 − 15 = EML45 either way.
+    let mut spearman = fighter(Defence::Block);
+    spearman.weapon = SPEAR;
+    spearman.shield = Some(SHIELD);
+    let m = melee(fighter(Defence::Block), spearman);
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100, 51]);
+    assert!(story.contains("attacks defender: 100 vs EML45"), "{story}");
+    spearman.shield = None;
+    spearman.defence = Defence::Dodge;
+    let m = melee(fighter(Defence::Block), spearman);
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100, 51]);
+    assert!(
+        story.contains("attacks defender: 100 vs EML45: CF; defender Dodge"),
+        "{story}"
+    );
+}
+
+#[test]
+fn a_block_wins_tied_successes_and_checks_for_weapon_damage() {
+    // "a Block defence automatically wins tied successes, and a check for Weapon Damage is made
+    // (page 191)"; "BLOCK a tied success means the attack fails; check for Weapon Damage". Both
+    // S (36, 51): the d100 3 is within the 5% of the docs' page 191: the weapon breaks (with a
+    // shield, the shield); 6 is not. A Block that wins outright (71 against 36) rolls no check.
+    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[36, 51, 3]);
+    assert!(story.contains("the defender wins, 1 star"), "{story}");
+    assert!(
+        story.contains("the block breaks defender's weapon"),
+        "{story}"
+    );
+    assert!(states[1].disarmed && !states[0].disarmed);
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[36, 51, 6]);
+    assert!(!story.contains("breaks") && !states[1].disarmed, "{story}");
+    exchange(&m, &mut [State::default(); 2], &[71, 36]);
+    let mut shielded = fighter(Defence::Block);
+    shielded.shield = Some(SHIELD);
+    let m = melee(fighter(Defence::Block), shielded);
+    let mut states = [State::default(); 2];
+    exchange(&m, &mut states, &[36, 51, 3]);
+    assert!(states[1].shield_broken && !states[1].disarmed);
+}
+
+#[test]
+fn each_extra_block_or_dodge_star_is_a_bonus_action_or_a_setup() {
+    // "TACTICAL ADVANTAGE each extra Block star can be a bonus ACTION or a SETUP"; the same
+    // for Dodge. The attacker's 71 (F) against the defender's 10 (CS): two stars, one TA; a
+    // defender preferring a bonus action attacks (99 against the Block 98: no strike).
+    for defence in [Defence::Block, Defence::Dodge] {
+        let mut d = action_taker();
+        d.defence = defence;
+        let m = melee(fighter(Defence::Block), d);
+        let (story, _) = exchange(&m, &mut [State::default(); 2], &[71, 10, 99, 98]);
+        in_order(
+            &story,
+            &[
+                "the defender wins, 2 stars",
+                "defender takes a bonus action: an attack",
+                "defender attacks attacker: 99 vs EML60",
+            ],
+        );
+        // Preferring a Setup, it takes one (no die).
+        d.advantages = [
+            Advantage::Setup,
+            Advantage::Action,
+            Advantage::Impact,
+            Advantage::Precision,
+        ];
+        let m = melee(fighter(Defence::Block), d);
+        let mut states = [State::default(); 2];
+        let (story, _) = exchange(&m, &mut states, &[71, 10]);
+        assert!(states[1].setup, "{story}");
+    }
+}
+
+#[test]
+fn against_ignore_the_tas_are_only_impact_or_precision() {
+    // "IGNORE: CF MISHAP · F · S · CS · ★ TA: IMPACT OR TA: PRECISION": an attacker who prefers
+    // a bonus action and a Setup takes neither against Ignore. S (36): three stars, Impact (5)
+    // and Precision (two Zone Dice, both ZN4, then two Location Dice); F (61): two stars,
+    // Impact only (one Zone Die).
+    let mut m = melee(action_taker(), fighter(Defence::Ignore));
+    m.rules.face_option = false;
+    let mut states = [State::default(); 2];
+    let (story, _) = exchange(&m, &mut states, &[36, 4, 4, 6, 6, 1, 51]);
+    assert!(story.contains("the attacker wins, 3 stars"), "{story}");
+    assert!(story.contains("impact 1 + 4 + 5 TA"), "{story}");
+    assert!(
+        !story.contains("bonus action") && !states[0].setup,
+        "{story}"
+    );
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[61, 4, 6, 1, 51]);
+    assert!(story.contains("the attacker wins, 2 stars"), "{story}");
+    assert!(story.contains("impact 1 + 4 + 5 TA"), "{story}");
+}
+
+#[test]
+fn in_close_the_thrust_bonus_goes_to_the_shorter_thrust() {
+    // "Combatants making a Melee Strike with a Thrust (T) weapon whose Reach is greater than the
+    // opponent's RCH receive a bonus equal to the DIFFERENCE × 5. In Close, the bonus goes to
+    // thrusts with lower RCH." A thrusting dagger (Reach 1) against the spear (7) in Close:
+    // +30; out of Close, the Reach Penalty instead (−30).
+    let dagger = Weapon {
+        reach: 1,
+        thrust: true,
+        aspect: Aspect::Point,
+        ..BROADSWORD
+    };
+    let mut knifer = fighter(Defence::Block);
+    knifer.weapon = dagger;
+    let mut spearman = fighter(Defence::Block);
+    spearman.weapon = SPEAR;
+    let m = melee(knifer, spearman);
+    let states = [State::default(); 2];
+    assert_eq!(m.strike_eml(Side::A, &states, Some(&SPEAR), true).0, 90);
+    assert_eq!(m.strike_eml(Side::A, &states, Some(&SPEAR), false).0, 30);
 }

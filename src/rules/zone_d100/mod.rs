@@ -579,10 +579,13 @@ impl Ruleset for ZoneD100 {
                         } else {
                             // The Evade action (up to half Move) makes missiles pay for the
                             // Dodge.
-                            let evade = m.fighters[actor.index()].evade_missiles
-                                && s.shock != injury::ShockState::Stunned;
+                            let stunned = s.shock == injury::ShockState::Stunned;
+                            let evade = m.fighters[actor.index()].evade_missiles && !stunned;
+                            // STN: "All movement is Difficult": half the ground.
                             let step = if evade {
                                 (self.approach / 2).max(10)
+                            } else if stunned {
+                                self.approach / 2
                             } else {
                                 self.approach
                             };
@@ -593,7 +596,13 @@ impl Ruleset for ZoneD100 {
                                 format!(
                                     "{} {} to {} feet",
                                     self.names[actor.index()],
-                                    if evade { "evades forward" } else { "closes" },
+                                    if evade {
+                                        "evades forward"
+                                    } else if stunned {
+                                        "closes, stunned (Difficult movement)"
+                                    } else {
+                                        "closes"
+                                    },
                                     range.distance
                                 )
                             });
@@ -1140,5 +1149,112 @@ mod tests {
             &[11, 1, 3, 10, 3, 2, 6, 50, 50],
         );
         assert!(story.contains("hits ZN10 right"), "{story}");
+    }
+
+    /// One duel of `duel` on these dice until they run out: the story.
+    fn trial_story(duel: &ZoneD100, dice: &[u32]) -> String {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(duel.shape());
+        duel.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.used() >= dice.len(), "dice left over\n{story}");
+        story
+    }
+
+    #[test]
+    fn the_higher_initiative_acts_first_and_a_tie_rolls_a_d2() {
+        // Order of action: the Archer's Initiative 70 before the Spearman's 60, no die; equal
+        // Initiatives: a d2 (2: the Spearman).
+        let duel = archer_duel();
+        let story = trial_story(&duel, &[]);
+        assert!(story.starts_with("Archer acts first"), "{story}");
+        let mut tied = archer_duel();
+        tied.melee.fighters[1].initiative_ml = 70;
+        let story = trial_story(&tied, &[2]);
+        assert!(story.starts_with("Spearman acts first"), "{story}");
+    }
+
+    #[test]
+    fn the_charger_closes_into_melee_and_the_archer_strikes_with_no_turn_to_draw() {
+        // "Aware characters can make a melee strike with a readied weapon against foes they
+        // threaten within their Engagement Zone"; "Characters may unsheathe a weapon as a free
+        // action ... drop items at any time, requiring no action." At 10 feet the Archer shoots
+        // (99: a miss), the Spearman closes to 5; in round 2 the Archer attacks with the short
+        // sword at once (99 against the Counterstrike 98), then the Spearman (97 against the
+        // Dodge 96).
+        let duel = ZoneD100 {
+            start_distance: 10,
+            approach: 5,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[99, 99, 98, 97, 96]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Archer shoots at 10 feet",
+                "Spearman closes to 5 feet",
+                "round 2",
+                "Archer attacks Spearman: 99",
+                "Spearman attacks Archer: 97",
+            ],
+        );
+    }
+
+    #[test]
+    fn an_evader_covers_half_the_ground_and_a_stunned_charger_moves_difficult() {
+        // "the Evade action if they move at least ten feet (up to half Move)"; STN: "All
+        // movement is Difficult". The Spearman evading from 300 feet covers 15 of the 30 and the
+        // Archer's next shot is at an Evading target.
+        let mut duel = archer_duel();
+        duel.melee.fighters[1].evade_missiles = true;
+        let story = trial_story(&duel, &[11, 2, 3, 99, 1]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Spearman evades forward to 285 feet",
+                "(Volley 3, Evading target)",
+            ],
+        );
+        // Stunned at 100 feet (74: S at a Still target, ZN5 twice, LD 6 twice: the abdomen;
+        // impact 1 + 4: S2P; Shock 71, an F: 4 + 2 + 1 = 7), the Spearman cannot evade and
+        // closes 15 feet: Difficult movement.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..duel
+        };
+        let story = trial_story(&duel, &[74, 5, 5, 6, 6, 1, 71, 99]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "SHK 7 -> STN",
+                "Spearman closes, stunned (Difficult movement) to 85 feet",
+                "still stunned",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_grievous_leg_keeps_the_charger_down_and_out_of_reach() {
+        // "a left thigh injury ... Grievous (unusable; the victim falls prone)"; "Attempting any
+        // other action that requires using a zone with a Grievous injury ... is an automatic CF":
+        // the Spearman neither stands nor closes. The Archer's 74 at 300 feet... at 100 feet
+        // (S, a Still target: two Zone Dice, both ZN8), two Location Dice 1 (thigh), d2 1,
+        // impact 12 + 4: G4P; Shock 10 (CS): 3 + 4 − 1 = 6; Morale 10: steady.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[74, 8, 8, 1, 1, 1, 12, 10, 10]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "injury G4P",
+                "the injury throws the target prone",
+                "Spearman cannot close: a leg is unusable",
+                "Morale roll 10",
+            ],
+        );
+        assert!(!story.contains("Spearman stands up"), "{story}");
     }
 }
