@@ -860,8 +860,11 @@ fn a_shock_reroll_takes_20_and_fatigue_and_its_cf_is_extended_shock() {
 fn a_grievous_injury_borne_conscious_calls_for_morale() {
     // "if the victim is able to remain conscious after a Grievous injury, ... they must test
     // Morale to continue". The right forearm G4 with a Shock CS (none): at the end of the
-    // turn a Morale roll (Initiative ML60): 61 breaks.
-    let m = melee(fighter(Defence::Block), fighter(Defence::Block));
+    // turn a Morale roll (Initiative ML60, fatigue 10: "Only these modifiers affect their
+    // tests: Fatigue penalty"): 51 breaks.
+    let mut target = fighter(Defence::Block);
+    target.fatigue = 10;
+    let m = melee(fighter(Defence::Block), target);
     let mut states = [State::default(); 2];
     land_with(
         &m,
@@ -869,8 +872,8 @@ fn a_grievous_injury_borne_conscious_calls_for_morale() {
         blow(2, 20, Aspect::Edge),
         &[1, 8, 2, 16, 10],
     );
-    let story = end_turn(&m, &mut states, 1, &[61]);
-    assert!(story.contains("Morale roll 61 vs EML60: breaks"), "{story}");
+    let story = end_turn(&m, &mut states, 1, &[51]);
+    assert!(story.contains("Morale roll 51 vs EML50: breaks"), "{story}");
     assert!(states[1].routed);
 }
 

@@ -1257,4 +1257,48 @@ mod tests {
         );
         assert!(!story.contains("Spearman stands up"), "{story}");
     }
+
+    #[test]
+    fn a_grievous_weapon_arm_drops_the_weapon_for_good() {
+        // "ARM ... AUTOMATIC FUMBLE"; "Attempting any other action that requires using a zone
+        // with a Grievous injury ... is an automatic CF": the Spearman cannot take the spear up
+        // again. 74 at 100 feet (S, Still: two Zone Dice 2, two Location Dice 8: the forearm,
+        // d2 2: right), impact 12 + 4: G4P; Shock 10 (CS): 1 + 4 − 1 = 4; Morale 10.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[74, 2, 2, 8, 8, 2, 12, 10, 10]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "right forearm",
+                "injury G4P",
+                "the injury makes the weapon fall",
+                "Spearman cannot take up the weapon: the weapon arm is unusable",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_prone_fighter_spends_its_turn_standing() {
+        // The Shock example's character "takes a difficult Move to stand (costing 20 feet)": a
+        // prone fighter's next turn goes to standing up. At 5 feet the Archer's 95 is a CF5: it
+        // stumbles prone; in round 2 it stands up and does not attack.
+        let duel = ZoneD100 {
+            start_distance: 5,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[95, 99, 99, 98]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Archer stumbles: falls prone",
+                "round 2",
+                "Archer stands up",
+                "Spearman attacks Archer",
+            ],
+        );
+        assert_eq!(story.matches("Archer attacks").count(), 1, "{story}");
+    }
 }
