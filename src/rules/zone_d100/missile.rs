@@ -204,6 +204,28 @@ pub struct Shooter {
     pub stunned: bool,
     /// A Grievous injury prohibits the test: an automatic CF (this test, no roll).
     pub prohibited: Option<Test>,
+    /// A spoiled attack "occurs but automatically fails (roll against EML05 to check for CF)";
+    /// otherwise "no attack takes place".
+    pub spoiled_rolls_for_cf: bool,
+}
+
+/// A spoiled attack (EML −40 or worse): none, or an automatic failure that rolls against EML05
+/// for a CF.
+fn spoiled<D: Dice>(dice: &mut D, shooter: Shooter) -> Shot {
+    if !shooter.spoiled_rolls_for_cf {
+        return Shot::Spoiled;
+    }
+    let mut test = Test::roll(
+        dice,
+        super::skill::EML_FLOOR,
+        "d100 (spoiled attack: CF check)",
+    );
+    if test.level == SuccessLevel::CriticalFailure {
+        Shot::Mishap(test)
+    } else {
+        test.level = SuccessLevel::Failure;
+        Shot::Miss(test)
+    }
 }
 
 /// The test of a shot: an automatic CF, or the roll, one level lower while stunned.
@@ -221,7 +243,7 @@ fn shot_test<D: Dice>(dice: &mut D, eml: i32, shooter: Shooter, label: &'static 
 /// Resolves a Direct missile test.
 pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool, shooter: Shooter) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
-        return Shot::Spoiled;
+        return spoiled(dice, shooter);
     }
     let test = shot_test(dice, eml, shooter, "d100 (missile test, Direct)");
     match test.level {
@@ -253,7 +275,7 @@ pub fn volley<D: Dice>(
     shooter: Shooter,
 ) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
-        return Shot::Spoiled;
+        return spoiled(dice, shooter);
     }
     let test = shot_test(dice, eml, shooter, "d100 (missile test, Volley)");
     let precision_dice = match test.level {
@@ -473,7 +495,7 @@ mod tests {
         // with no roll.
         let stunned = Shooter {
             stunned: true,
-            prohibited: None,
+            ..Shooter::default()
         };
         match direct(&mut ScriptedDice::new([45]), 85, true, stunned) {
             Shot::Strike { stars, test, .. } => {
@@ -487,8 +509,8 @@ mod tests {
             level: SuccessLevel::CriticalFailure,
         };
         let prohibited = Shooter {
-            stunned: false,
             prohibited: Some(cf),
+            ..Shooter::default()
         };
         let mut none = ScriptedDice::new(Vec::<u32>::new());
         assert_eq!(direct(&mut none, 85, true, prohibited), Shot::Mishap(cf));
@@ -556,5 +578,34 @@ mod tests {
         let mut dice = ScriptedDice::new([16, 5, 10]);
         let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
         assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+    }
+
+    #[test]
+    fn a_direct_f_misses_and_a_spoiled_attack_is_wasted_or_rolls_for_cf_at_eml05() {
+        // "F MISS"; "Spoiled Attack: ... either no attack takes place (the action is wasted), or
+        // the attack occurs but automatically fails (roll against EML05 to check for CF)".
+        let mut dice = ScriptedDice::new([61]);
+        let shot = direct(&mut dice, 60, true, Shooter::default());
+        assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+        let mut dice = ScriptedDice::new(Vec::<u32>::new());
+        let shot = direct(&mut dice, -40, true, Shooter::default());
+        assert!(matches!(shot, Shot::Spoiled) && dice.finish().is_ok());
+        let rolls = Shooter {
+            spoiled_rolls_for_cf: true,
+            ..Shooter::default()
+        };
+        for (roll, mishap) in [(50, true), (51, false), (3, false)] {
+            let mut dice = ScriptedDice::new([roll]);
+            let shot = direct(&mut dice, -45, true, rolls);
+            assert_eq!(matches!(shot, Shot::Mishap(_)), mishap, "{roll}: {shot:?}");
+            assert!(!matches!(shot, Shot::Strike { .. }), "{roll}: {shot:?}");
+            let mut dice = ScriptedDice::new([roll]);
+            let shot = volley(&mut dice, -45, 1, &[1], rolls);
+            assert_eq!(matches!(shot, Shot::Mishap(_)), mishap, "{roll}: {shot:?}");
+            assert!(
+                dice.finish().is_ok(),
+                "no deviation die: it lands harmlessly"
+            );
+        }
     }
 }

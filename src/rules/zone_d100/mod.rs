@@ -197,6 +197,8 @@ pub struct ZoneD100 {
     pub very_low_overhead: bool,
     /// Wet bows.
     pub wet_bows: bool,
+    /// A spoiled shot rolls against EML05 for a CF (else it does not take place).
+    pub spoiled_shots_roll_for_cf: bool,
     /// Who tends the wounded.
     pub care: healing::Care,
     /// Each fighter as a patient.
@@ -237,6 +239,7 @@ impl ZoneD100 {
             low_overhead: file.rules.low_overhead || file.rules.very_low_overhead,
             very_low_overhead: file.rules.very_low_overhead,
             wet_bows: file.rules.wet_bows,
+            spoiled_shots_roll_for_cf: file.rules.spoiled_shots_roll_for_cf,
             care: healing::Care {
                 reroll_penalty: file.rules.reroll_penalty.i32(),
                 ..file.healing.care()
@@ -358,6 +361,7 @@ impl ZoneD100 {
         let shooter = missile::Shooter {
             stunned: states[i].shock == injury::ShockState::Stunned,
             prohibited: prohibited.then(|| m.automatic_cf(actor, &states[i], arms, eml)),
+            spoiled_rolls_for_cf: self.spoiled_shots_roll_for_cf,
         };
         let shot = match band.trajectory {
             missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),

@@ -269,6 +269,9 @@ pub struct Rules {
     pub very_low_overhead: bool,
     /// Bows and crossbows are wet: Base Range halved.
     pub wet_bows: bool,
+    /// A spoiled missile attack "occurs but automatically fails (roll against EML05 to check
+    /// for CF)" instead of "no attack takes place".
+    pub spoiled_shots_roll_for_cf: bool,
 }
 
 impl Default for Rules {
@@ -294,6 +297,7 @@ impl Default for Rules {
             low_overhead: false,
             very_low_overhead: false,
             wet_bows: false,
+            spoiled_shots_roll_for_cf: false,
         }
     }
 }
@@ -706,6 +710,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "wet_bows",
         default: "false",
         doc: "wet bows and crossbows: Base Range halved",
+    },
+    Parameter {
+        section: "rules",
+        key: "spoiled_shots_roll_for_cf",
+        default: "false",
+        doc: "a spoiled missile attack (EML -40 or worse) still rolls against EML05 for a CF mishap, instead of not taking place",
     },
     Parameter {
         section: "healing",
