@@ -989,7 +989,9 @@ impl GuardPierce {
                 *infections += 1;
                 let at = rows.mark(Kind::Injury, result, track.top);
                 log.say(|| format!("day {day}: recovery roll on {value} (Injury {highest}, medical {help}): {result} equals an Injury: infected, new Injury on row {at}; Injury {:?}", rows_of(rows.injury)));
-                let died = rows.dead(track) || (rows.dying(track) && medical == 0);
+                // Where the new Injury lands decides: more than 5 rows above the worst penalty
+                // row kills; above it the patient is dying, and dies without a healer.
+                let died = at >= track.dead_from || (at > track.worst && medical == 0);
                 if died {
                     log.say(|| format!("{name} dies of the infection"));
                     return Recovery {
@@ -1488,5 +1490,38 @@ mod tests {
             &Rules::default(),
             &Healing::default(),
         );
+    }
+
+    #[test]
+    fn an_infection_kills_by_where_the_new_injury_lands() {
+        // "If the result is equal to an Injury you already have, the wound is infected. Mark the
+        // result as a new Injury, as per the usual rules"; "An Injury above the highest wound
+        // penalty means the character is dying and, without medical attention, dead in about an
+        // hour"; "If an Injury is more than 5 rows above the highest wound penalty, the character
+        // is dead." The default sheet: worst penalty row 12, dead from row 18.
+        let no_healer = short_horizon(model(fighter(12, 5, 10, 5), fighter(10, 5, 5, 5)), 7, 0);
+        // Injuries 3 and 13 (saved from dying after the fight), no healer: roll on 13, 3 and 15:
+        // infected, the new Injury on row 4, below the worst row: the patient lives.
+        let (r, infections, log) = recover_with(&no_healer, &[3, 13], &[3, 15]);
+        assert_eq!(infections, 1);
+        assert!(!r.died, "{log:?}");
+        assert!(log.iter().any(|l| l.contains("new Injury on row 4")), "{log:?}");
+        // Injuries 12, 13 and 14, roll 13 (and 20): the new Injury on row 15 (11 and 15 are
+        // equally near: the higher), above the worst row: dying, dead without a healer.
+        let (r, _, log) = recover_with(&no_healer, &[12, 13, 14], &[13, 20]);
+        assert!(log.iter().any(|l| l.contains("new Injury on row 15")), "{log:?}");
+        assert!(r.died, "{log:?}");
+        // With a healer (medical 5; its roll 20 and 20 fails, so the value stays 14): lives.
+        let healer = short_horizon(model(fighter(12, 5, 10, 5), fighter(10, 5, 5, 5)), 7, 5);
+        let (r, _, log) = recover_with(&healer, &[12, 13, 14], &[20, 20, 13, 20]);
+        assert!(log.iter().any(|l| l.contains("new Injury on row 15")), "{log:?}");
+        assert!(!r.died, "{log:?}");
+        // Injuries 16 and 17, roll 17: the new Injury on row 18, more than 5 above the worst:
+        // dead, healer or not.
+        let (r, _, log) = recover_with(&healer, &[16, 17], &[20, 20, 17, 20]);
+        assert!(log.iter().any(|l| l.contains("new Injury on row 18")), "{log:?}");
+        assert!(r.died, "{log:?}");
+        let (r, _, log) = recover_with(&no_healer, &[16, 17], &[17, 20]);
+        assert!(r.died, "{log:?}");
     }
 }
