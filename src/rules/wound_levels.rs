@@ -926,7 +926,9 @@ impl WoundLevels {
         if roll.botch {
             return None;
         }
-        let base = if dodges_left[defender.index()] > 0 {
+        // A dodge is an action: a Terminal or Mortal defender ("Actions not possible") cannot.
+        let can_dodge = Self::level(states[defender.index()].damage) < 6;
+        let base = if dodges_left[defender.index()] > 0 && can_dodge {
             dodges_left[defender.index()] -= 1;
             let actions = declared[defender.index()].actions();
             let multi = if actions > 1 { actions as i32 } else { 0 };
@@ -1629,5 +1631,50 @@ mod tests {
             &Rules::default(),
             &Healing::default(),
         );
+    }
+
+    #[test]
+    fn a_terminal_or_mortal_defender_cannot_dodge() {
+        // "6) Terminal: Actions not possible." A dodge is an action: a Terminal defender with a
+        // dodge declared takes the attack undefended. Adam attacks: roll 2 + 3 = 5, no dodge
+        // die; 5 + 3 − 1 armour = 7 more.
+        let model = bob_and_adam(Healing::default());
+        let mut plans = [Plan::default(); 2];
+        plans[0].dodges = 1;
+        plans[1].attacks = 1;
+        for damage in [6, 7] {
+            let mut states = [State::default(); 2];
+            states[0].damage = damage;
+            let mut dodges_left = [1, 0];
+            let mut dice = script(&[2]);
+            let mut log = VecLog::default();
+            let dealt = model.attack(
+                Side::B,
+                &plans,
+                &mut dodges_left,
+                &mut states,
+                true,
+                &mut dice,
+                &mut log,
+            );
+            assert!(dice.finish().is_ok(), "no dodge die: {:?}", log.lines);
+            assert_eq!(dealt, Some(7), "{:?}", log.lines);
+            assert!(!log.lines.iter().any(|l| l.contains("dodges")), "{:?}", log.lines);
+        }
+        // At Critical (5) the dodge still answers: −1 against 5 − 3 (wound) ... a dodge die.
+        let mut states = [State::default(); 2];
+        states[0].damage = 5;
+        let mut dodges_left = [1, 0];
+        let mut dice = script(&[2, 0]);
+        model.attack(
+            Side::B,
+            &plans,
+            &mut dodges_left,
+            &mut states,
+            true,
+            &mut dice,
+            &mut NoLog,
+        );
+        assert!(dice.finish().is_ok() && dodges_left[0] == 0);
     }
 }
