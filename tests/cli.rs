@@ -547,6 +547,27 @@ fn a_malformed_protection_interval_is_an_error_at_its_line() {
 }
 
 #[test]
+fn a_melee_fighter_who_would_withdraw_is_an_error_at_its_line() {
+    // wound-levels: withdrawing out of melee range is a ranged fighter's tactic; set on a melee
+    // fighter it would do nothing, so it is refused where it is written.
+    let dir = scratch("withdraw");
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/wound-levels/bruiser-vs-fencer.toml"),
+    )
+    .unwrap_or_default();
+    let file = dir.join("bad.toml");
+    let _ = std::fs::write(
+        &file,
+        original.replacen("weapon = \"club\"\n", "weapon = \"club\"\nwithdraw = \"always\"\n", 1),
+    );
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("bad.toml:17:12: "), "{err}");
+    assert!(err.contains("a.withdraw: expected \"never\" for a fighter without a ranged weapon"), "{err}");
+}
+
+#[test]
 fn catalogue_entries_are_found_and_their_errors_name_the_catalogue_file() {
     let dir = scratch("catalogue");
     let catalogue = dir.join("weapons.toml");

@@ -132,9 +132,9 @@ pub struct FighterSpec {
     /// Tactic: declared actions Evasion turns into dodges when the opponent attacks.
     #[serde(default = "one_attack")]
     pub evade: Ranged<0, 5>,
-    /// Tactic: when to withdraw out of melee range.
+    /// Tactic: when to withdraw out of melee range (a ranged fighter's tactic).
     #[serde(default)]
-    pub withdraw: Withdraw,
+    pub withdraw: Option<toml::Spanned<Withdraw>>,
     /// Tactic: fire mode of an automatic weapon.
     #[serde(default)]
     pub fire_mode: FireMode,
@@ -217,6 +217,12 @@ pub struct Rules {
     pub check_difficulty: Ranged<-10, 10>,
     /// The fighters start within melee range.
     pub start_engaged: bool,
+    /// Penalty to movement rolls at wound levels 1 to 7 ("Moderate: -2 to move").
+    pub move_penalties: Vec<Ranged<0, 10>>,
+    /// A melee fighter follows a foe who withdraws, if it can keep pace.
+    pub pursue: bool,
+    /// A botched attack misses whatever its total, as a botched dodge "is ineffective".
+    pub botched_attack_misses: bool,
 }
 
 impl Default for Rules {
@@ -239,6 +245,9 @@ impl Default for Rules {
             wound_penalties: [0, 1, 1, 2, 3, 3, 3].map(Ranged::new).to_vec(),
             check_difficulty: Ranged::new(1),
             start_engaged: true,
+            move_penalties: [0, 1, 2, 2, 3, 3, 3].map(Ranged::new).to_vec(),
+            pursue: true,
+            botched_attack_misses: true,
         }
     }
 }
@@ -366,6 +375,24 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "wound_penalties",
         default: "[0, 1, 1, 2, 3, 3, 3]",
         doc: "penalty to rolls at wound levels 1 to 7",
+    },
+    Parameter {
+        section: "rules",
+        key: "move_penalties",
+        default: "[0, 1, 2, 2, 3, 3, 3]",
+        doc: "penalty to movement rolls (a pursuit) at wound levels 1 to 7: Moderate's -2 to move",
+    },
+    Parameter {
+        section: "rules",
+        key: "botched_attack_misses",
+        default: "true",
+        doc: "a botched attack misses whatever its total (as a botched dodge is ineffective)",
+    },
+    Parameter {
+        section: "rules",
+        key: "pursue",
+        default: "true",
+        doc: "a melee fighter follows a foe who withdraws: the faster pace wins (Serious cannot run, Critical cannot walk), equal paces an opposed movement roll",
     },
     Parameter {
         section: "rules",
@@ -614,6 +641,8 @@ pub struct WoundLevels {
     pub round_limit: u32,
     /// Penalty by wound level 0..=7.
     penalty: [i32; 8],
+    /// Movement roll penalty by wound level 0..=7.
+    move_penalty: [i32; 8],
 }
 
 /// What a fighter does this turn.
@@ -691,6 +720,10 @@ impl WoundLevels {
         for (level, p) in penalty.iter_mut().enumerate().skip(1) {
             *p = rules.wound_penalties.get(level - 1).map_or(0, Ranged::i32);
         }
+        let mut move_penalty = [0i32; 8];
+        for (level, p) in move_penalty.iter_mut().enumerate().skip(1) {
+            *p = rules.move_penalties.get(level - 1).map_or(0, Ranged::i32);
+        }
         WoundLevels {
             fighters,
             names,
@@ -698,27 +731,41 @@ impl WoundLevels {
             healing,
             round_limit,
             penalty,
+            move_penalty,
         }
     }
 
     /// Compiles a scenario file.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
         let rules = file.rules.clone();
-        if rules.wound_penalties.len() != 7 {
-            let place = rules.wound_penalties.first().and_then(Ranged::span);
-            return Err(source.error_at(
-                place,
-                Some("rules.wound_penalties"),
-                format!(
-                    "expected 7 penalties (wound levels 1 to 7), found {}",
-                    rules.wound_penalties.len()
-                ),
-            ));
+        for (key, list) in [
+            ("rules.wound_penalties", &rules.wound_penalties),
+            ("rules.move_penalties", &rules.move_penalties),
+        ] {
+            if list.len() != 7 {
+                let place = list.first().and_then(Ranged::span);
+                return Err(source.error_at(
+                    place,
+                    Some(key),
+                    format!(
+                        "expected 7 penalties (wound levels 1 to 7), found {}",
+                        list.len()
+                    ),
+                ));
+            }
         }
         let mut fighters = Vec::with_capacity(2);
         for side in Side::BOTH {
             let spec = file.fighter(side);
             let (weapon, armour) = file.equipment(side, source)?;
+            let withdraw = spec.withdraw.as_ref().map_or(Withdraw::Never, |w| *w.get_ref());
+            if withdraw != Withdraw::Never && !weapon.kind.is_ranged() {
+                return Err(source.error_at(
+                    spec.withdraw.as_ref().map(toml::Spanned::span),
+                    Some(&format!("{}.withdraw", side.key())),
+                    "expected \"never\" for a fighter without a ranged weapon: withdrawing out of melee range is a ranged fighter's tactic (out of reach a melee fighter cannot attack)",
+                ));
+            }
             let physique = spec.physique.bonus();
             let above = (physique - rules.physique_damage_from.i32()).max(0);
             let kind_bonus = |kind: WeaponKind| match kind {
@@ -753,7 +800,7 @@ impl WoundLevels {
                 throwable: weapon.throwable,
                 attacks: spec.attacks.u32(),
                 evade: spec.evade.u32(),
-                withdraw: spec.withdraw,
+                withdraw,
                 fire_mode: if weapon.automatic {
                     spec.fire_mode
                 } else {
@@ -859,6 +906,120 @@ impl WoundLevels {
         plan
     }
 
+    /// A fighter's pace at a wound level: 2 runs, 1 walks ("4) Serious: ... cannot run"),
+    /// 0 crawls ("5) Critical: ... cannot walk").
+    pub fn pace(damage: u32) -> u32 {
+        match Self::level(damage) {
+            0..=3 => 2,
+            4 => 1,
+            _ => 0,
+        }
+    }
+
+    /// Movement at the end of the turn, in initiative order: closing in, withdrawing. A
+    /// fighter who cannot walk must pass a Physique check to move; a melee fighter follows a
+    /// foe who withdraws when it can keep pace (`rules.pursue`). Returns whether the fighters
+    /// are within melee range after it.
+    fn movement<D: Dice, L: Log>(
+        &self,
+        order: [Side; 2],
+        declared: &[Plan; 2],
+        states: &[State; 2],
+        mut engaged: bool,
+        dice: &mut D,
+        log: &mut L,
+    ) -> bool {
+        for side in order {
+            let p = declared[side.index()];
+            let damage = states[side.index()].damage;
+            if !(p.withdraw || p.close) || Self::level(damage) >= 6 {
+                continue;
+            }
+            let name = &self.names[side.index()];
+            if Self::level(damage) >= 5 {
+                let (ok, total) =
+                    self.physique_check(side, damage, dice, "dF (Physique check to move)");
+                log.say(|| {
+                    format!(
+                        "  {name} cannot walk: Physique check {total} to move: {}",
+                        if ok { "succeeds" } else { "fails" }
+                    )
+                });
+                if !ok {
+                    continue;
+                }
+            }
+            if p.withdraw && engaged && self.pursued(side, declared, states) {
+                let escapes = self.outpaces(side, states, dice, log);
+                if !escapes {
+                    log.say(|| {
+                        format!(
+                            "  {name} tries to withdraw, but {} keeps pace: still in melee range",
+                            self.names[side.other().index()]
+                        )
+                    });
+                    continue;
+                }
+            }
+            engaged = p.close;
+            log.say(|| {
+                format!(
+                    "  {name} {}",
+                    if p.close {
+                        "closes into melee range"
+                    } else {
+                        "withdraws out of melee range"
+                    }
+                )
+            });
+        }
+        engaged
+    }
+
+    /// Whether the foe of a fighter withdrawing follows it: a melee fighter able to act and not
+    /// withdrawing itself, with `rules.pursue` on.
+    fn pursued(&self, withdrawer: Side, declared: &[Plan; 2], states: &[State; 2]) -> bool {
+        let foe = withdrawer.other();
+        self.rules.pursue
+            && !self.fighters[foe.index()].kind.is_ranged()
+            && !declared[foe.index()].withdraw
+            && Self::level(states[foe.index()].damage) < 6
+    }
+
+    /// A pursuit: the withdrawer gets away when its pace is the faster or the pursuer cannot
+    /// walk; at equal paces, when its movement roll (roll + Physique − move penalty) beats the
+    /// pursuer's (a tie keeps them in melee range).
+    fn outpaces<D: Dice, L: Log>(
+        &self,
+        withdrawer: Side,
+        states: &[State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) -> bool {
+        let pursuer = withdrawer.other();
+        let w = Self::pace(states[withdrawer.index()].damage);
+        let q = Self::pace(states[pursuer.index()].damage);
+        if q == 0 || w != q {
+            return q == 0 || w > q;
+        }
+        let mut movement = |side: Side| {
+            let r = self.roll(dice, "dF (movement roll)");
+            let damage = states[side.index()].damage;
+            r.value + self.fighters[side.index()].physique
+                - self.move_penalty[Self::level(damage) as usize]
+        };
+        let away = movement(withdrawer);
+        let after = movement(pursuer);
+        log.say(|| {
+            format!(
+                "  movement rolls: {} {away}, {} {after}",
+                self.names[withdrawer.index()],
+                self.names[pursuer.index()]
+            )
+        });
+        away > after
+    }
+
     /// One attack; returns the damage dealt after armour, `None` on a miss. `declared` are the turn's plans
     /// (for the multiple-action penalties); `dodges_left` the dodges not yet used.
     #[allow(clippy::too_many_arguments)]
@@ -920,10 +1081,14 @@ impl WoundLevels {
                     "attacks"
                 },
                 roll.value,
-                if roll.botch { " (botch: a miss)" } else { "" }
+                if roll.botch && self.rules.botched_attack_misses {
+                    " (botch: a miss)"
+                } else {
+                    ""
+                }
             )
         });
-        if roll.botch {
+        if roll.botch && self.rules.botched_attack_misses {
             return None;
         }
         // A dodge is an action: a Terminal or Mortal defender ("Actions not possible") cannot.
@@ -1161,44 +1326,7 @@ impl Ruleset for WoundLevels {
                 }
             }
             // Movement at the end of the turn.
-            for side in [fast, slow] {
-                let p = declared[side.index()];
-                if !(p.withdraw || p.close) || Self::level(states[side.index()].damage) >= 6 {
-                    continue;
-                }
-                let moved = if Self::level(states[side.index()].damage) >= 5 {
-                    let (ok, total) = self.physique_check(
-                        side,
-                        states[side.index()].damage,
-                        dice,
-                        "dF (Physique check to move)",
-                    );
-                    log.say(|| {
-                        format!(
-                            "  {} cannot walk: Physique check {total} to move: {}",
-                            self.names[side.index()],
-                            if ok { "succeeds" } else { "fails" }
-                        )
-                    });
-                    ok
-                } else {
-                    true
-                };
-                if moved {
-                    engaged = p.close;
-                    log.say(|| {
-                        format!(
-                            "  {} {}",
-                            self.names[side.index()],
-                            if p.close {
-                                "closes into melee range"
-                            } else {
-                                "withdraws out of melee range"
-                            }
-                        )
-                    });
-                }
-            }
+            engaged = self.movement([fast, slow], &declared, &states, engaged, dice, log);
             // End of the turn: Mortal dies; Terminal is out.
             let out = states.map(|s| Self::level(s.damage) >= 6);
             for side in Side::BOTH {
@@ -1676,5 +1804,66 @@ mod tests {
             &mut NoLog,
         );
         assert!(dice.finish().is_ok() && dodges_left[0] == 0);
+    }
+
+    /// Bob (ranged, `bob_damage`) withdraws while Adam (melee, `adam_damage`) attacks: the
+    /// movement step with these fudge totals; whether they are still in melee range, the story.
+    fn withdraw_from(bob_damage: u32, adam_damage: u32, rolls: &[i32]) -> (bool, Vec<String>) {
+        let model = bob_and_adam(Healing::default());
+        let mut plans = [Plan::default(); 2];
+        plans[0].withdraw = true;
+        plans[1].attacks = 1;
+        let mut states = [State::default(); 2];
+        states[0].damage = bob_damage;
+        states[1].damage = adam_damage;
+        let mut dice = script(rolls);
+        let mut log = VecLog::default();
+        let engaged = model.movement([Side::B, Side::A], &plans, &states, true, &mut dice, &mut log);
+        assert!(dice.finish().is_ok(), "{:?}: {:?}", dice.error(), log.lines);
+        (engaged, log.lines)
+    }
+
+    #[test]
+    fn a_withdrawal_is_followed_at_the_pursuers_pace() {
+        // "4) Serious: -2 to all rolls; cannot run"; "5) Critical: ... cannot walk": a Serious
+        // Adam cannot keep up with an unhurt Bob; an unhurt Adam keeps up with a Serious Bob;
+        // a Critical Adam cannot follow at all (the example's turn 2). No dice.
+        assert!(!withdraw_from(0, 4, &[]).0);
+        let (engaged, log) = withdraw_from(4, 0, &[]);
+        assert!(engaged, "{log:?}");
+        assert!(log.iter().any(|l| l.contains("Adam keeps pace")), "{log:?}");
+        assert!(!withdraw_from(0, 5, &[]).0);
+        // Equal paces: movement rolls, roll + Physique 3 − move penalty; Bob must beat Adam.
+        assert!(!withdraw_from(0, 0, &[1, 0]).0, "4 against 3: away");
+        assert!(withdraw_from(0, 0, &[0, 0]).0, "a tie keeps them engaged");
+    }
+
+    #[test]
+    fn moderate_is_minus_2_to_move() {
+        // "3) Moderate: -2 to move; -1 to all other rolls": a Moderate Bob's movement roll 1
+        // is 1 + 3 − 2 = 2 against Adam's 0 + 3 − 1 (Light) = 2: a tie, caught; with −1 to move
+        // he would have got away.
+        let (engaged, log) = withdraw_from(3, 2, &[1, 0]);
+        assert!(log.iter().any(|l| l.contains("movement rolls: Bob 2, Adam 2")), "{log:?}");
+        assert!(engaged, "{log:?}");
+    }
+
+    #[test]
+    fn a_botched_attack_misses_by_the_named_choice() {
+        // The text: a botched dodge "is ineffective"; of a botched attack it says nothing. By
+        // default (`rules.botched_attack_misses`) it misses as well: a Legendary (+6) attacker's
+        // botch (−4) would otherwise total 2, a hit on an undefended foe (2 + 3 − 1 = 4).
+        let mut model = bob_and_adam(Healing::default());
+        model.fighters[1].melee = 6;
+        let mut plans = [Plan::default(); 2];
+        plans[1].attacks = 1;
+        let attack = |model: &WoundLevels| {
+            let mut states = [State::default(); 2];
+            let mut dice = script(&[-4]);
+            model.attack(Side::B, &plans, &mut [0, 0], &mut states, true, &mut dice, &mut NoLog)
+        };
+        assert_eq!(attack(&model), None);
+        model.rules.botched_attack_misses = false;
+        assert_eq!(attack(&model), Some(4));
     }
 }
