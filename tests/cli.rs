@@ -558,13 +558,20 @@ fn a_melee_fighter_who_would_withdraw_is_an_error_at_its_line() {
     let file = dir.join("bad.toml");
     let _ = std::fs::write(
         &file,
-        original.replacen("weapon = \"club\"\n", "weapon = \"club\"\nwithdraw = \"always\"\n", 1),
+        original.replacen(
+            "weapon = \"club\"\n",
+            "weapon = \"club\"\nwithdraw = \"always\"\n",
+            1,
+        ),
     );
     let o = duelsim(&["check", &file.to_string_lossy()]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(err.contains("bad.toml:17:12: "), "{err}");
-    assert!(err.contains("a.withdraw: expected \"never\" for a fighter without a ranged weapon"), "{err}");
+    assert!(
+        err.contains("a.withdraw: expected \"never\" for a fighter without a ranged weapon"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -977,11 +977,31 @@ impl D6Pool {
             whiffed: out.column == WHIFF,
         };
         if out.column == WHIFF {
+            // What the whiff costs depends on the first defence rule that applies to its next
+            // defence: a defensive stance or a throw keeps the PARRY/DODGE dice.
+            let (rule, _) = defence_rule(&states[ai].standing);
             log.say(|| {
-                format!(
-                    "  a whiff: {} loses its PARRY/DODGE dice when {} attacks back",
-                    self.names[ai], self.names[di]
-                )
+                let (me, foe) = (&self.names[ai], &self.names[di]);
+                match rule {
+                    DefenceRule::Whiffed => format!(
+                        "  a whiff: {me} loses its PARRY/DODGE dice when {foe} attacks back"
+                    ),
+                    DefenceRule::Defensive => format!(
+                        "  a whiff: {me} attacked defensively, so it keeps its PARRY/DODGE dice when {foe} attacks back"
+                    ),
+                    DefenceRule::Threw => format!(
+                        "  a whiff: {me} threw its weapon, so it keeps its PARRY/DODGE dice when {foe} attacks back"
+                    ),
+                    DefenceRule::Berserk => format!(
+                        "  a whiff: {me} attacked berserk: only its ARMOR dice when {foe} attacks back"
+                    ),
+                    DefenceRule::Stunned => format!(
+                        "  a whiff: {me} is stunned: only its ARMOR dice when {foe} attacks back"
+                    ),
+                    DefenceRule::Normal => format!(
+                        "  a whiff: {me} keeps its PARRY/DODGE dice when {foe} attacks back"
+                    ),
+                }
             });
             return out;
         }
@@ -1893,5 +1913,37 @@ throw_bonus = 2
             &Rules::default(),
             &Healing::default(),
         );
+    }
+
+    #[test]
+    fn a_whiff_is_narrated_by_the_defence_rule_that_applies() {
+        // "Use the first rule that applies": "If you attacked 'defensively' last turn, roll ARMOR
+        // + SHIELD + PARRY/DODGE" comes before "If you 'Whiffed' your attack last turn, You lose
+        // Parry/DODGE". A defensive whiff keeps the dice, and the story says so.
+        let mut careful = fighter();
+        careful.stance = Stance::Defensive;
+        let m = model(careful, fighter());
+        let mut states = start(&m);
+        let mut log = VecLog::default();
+        let mut dice = ScriptedDice::new(vec![1, 2]);
+        let whiff = m.attack(Side::A, &mut states, &mut dice, &mut log);
+        assert_eq!(whiff.column, WHIFF, "{:?}", log.lines);
+        let story = log.lines.join("\n");
+        assert!(
+            story.contains("attacked defensively, so it keeps its PARRY/DODGE dice"),
+            "{story}"
+        );
+        assert!(!story.contains("loses"), "{story}");
+        // A plain whiff loses them.
+        let m = model(fighter(), fighter());
+        let mut states = start(&m);
+        let mut log = VecLog::default();
+        m.attack(
+            Side::A,
+            &mut states,
+            &mut ScriptedDice::new(vec![1, 2, 3]),
+            &mut log,
+        );
+        assert!(log.lines.join("\n").contains("loses its PARRY/DODGE dice"));
     }
 }

@@ -1505,21 +1505,33 @@ mod tests {
         let (r, infections, log) = recover_with(&no_healer, &[3, 13], &[3, 15]);
         assert_eq!(infections, 1);
         assert!(!r.died, "{log:?}");
-        assert!(log.iter().any(|l| l.contains("new Injury on row 4")), "{log:?}");
+        assert!(
+            log.iter().any(|l| l.contains("new Injury on row 4")),
+            "{log:?}"
+        );
         // Injuries 12, 13 and 14, roll 13 (and 20): the new Injury on row 15 (11 and 15 are
         // equally near: the higher), above the worst row: dying, dead without a healer.
         let (r, _, log) = recover_with(&no_healer, &[12, 13, 14], &[13, 20]);
-        assert!(log.iter().any(|l| l.contains("new Injury on row 15")), "{log:?}");
+        assert!(
+            log.iter().any(|l| l.contains("new Injury on row 15")),
+            "{log:?}"
+        );
         assert!(r.died, "{log:?}");
         // With a healer (medical 5; its roll 20 and 20 fails, so the value stays 14): lives.
         let healer = short_horizon(model(fighter(12, 5, 10, 5), fighter(10, 5, 5, 5)), 7, 5);
         let (r, _, log) = recover_with(&healer, &[12, 13, 14], &[20, 20, 13, 20]);
-        assert!(log.iter().any(|l| l.contains("new Injury on row 15")), "{log:?}");
+        assert!(
+            log.iter().any(|l| l.contains("new Injury on row 15")),
+            "{log:?}"
+        );
         assert!(!r.died, "{log:?}");
         // Injuries 16 and 17, roll 17: the new Injury on row 18, more than 5 above the worst:
         // dead, healer or not.
         let (r, _, log) = recover_with(&healer, &[16, 17], &[20, 20, 17, 20]);
-        assert!(log.iter().any(|l| l.contains("new Injury on row 18")), "{log:?}");
+        assert!(
+            log.iter().any(|l| l.contains("new Injury on row 18")),
+            "{log:?}"
+        );
         assert!(r.died, "{log:?}");
         let (r, _, log) = recover_with(&no_healer, &[16, 17], &[17, 20]);
         assert!(r.died, "{log:?}");

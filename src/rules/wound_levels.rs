@@ -758,7 +758,10 @@ impl WoundLevels {
         for side in Side::BOTH {
             let spec = file.fighter(side);
             let (weapon, armour) = file.equipment(side, source)?;
-            let withdraw = spec.withdraw.as_ref().map_or(Withdraw::Never, |w| *w.get_ref());
+            let withdraw = spec
+                .withdraw
+                .as_ref()
+                .map_or(Withdraw::Never, |w| *w.get_ref());
             if withdraw != Withdraw::Never && !weapon.kind.is_ranged() {
                 return Err(source.error_at(
                     spec.withdraw.as_ref().map(toml::Spanned::span),
@@ -1787,7 +1790,11 @@ mod tests {
             );
             assert!(dice.finish().is_ok(), "no dodge die: {:?}", log.lines);
             assert_eq!(dealt, Some(7), "{:?}", log.lines);
-            assert!(!log.lines.iter().any(|l| l.contains("dodges")), "{:?}", log.lines);
+            assert!(
+                !log.lines.iter().any(|l| l.contains("dodges")),
+                "{:?}",
+                log.lines
+            );
         }
         // At Critical (5) the dodge still answers: −1 against 5 − 3 (wound) ... a dodge die.
         let mut states = [State::default(); 2];
@@ -1818,7 +1825,14 @@ mod tests {
         states[1].damage = adam_damage;
         let mut dice = script(rolls);
         let mut log = VecLog::default();
-        let engaged = model.movement([Side::B, Side::A], &plans, &states, true, &mut dice, &mut log);
+        let engaged = model.movement(
+            [Side::B, Side::A],
+            &plans,
+            &states,
+            true,
+            &mut dice,
+            &mut log,
+        );
         assert!(dice.finish().is_ok(), "{:?}: {:?}", dice.error(), log.lines);
         (engaged, log.lines)
     }
@@ -1844,7 +1858,11 @@ mod tests {
         // is 1 + 3 − 2 = 2 against Adam's 0 + 3 − 1 (Light) = 2: a tie, caught; with −1 to move
         // he would have got away.
         let (engaged, log) = withdraw_from(3, 2, &[1, 0]);
-        assert!(log.iter().any(|l| l.contains("movement rolls: Bob 2, Adam 2")), "{log:?}");
+        assert!(
+            log.iter()
+                .any(|l| l.contains("movement rolls: Bob 2, Adam 2")),
+            "{log:?}"
+        );
         assert!(engaged, "{log:?}");
     }
 
@@ -1860,7 +1878,15 @@ mod tests {
         let attack = |model: &WoundLevels| {
             let mut states = [State::default(); 2];
             let mut dice = script(&[-4]);
-            model.attack(Side::B, &plans, &mut [0, 0], &mut states, true, &mut dice, &mut NoLog)
+            model.attack(
+                Side::B,
+                &plans,
+                &mut [0, 0],
+                &mut states,
+                true,
+                &mut dice,
+                &mut NoLog,
+            )
         };
         assert_eq!(attack(&model), None);
         model.rules.botched_attack_misses = false;
