@@ -16,7 +16,7 @@ use crate::scenario::{self, Scenario};
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -379,6 +379,9 @@ pub struct TraceOptions {
 struct TraceDice<'a, D> {
     inner: D,
     lines: &'a RefCell<Vec<String>>,
+    /// Set at the first die with no valid result: the rules go on with a stand-in value, so
+    /// nothing after it is narrated.
+    stopped: &'a Cell<bool>,
     results: Vec<u32>,
 }
 
@@ -386,10 +389,14 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
     fn d(&mut self, sides: u32, label: &'static str) -> u32 {
         let value = self.inner.d(sides, label);
         let n = self.results.len() + 1;
+        if self.stopped.get() {
+            return value;
+        }
         if self.inner.exhausted() {
-            self.lines
-                .borrow_mut()
-                .push(format!("    die #{n}: {label}: no result given"));
+            self.stopped.set(true);
+            self.lines.borrow_mut().push(format!(
+                "    die #{n}: {label}: no valid result given; the trace stops here"
+            ));
         } else {
             self.results.push(value);
             self.lines
@@ -402,9 +409,13 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
     fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
         let (a, b) = self.inner.pair(sides, first, second);
         let n = self.results.len() + 1;
+        if self.stopped.get() {
+            return (a, b);
+        }
         if self.inner.exhausted() {
+            self.stopped.set(true);
             self.lines.borrow_mut().push(format!(
-                "    dice #{n} and #{}: {first}, {second}: not enough results given",
+                "    dice #{n} and #{}: {first}, {second}: not both given as valid results; the trace stops here",
                 n + 1
             ));
         } else {
@@ -424,23 +435,31 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
 /// The narration half of the trace, sharing the dice's lines so both stay in order.
 struct TraceLog<'a> {
     lines: &'a RefCell<Vec<String>>,
+    stopped: &'a Cell<bool>,
 }
 
 impl Log for TraceLog<'_> {
     const ON: bool = true;
     fn say(&mut self, line: impl FnOnce() -> String) {
-        self.lines.borrow_mut().push(line());
+        if !self.stopped.get() {
+            self.lines.borrow_mut().push(line());
+        }
     }
 }
 
 fn trace_with<R: Ruleset, D: Dice>(model: &R, dice: D) -> (Vec<String>, Vec<u32>, D) {
     let lines = RefCell::new(Vec::new());
+    let stopped = Cell::new(false);
     let mut traced = TraceDice {
         inner: dice,
         lines: &lines,
+        stopped: &stopped,
         results: Vec::new(),
     };
-    let mut log = TraceLog { lines: &lines };
+    let mut log = TraceLog {
+        lines: &lines,
+        stopped: &stopped,
+    };
     let mut tally = Tally::new(model.shape());
     model.trial(&mut traced, &mut log, &mut tally);
     let TraceDice { inner, results, .. } = traced;

@@ -206,6 +206,35 @@ fn trace_with_too_few_dice_exits_2_and_says_which_die_was_missing() {
         err.contains("die #4 (white d20 (attack), d20) has no result"),
         "{err}"
     );
+    // The narration stops at the missing die: no made-up result follows it.
+    let out = text(&o.stdout);
+    let story: Vec<&str> = out.lines().collect();
+    let stop = story
+        .iter()
+        .position(|l| l.contains("the trace stops here"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(story[stop + 1].starts_with("dice used"), "{out}");
+    assert!(!out.contains("both miss"), "{out}");
+    // Every ruleset stops the same way.
+    for scenario in [
+        "scenarios/guard-pierce/pick-vs-plate.toml",
+        "scenarios/wound-levels/knife-vs-pistol.toml",
+        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        "scenarios/zone-d100/broadsword-vs-spear.toml",
+    ] {
+        let o = duelsim(&["trace", scenario, "--dice", "1,1,1"]);
+        assert_eq!(o.status.code(), Some(2), "{scenario}");
+        let out = text(&o.stdout);
+        let story: Vec<&str> = out.lines().collect();
+        let stop = story
+            .iter()
+            .position(|l| l.contains("the trace stops here"))
+            .unwrap_or_else(|| panic!("{scenario}: {out}"));
+        assert!(
+            story[stop + 1].starts_with("dice used"),
+            "{scenario}: {out}"
+        );
+    }
     let o = duelsim(&[
         "trace",
         "tests/fixtures/example-one-die.toml",
