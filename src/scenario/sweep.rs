@@ -245,11 +245,12 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
                 "'to' ({to}) is below 'from' ({from}); expected from <= to"
             ));
         }
-        let count = (to - from) / step + 1;
-        if count > MAX_POINTS as i64 {
+        // In i128: `to - from` of two i64 always fits.
+        let count = (i128::from(to) - i128::from(from)) / i128::from(step) + 1;
+        if count > MAX_POINTS as i128 {
             return Err(format!("has {count} values; expected at most {MAX_POINTS}"));
         }
-        return Ok((0..count).map(|i| Value::from(from + i * step)).collect());
+        return Ok((0..count as i64).map(|i| Value::from(from + i * step)).collect());
     }
     let number = |v: &Value| v.as_float().or(v.as_integer().map(|i| i as f64));
     let (from, to) = (
@@ -265,13 +266,30 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
             "'to' ({to}) is below 'from' ({from}); expected from <= to"
         ));
     }
-    let count = ((to - from) / step + 1e-9).floor() as i64 + 1;
-    if count > MAX_POINTS as i64 {
-        return Err(format!("has {count} values; expected at most {MAX_POINTS}"));
+    // Counted in floating point and compared before any conversion, so that no width or step
+    // (1e300 over 1e-300, a subnormal step) can wrap the count.
+    let steps = ((to - from) / step + 1e-9).floor();
+    if steps.is_nan() || steps >= MAX_POINTS as f64 {
+        return Err(format!(
+            "has {} values; expected at most {MAX_POINTS}",
+            if steps.is_finite() {
+                format!("{}", steps + 1.0)
+            } else {
+                "too many".to_owned()
+            }
+        ));
     }
-    Ok((0..count)
-        .map(|i| Value::from(((from + i as f64 * step) * 1e9).round() / 1e9))
-        .collect())
+    let count = steps as i64 + 1;
+    let values: Vec<f64> = (0..count)
+        .map(|i| ((from + i as f64 * step) * 1e9).round() / 1e9)
+        .collect();
+    // Values are written to nine decimals: a step below that would repeat points.
+    if values.windows(2).any(|w| w[0] == w[1]) {
+        return Err(format!(
+            "step: is {step}; expected a step that keeps the points distinct when written to nine decimals"
+        ));
+    }
+    Ok(values.into_iter().map(Value::from).collect())
 }
 
 /// Splits `a.skill`, `rules.table[2][3]`, `weapons."long sword".damage` or `rules.table.2`.
@@ -606,6 +624,35 @@ mod tests {
             };
             assert!(e.message.contains(expected), "{text}: {e}");
             assert!(e.place.starts_with("s.toml:"), "{e}");
+        }
+    }
+
+    #[test]
+    fn extreme_ranges_are_refused_not_wrapped() {
+        // Point counts past any integer, and points that would not be distinct when written.
+        for (text, expected) in [
+            (
+                "[sweep]\n\"a.skill\" = { from = 0, to = 1e300, step = 1e-300 }\n",
+                "at most",
+            ),
+            (
+                "[sweep]\n\"a.skill\" = { from = -9223372036854775808, to = 9223372036854775807 }\n",
+                "at most",
+            ),
+            (
+                "[sweep]\n\"a.skill\" = { from = 0, to = 1, step = 5e-324 }\n",
+                "at most",
+            ),
+            (
+                "[sweep]\n\"a.skill\" = { from = 1.0, to = 1.0000000000000002, step = 4e-18 }\n",
+                "distinct",
+            ),
+        ] {
+            let e = match axes(&source(text)) {
+                Ok(a) => panic!("{text} was accepted: {:?}", a.first().map(|a| a.labels.len())),
+                Err(e) => e,
+            };
+            assert!(e.message.contains(expected), "{text}: {e}");
         }
     }
 
