@@ -1946,4 +1946,145 @@ throw_bonus = 2
         );
         assert!(log.lines.join("\n").contains("loses its PARRY/DODGE dice"));
     }
+
+    // -----------------------------------------------------------------------------------------
+    // Rule ledger tests (docs/rules/d6-pool.md, "Rule ledger"). Paste at the end of
+    // `mod tests` in src/rules/d6_pool.rs: they use `fighter`, `bare`, `model`, `start`,
+    // `attack_by`, `a_attacks` and `compiled` above. Expected values come from the sentences of
+    // shared/rules/d6-pool.txt (L = line).
+    // -----------------------------------------------------------------------------------------
+
+    #[test]
+    fn a_critical_loses_only_the_dice_the_defender_actually_rolled() {
+        // L36: "- Minus the number of dice the defender rolled when he tried to block the
+        // critical." with L26 (stunned: ARMOR only) and L30 (whiffed: ARMOR + SHIELD).
+        // Three attack dice, all 6s: a Critical Strike, class A: 3 critical dice before the
+        // defender's dice are taken off. b has ARMOR 1, SHIELD 1, PARRY/DODGE 1.
+        let m = model(fighter(), fighter());
+        // Normal defence: 3 dice (no 6): 3 - 3 = no critical dice.
+        let (attack, _) = a_attacks(&m, &[6, 6, 6, 1, 1, 1]);
+        assert_eq!(
+            (
+                attack.column,
+                attack.blocked,
+                attack.defence_dice,
+                attack.critical_dice
+            ),
+            (CRITICAL, false, 3, 0)
+        );
+        // Stunned: b rolls its ARMOR die only: 3 - 1 = 2 critical dice.
+        let mut states = start(&m);
+        states[1].standing.stunned = true;
+        let attack = attack_by(&m, Side::A, &mut states, &[6, 6, 6, 1, 1, 1]);
+        assert_eq!((attack.defence_dice, attack.critical_dice), (1, 2));
+        // b whiffed on its last turn: ARMOR + SHIELD, 2 dice: 3 - 2 = 1 critical die.
+        let mut states = start(&m);
+        let whiff = attack_by(&m, Side::B, &mut states, &[1, 2, 3]);
+        assert_eq!(whiff.column, WHIFF);
+        let attack = attack_by(&m, Side::A, &mut states, &[6, 6, 6, 1, 1, 1]);
+        assert_eq!((attack.defence_dice, attack.critical_dice), (2, 1));
+    }
+
+    #[test]
+    fn all_declared_dice_roll_together_throw_bonus_berserk_and_luck_count_for_the_column() {
+        // L6: "If throwing your weapon, add dice for the weapon's "Throw Bonus"."
+        // L7: "If you declare that you are attacking "Berserk", add 1 die."
+        // L9: "Declare any Luck dice and add them"
+        // L10: "Roll ALL of these dice at the same time and consult the table below."
+        // L15: "6-6-6+ three+6s"; L34: "Critical Damage Dice to roll = Number of 6s rolled for
+        // the ATTACK."
+        let thrower = Fighter {
+            missile: Some(Weapon {
+                dice: 2,
+                class_dice: 0,
+                crit_bonus: 0,
+                thrown: true,
+                throw_bonus: 1,
+            }),
+            ammo: 1,
+            stance: Stance::Berserk,
+            luck: 1,
+            luck_per_attack: 1,
+            ..fighter()
+        };
+        let m = model(thrower, bare());
+        // 2 + Throw Bonus 1 + Berserk 1 = 4 dice, then 1 Luck die: 5 dice. Two 6s among the
+        // four and a 6 on the Luck die: three 6s: a Critical Strike with 3 critical dice
+        // (b rolls no defence dice).
+        let (attack, states) = a_attacks(&m, &[1, 1, 6, 6, 6, 1, 1, 1]);
+        assert_eq!((attack.dice, attack.luck, attack.missile), (5, 1, true));
+        assert_eq!((attack.column, attack.sixes), (CRITICAL, 3));
+        assert_eq!(attack.critical_dice, 3);
+        assert_eq!((states[0].luck, states[0].ammo), (0, 0));
+    }
+
+    #[test]
+    fn a_berserk_thrower_defends_with_armor_only_the_berserk_rule_comes_before_the_throw() {
+        // L25: "Use the first rule that applies:" L27: "If you attacked 'berserk' last turn,
+        // only roll ARMOR dice to defend." comes before L29: "If you threw your weapon last
+        // turn, roll ARMOR + SHIELD + PARRY/DODGE."
+        let thrower = Fighter {
+            missile: Some(Weapon {
+                dice: 2,
+                class_dice: 0,
+                crit_bonus: 0,
+                thrown: true,
+                throw_bonus: 1,
+            }),
+            ammo: 1,
+            stance: Stance::Berserk,
+            ..fighter()
+        };
+        let m = model(thrower, fighter());
+        let mut states = start(&m);
+        // 2 + 1 + 1 = 4 dice, a whiff.
+        let throw = attack_by(&m, Side::A, &mut states, &[1, 1, 1, 1]);
+        assert_eq!((throw.dice, throw.missile, throw.column), (4, true, WHIFF));
+        // b attacks back with one 4: a rolls its ARMOR die only (1 of its 3 dice).
+        let back = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1]);
+        assert_eq!(back.defence_dice, 1);
+    }
+
+    #[test]
+    fn defence_dice_are_the_armours_armor_and_shield_plus_the_fighters_parry() {
+        // L22: "(2) Before the hit connects, opponent can block the attack by rolling enough
+        // 6s on his DEFENSE roll (ARMOR + SHIELD + PARRY/DODGE)"
+        let text = r#"
+name = "t"
+ruleset = "d6-pool"
+[a]
+attack = 2
+weapon_skill = 2
+parry = 3
+weapon = "w"
+armour = "mail"
+[b]
+attack = 2
+weapon_skill = 2
+weapon = "w"
+[weapons.w]
+[armour.mail]
+armor = 2
+shield = 1
+"#;
+        let m = compiled(text);
+        let a = m.fighters[0];
+        assert_eq!((a.armor, a.shield, a.parry), (2, 1, 3));
+        // b: (2 + 2) / 2 = 2 dice, one 4: one 6 blocks. a rolls 2 + 1 + 3 = 6 dice, the last a 6.
+        let mut states = start(&m);
+        let attack = attack_by(&m, Side::B, &mut states, &[4, 1, 1, 1, 1, 1, 1, 6]);
+        assert_eq!(attack.defence_dice, 6);
+        assert!(attack.blocked);
+        assert_eq!(states[0].health, a.health, "blocked: no damage");
+    }
+
+    #[test]
+    fn c_weapons_add_one_critical_die_d_weapons_two_a_and_b_none() {
+        // L35: "- Plus 1 die for C Weapons or Plus 2 dice for D Weapons." (A and B: the
+        // assumption "class", none)
+        assert_eq!(
+            [Class::A, Class::B, Class::C, Class::D].map(Class::critical_dice),
+            [0, 0, 1, 2]
+        );
+    }
 }

@@ -211,6 +211,8 @@ pub struct Rules {
     pub auto_point_blank_bonus: Ranged<-5, 5>,
     /// Attack bonus of full auto beyond point blank.
     pub auto_bonus: Ranged<-5, 5>,
+    /// A clip of at least this many rounds is "very large": full auto empties only half of it.
+    pub large_clip_from: Ranged<1, 10_000>,
     /// Penalty to rolls at wound levels 1 to 7.
     pub wound_penalties: Vec<Ranged<0, 10>>,
     /// A Physique check succeeds when roll + Physique − penalty is at least this.
@@ -242,6 +244,7 @@ impl Default for Rules {
             burst_rounds: Ranged::new(3),
             auto_point_blank_bonus: Ranged::new(2),
             auto_bonus: Ranged::new(0),
+            large_clip_from: Ranged::new(60),
             wound_penalties: [0, 1, 1, 2, 3, 3, 3].map(Ranged::new).to_vec(),
             check_difficulty: Ranged::new(1),
             start_engaged: true,
@@ -369,6 +372,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "auto_bonus",
         default: "0",
         doc: "attack bonus of full auto beyond point blank",
+    },
+    Parameter {
+        section: "rules",
+        key: "large_clip_from",
+        default: "60",
+        doc: "a clip of at least this many rounds is very large: full auto empties only half of it",
     },
     Parameter {
         section: "rules",
@@ -859,13 +868,16 @@ impl WoundLevels {
         (total >= self.rules.check_difficulty.i32(), total)
     }
 
-    /// Adds a wound's damage to a fighter: plainly when unhurt, less the repeat reduction when
-    /// already wounded.
+    /// Adds a wound's damage to a fighter: plainly when unhurt; when already wounded, less the
+    /// repeat reduction but at least one level ("the damage is added": a wound never vanishes).
     pub fn add_wound(&self, existing: u32, damage: u32) -> u32 {
-        if existing == 0 {
-            damage
+        if existing == 0 || damage == 0 {
+            existing + damage
         } else {
-            existing + damage.saturating_sub(self.rules.repeat_wound_reduction.u32())
+            existing
+                + damage
+                    .saturating_sub(self.rules.repeat_wound_reduction.u32())
+                    .max(1)
         }
     }
 
@@ -1062,6 +1074,9 @@ impl WoundLevels {
             let used = match a.fire_mode {
                 FireMode::Single => 1,
                 FireMode::Burst => self.rules.burst_rounds.u32(),
+                // "If he had a very large clip, he might be able to fire on full auto while
+                // emptying only half the clip."
+                FireMode::Auto if a.clip >= self.rules.large_clip_from.u32() => a.clip.div_ceil(2),
                 FireMode::Auto => states[attacker.index()].ammo,
             };
             states[attacker.index()].ammo = states[attacker.index()].ammo.saturating_sub(used);
@@ -1891,5 +1906,704 @@ mod tests {
         assert_eq!(attack(&model), None);
         model.rules.botched_attack_misses = false;
         assert_eq!(attack(&model), Some(4));
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Rule ledger tests (docs/rules/wound-levels.md, "Rule ledger"). Paste at the end of
+    // `mod tests` in src/rules/wound_levels.rs: they use `fudge`, `script` and `fighter` above.
+    // Expected values come from the sentences of shared/rules/wound-levels.txt (L = line).
+    // -----------------------------------------------------------------------------------------
+
+    /// Help at once and no healing checks: a trial spends no die after the duel.
+    fn ledger_quiet() -> Healing {
+        Healing {
+            help_minutes: Ranged::new(0),
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        }
+    }
+
+    fn ledger_model_with(a: Fighter, b: Fighter, rules: Rules, round_limit: u32) -> WoundLevels {
+        WoundLevels::new(
+            [a, b],
+            ["a".into(), "b".into()],
+            rules,
+            ledger_quiet(),
+            round_limit,
+        )
+    }
+
+    fn ledger_model(a: Fighter, b: Fighter, round_limit: u32) -> WoundLevels {
+        ledger_model_with(a, b, Rules::default(), round_limit)
+    }
+
+    fn ledger_plan(attacks: u32, dodges: u32) -> Plan {
+        Plan {
+            attacks,
+            dodges,
+            ..Plan::default()
+        }
+    }
+
+    /// The d3 results of fudge rolls with these totals, in order.
+    fn ledger_fudge(values: &[i32]) -> Vec<u32> {
+        values.iter().flat_map(|&v| fudge(v)).collect()
+    }
+
+    /// One attack of `attacker` (engaged), the fighters at these damages, with these declared
+    /// plans (each plan's dodges are its dodges left); every scripted roll must be used.
+    fn ledger_strike(
+        model: &WoundLevels,
+        attacker: Side,
+        damage: [u32; 2],
+        declared: [Plan; 2],
+        rolls: &[i32],
+    ) -> (Option<u32>, [State; 2]) {
+        let mut states = [
+            State {
+                damage: damage[0],
+                ..State::default()
+            },
+            State {
+                damage: damage[1],
+                ..State::default()
+            },
+        ];
+        let mut dodges_left = declared.map(|p| p.dodges);
+        let mut dice = script(rolls);
+        let mut log = VecLog::default();
+        let dealt = model.attack(
+            attacker,
+            &declared,
+            &mut dodges_left,
+            &mut states,
+            true,
+            &mut dice,
+            &mut log,
+        );
+        let story = log.lines.join("\n");
+        assert!(dice.finish().is_ok(), "{:?}\n{story}", dice.error());
+        assert_eq!(dice.used(), rolls.len() * 4, "dice left over:\n{story}");
+        (dealt, states)
+    }
+
+    /// A whole trial on exactly these dice (all must be used); the tally and the narration.
+    fn ledger_duel(model: &WoundLevels, dice: Vec<u32>) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.clone());
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(model.shape());
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over:\n{story}");
+        (tally, story)
+    }
+
+    /// The damage bonus `[a]` gets with a weapon of `kind` at this Physique.
+    fn ledger_bonus(kind: &str, physique: &str, damage_bonus: Option<i32>) -> i32 {
+        let over = damage_bonus.map_or(String::new(), |b| format!("damage_bonus = {b}\n"));
+        let text = format!(
+            "name = \"t\"\nruleset = \"wound-levels\"\n[a]\nphysique = \"{physique}\"\nweapon = \"w\"\n[b]\nweapon = \"w\"\n[weapons.w]\nkind = \"{kind}\"\n{over}"
+        );
+        ledger_compile(&text).fighters[0].damage_bonus
+    }
+
+    fn ledger_compile(text: &str) -> WoundLevels {
+        let file: File = match toml::from_str(text) {
+            Ok(f) => f,
+            Err(e) => panic!("{e}"),
+        };
+        let source = Source {
+            path: std::path::Path::new("t.toml"),
+            text,
+        };
+        match WoundLevels::compile(&file, &source) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// The penalty a fighter at `damage` takes on its attack roll, its dodge roll and a
+    /// Physique check, read back from the numbers each produces (Melee and Physique 3, no
+    /// damage bonus, no armour).
+    fn ledger_penalties_at(damage: u32) -> [i32; 3] {
+        let plain = Fighter {
+            armour: 0,
+            ..fighter(WeaponKind::Melee, 0)
+        };
+        let model = ledger_model(plain, plain, 1);
+        // Attack: a (at `damage`) rolls 1: 1 + 3 - penalty, undefended: that many levels.
+        let (dealt, _) = ledger_strike(
+            &model,
+            Side::A,
+            [damage, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[1],
+        );
+        let attack = 4 - dealt.map_or(0, |d| d as i32);
+        // Dodge: b (unhurt) rolls 3: 6, against a's dodge 0 + 3 - penalty: a margin 3 + penalty.
+        let (dealt, _) = ledger_strike(
+            &model,
+            Side::B,
+            [damage, 0],
+            [ledger_plan(0, 1), ledger_plan(1, 0)],
+            &[3, 0],
+        );
+        let dodge = dealt.map_or(0, |d| d as i32) - 3;
+        // Physique check: 0 + 3 - penalty.
+        let mut dice = script(&[0]);
+        let (_, total) = model.physique_check(Side::A, damage, &mut dice, "t");
+        assert!(dice.finish().is_ok());
+        [attack, dodge, 3 - total]
+    }
+
+    #[test]
+    fn a_hit_deals_its_final_outcome_plus_the_damage_bonus() {
+        // L3: "If a hit is scored, the final outcome of the attack roll is the amount of base
+        // damage dealt to the target. This amount is increased by the damage bonus."
+        let b = Fighter {
+            armour: 0,
+            ..fighter(WeaponKind::Melee, 3)
+        };
+        let model = ledger_model(fighter(WeaponKind::Melee, 3), b, 1);
+        // Undefended: roll 1 + Melee 3 = 4 base damage, + bonus 3 = 7 (no armour).
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[1],
+        );
+        assert_eq!(dealt, Some(7));
+        assert_eq!(states[1].damage, 7);
+        // Against a dodge the final outcome is the margin (L43: "Adam's outcome of 5 - Bob's
+        // outcome of 4 = 1"): roll 2 + 3 = 5 against 0 + Physique 3 = 3: 2, + bonus 3 = 5.
+        let (dealt, _) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 1)],
+            &[2, 0],
+        );
+        assert_eq!(dealt, Some(5));
+    }
+
+    #[test]
+    fn damage_bonus_by_weapon_kind_and_physique_above_2() {
+        for (kind, physique, over, expected, sentence) in [
+            // L5: "There is normally no bonus to damage for Unarmed attacks"
+            ("unarmed", "competent", None, 0, "L5"),
+            // L7: "Melee weapons grant a +2 bonus to damage."
+            ("melee", "competent", None, 2, "L7"),
+            // L13 adds only "for each point of Physique above 2": nothing is taken below it.
+            ("melee", "novice", None, 2, "L13 below 2"),
+            // L7: "A particularly weak or impractical weapon may grant a bonus of +1, or none at all."
+            ("weak", "competent", None, 1, "L7 weak"),
+            ("weak", "competent", Some(0), 0, "L7 none at all"),
+            // L9: "Most Ranged attacks give a bonus of +3 to damage."
+            ("ranged", "competent", None, 3, "L9"),
+            // L13: Physique adds to "Melee and Unarmed attacks" only.
+            ("ranged", "legendary", None, 3, "L13 not ranged"),
+            // L11: "A heavy machine gun such as an M2 provides a damage bonus of +4."
+            ("heavy", "competent", None, 4, "L11"),
+            // L11: "Very large Ranged weapons may have a higher damage bonus."
+            ("ranged", "competent", Some(4), 4, "L11 override"),
+            // L13: "a Professional Physique increases the damage bonus by 1, an Expert Physique
+            // increases the damage bonus by 2, and a Master Physique ... increases it by 3. A
+            // Legendary Physique ... increases the damage bonus by 4."
+            ("melee", "professional", None, 3, "L13 professional"),
+            ("melee", "expert", None, 4, "L13 expert"),
+            ("melee", "master", None, 5, "L13 master"),
+            ("melee", "legendary", None, 6, "L13 legendary"),
+            ("unarmed", "master", None, 3, "L13 unarmed master"),
+            ("unarmed", "legendary", None, 4, "L13 unarmed legendary"),
+            ("weak", "professional", Some(1), 2, "L7 + L13"),
+        ] {
+            assert_eq!(
+                ledger_bonus(kind, physique, over),
+                expected,
+                "{sentence}: {kind} with {physique} Physique, damage_bonus {over:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn professional_adds_3_and_each_level_above_adds_1() {
+        // L43: "adds +3, since he has Melee at Professional"; "adds +3, since he has a
+        // Professional Physique"; L49: "He has Ranged Combat at Professional, so he adds +3."
+        let model = ledger_compile(
+            "name = \"t\"\nruleset = \"wound-levels\"\n[a]\nmelee = \"professional\"\nranged = \"professional\"\nphysique = \"professional\"\nweapon = \"w\"\n[b]\nweapon = \"w\"\n[weapons.w]\nkind = \"melee\"\n",
+        );
+        let a = model.fighters[0];
+        assert_eq!((a.melee, a.ranged, a.physique), (3, 3, 3));
+        // L13: "each point of Physique above 2": Professional is 1 above, Expert 2, Master 3,
+        // Legendary 4.
+        assert_eq!(
+            [
+                Level::Professional,
+                Level::Expert,
+                Level::Master,
+                Level::Legendary
+            ]
+            .map(Level::bonus),
+            [3, 4, 5, 6]
+        );
+    }
+
+    #[test]
+    fn armour_is_subtracted_after_damage_two_levels_against_one_point_is_one() {
+        // L15: "Armor is subtracted after damage is determined. For example, if you take 2
+        // levels of damage and are wearing 1 point of armor, you take 1 level of damage."
+        let a = fighter(WeaponKind::Unarmed, 0);
+        let b = fighter(WeaponKind::Melee, 3); // 1 point of armour
+        let model = ledger_model(a, b, 1);
+        // Roll -1 + 3 = 2, undefended: 2 levels, no bonus; 1 armour: 1 level.
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-1],
+        );
+        assert_eq!(dealt, Some(1));
+        assert_eq!(states[1].damage, 1);
+        // Armour does not decide whether a hit is scored (L17): 5 points against 2 levels is
+        // a hit for no levels.
+        let model = ledger_model(a, Fighter { armour: 5, ..b }, 1);
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-1],
+        );
+        assert_eq!(dealt, Some(0));
+        assert_eq!(states[1].damage, 0);
+    }
+
+    #[test]
+    fn damage_modifiers_do_not_affect_the_chance_of_scoring_a_hit() {
+        // L17: "Note that damage modifiers do not affect the chance of scoring a hit, since
+        // they are not applied unless a hit is scored."
+        let a = fighter(WeaponKind::Melee, 10);
+        let b = Fighter {
+            armour: 0,
+            ..fighter(WeaponKind::Melee, 3)
+        };
+        let model = ledger_model(a, b, 1);
+        // Roll 0 + 3 = 3 against a dodge of 1 + 3 = 4: dodged, whatever the +10.
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 1)],
+            &[0, 1],
+        );
+        assert_eq!(dealt, None);
+        assert_eq!(states[1].damage, 0);
+        // Undefended with Melee 0: roll -2 is an outcome of -2: no base damage, no hit, +10 or not.
+        let model = ledger_model(Fighter { melee: 0, ..a }, b, 1);
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-2],
+        );
+        assert_eq!(dealt, None);
+        assert_eq!(states[1].damage, 0);
+    }
+
+    #[test]
+    fn a_new_wound_is_added_to_the_existing_damage() {
+        // L19: "If you are already injured and are wounded again, the damage is added to your
+        // existing damage." L57: "Bob previously had 3 levels of damage; he now has 5." (the
+        // text's example does not add plainly: `rules.repeat_wound_reduction` reads it).
+        let a = fighter(WeaponKind::Melee, 3);
+        let b = fighter(WeaponKind::Melee, 3);
+        // Roll -2 + 3 = 1, undefended: 1 + 3 - 1 armour = 3 levels on a fighter who has 3.
+        let plain = ledger_model_with(
+            a,
+            b,
+            Rules {
+                repeat_wound_reduction: Ranged::new(0),
+                ..Rules::default()
+            },
+            1,
+        );
+        let (dealt, states) = ledger_strike(
+            &plain,
+            Side::A,
+            [0, 3],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-2],
+        );
+        assert_eq!((dealt, states[1].damage), (Some(3), 6), "L19 alone: 3 + 3");
+        let example = ledger_model(a, b, 1);
+        let (dealt, states) = ledger_strike(
+            &example,
+            Side::A,
+            [0, 3],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-2],
+        );
+        assert_eq!(
+            (dealt, states[1].damage),
+            (Some(3), 5),
+            "L57: 3 then 3 is 5"
+        );
+    }
+
+    #[test]
+    fn a_one_level_wound_on_an_injured_fighter_still_adds_a_level() {
+        // L19: "If you are already injured and are wounded again, the damage is added to your
+        // existing damage."
+        // With `rules.repeat_wound_reduction` (1) a wound after the first adds its damage less 1
+        // (the example's 3 + 3 -> 5, L57), but at least one level: a wound of 1 does not vanish.
+        let a = fighter(WeaponKind::Unarmed, 0);
+        let b = fighter(WeaponKind::Melee, 3); // 1 point of armour
+        let model = ledger_model(a, b, 1);
+        // Roll -1 + 3 = 2, undefended, no bonus, 1 armour: 1 level on a Light (2) fighter.
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 2],
+            [ledger_plan(1, 0), ledger_plan(0, 0)],
+            &[-1],
+        );
+        assert_eq!(dealt, Some(1));
+        assert_eq!(states[1].damage, 3, "2 + 1: Moderate");
+    }
+
+    #[test]
+    fn negligible_wounds_are_cosmetic_no_penalty() {
+        // L25: "1) Negligible: Cosmetic damage only."
+        assert_eq!(
+            ledger_penalties_at(1),
+            [0, 0, 0],
+            "attack, dodge, Physique check"
+        );
+    }
+
+    #[test]
+    fn light_wounds_take_1_from_all_rolls() {
+        // L26: "2) Light: -1 to all rolls."
+        assert_eq!(
+            ledger_penalties_at(2),
+            [1, 1, 1],
+            "attack, dodge, Physique check"
+        );
+    }
+
+    #[test]
+    fn moderate_wounds_take_1_from_all_other_rolls() {
+        // L27: "3) Moderate: -2 to move; -1 to all other rolls." (the move part: item 3)
+        assert_eq!(
+            ledger_penalties_at(3),
+            [1, 1, 1],
+            "attack, dodge, Physique check"
+        );
+    }
+
+    #[test]
+    fn serious_wounds_take_2_from_all_rolls() {
+        // L28: "4) Serious: -2 to all rolls; cannot run." (cannot run: item 3)
+        assert_eq!(
+            ledger_penalties_at(4),
+            [2, 2, 2],
+            "attack, dodge, Physique check"
+        );
+    }
+
+    #[test]
+    fn critical_wounds_take_3_from_all_rolls() {
+        // L29: "5) Critical: -3 to all rolls"; L49: "suffers -3 to all actions".
+        assert_eq!(
+            ledger_penalties_at(5),
+            [3, 3, 3],
+            "attack, dodge, Physique check"
+        );
+    }
+
+    #[test]
+    fn a_critical_fighter_cannot_walk_so_withdrawing_takes_a_physique_check() {
+        // L29: "5) Critical: ... cannot walk." L57: "However, his Physique check to move away
+        // from Adam is successful. Bob has withdrawn from melee range".
+        let mut a = fighter(WeaponKind::Ranged, 3);
+        a.clip = 10;
+        a.withdraw = Withdraw::Always;
+        let b = fighter(WeaponKind::Melee, 3);
+        // No pursuit: the Physique check alone decides (an unhurt b would otherwise keep pace).
+        let rules = Rules {
+            pursue: false,
+            ..Rules::default()
+        };
+        let model = ledger_model_with(a, b, rules, 1);
+        // Initiative a 0 + 3 = 3, b 1 + 3 = 4: b first. a declares a dodge and a withdrawal.
+        // b rolls 3: 6; a dodges 0 + 3 = 3: margin 3 + 3 - 1 = 5: a is Critical.
+        // At the end of the turn a must pass a Physique check to move: -1 + 3 - 3 = -1 fails.
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[0, 1, 3, 0, -1]));
+        assert_eq!(tally.hit_damage.bins()[5], 1, "{story}");
+        assert!(!story.contains("a withdraws out of melee range"), "{story}");
+        assert_eq!(tally.ends, [0, 0, 1]);
+        // The same turn with a check of 1 + 3 - 3 = 1: a withdraws.
+        let (_, story) = ledger_duel(&model, ledger_fudge(&[0, 1, 3, 0, 1]));
+        assert!(story.contains("a withdraws out of melee range"), "{story}");
+    }
+
+    #[test]
+    fn a_terminal_fighter_takes_no_action_and_is_out_of_the_fight() {
+        // L30: "6) Terminal: Actions not possible." (dodges later in the turn: item 2)
+        let model = ledger_model(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            3,
+        );
+        // Initiative a 4, b 3. a rolls 1: 4 undefended + 3 - 1 = 6: b is Terminal and makes
+        // no attack (no die is left for one); the duel ends with the turn: a wins, b lives.
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0, 1]));
+        assert_eq!(tally.hit_damage.bins()[6], 1, "{story}");
+        assert_eq!(tally.ends, [1, 0, 0], "{story}");
+        assert_eq!(tally.dead, [0, 0], "{story}");
+        assert_eq!(tally.rounds.bins()[1], 1);
+    }
+
+    #[test]
+    fn a_mortal_wound_kills_at_the_end_of_the_turn() {
+        // L31: "7) Mortal: Die at the end of the turn." L63: "Bob drops to the ground, dead."
+        let model = ledger_model(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            3,
+        );
+        // Initiative a 4, b 3. a rolls 2: 5 undefended + 3 - 1 = 7: Mortal; b does not act,
+        // and is dead when the turn ends.
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0, 2]));
+        assert_eq!(tally.hit_damage.bins()[7], 1, "{story}");
+        assert_eq!(tally.ends, [1, 0, 0], "{story}");
+        assert_eq!(tally.dead, [0, 1], "{story}");
+        assert_eq!(tally.rounds.bins()[1], 1);
+    }
+
+    #[test]
+    fn terminal_checks_physique_every_minute_and_a_failure_drops_to_mortal() {
+        // L30: "6) Terminal: ... Physique checks every minute; on failure, drop to Mortal."
+        // L31: "7) Mortal: Die ..."
+        let healing = Healing {
+            help_minutes: Ranged::new(60),
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        };
+        let model = WoundLevels::new(
+            [fighter(WeaponKind::Melee, 3); 2],
+            ["a".into(), "b".into()],
+            Rules::default(),
+            healing,
+            1,
+        );
+        // Minutes 1 and 2 hold (2 + 3 - 3 = 2); minute 3 fails (-4 + 3 - 3): Mortal: dead,
+        // long before the hour when help comes (an hourly clock would check once and hold).
+        let mut dice = script(&[2, 2, -4]);
+        let mut terminal = false;
+        let r = model.aftermath(Side::B, 6, &mut dice, &mut NoLog, &mut terminal);
+        assert!(dice.finish().is_ok());
+        assert_eq!(dice.used(), 12, "three checks of four dice");
+        assert!(r.died && terminal);
+    }
+
+    #[test]
+    fn a_critical_success_wins_initiative_even_with_the_lower_total() {
+        // L59: "Bob ends up with an initiative of 3 ... Adam rolls a 4 and scores a critical
+        // success; he wins initiative." (In the example Adam's total, 4 + 3 - 3 = 4, beats 3
+        // anyway; here the critical success has the lower total.)
+        let a = fighter(WeaponKind::Melee, 3);
+        let b = Fighter {
+            initiative: -3,
+            ..fighter(WeaponKind::Melee, 3)
+        };
+        let model = ledger_model(a, b, 1);
+        // a: 0 + 3 = 3; b: 4 - 3 = 1, a critical success: b acts first. Both attacks roll -3:
+        // 0, undefended: misses.
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[0, 4, -3, -3]));
+        crate::log::assert_in_order(&story, &["b attacks:", "a attacks:"]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+    }
+
+    #[test]
+    fn initiative_tie_is_broken_by_a_d2_1_for_a_2_for_b() {
+        // Item 7. The text has no tie rule (assumptions: "Ties in initiative: A d2.").
+        let model = ledger_model(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            1,
+        );
+        for (initiative, d2, order) in [
+            // 1 + 3 = 4 each: a tie; the d2 decides.
+            ([1, 1], Some(1), ["a attacks:", "b attacks:"]),
+            ([1, 1], Some(2), ["b attacks:", "a attacks:"]),
+            // Two critical successes with equal totals (7 each): still a tie, still the d2.
+            ([4, 4], Some(2), ["b attacks:", "a attacks:"]),
+            ([4, 4], Some(1), ["a attacks:", "b attacks:"]),
+            // No tie: no d2 is rolled (a die left over would fail the script check).
+            ([1, 0], None, ["a attacks:", "b attacks:"]),
+            ([-1, 0], None, ["b attacks:", "a attacks:"]),
+        ] {
+            let mut dice = ledger_fudge(&initiative);
+            dice.extend(d2);
+            // Both attacks roll -3: 0, undefended: misses; nobody is hurt.
+            dice.extend(ledger_fudge(&[-3, -3]));
+            let (tally, story) = ledger_duel(&model, dice);
+            crate::log::assert_in_order(&story, &order);
+            assert_eq!(tally.ends, [0, 0, 1], "{story}");
+        }
+    }
+
+    #[test]
+    fn multiple_attacks_take_a_penalty_equal_to_the_total_number_of_actions() {
+        // L39: "He could attack multiple times with a penalty equal to his total number of
+        // actions". L43: "he must apply a -2 penalty because he is taking two actions".
+        let model = ledger_model(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            1,
+        );
+        let busy = Plan {
+            attacks: 2,
+            dodges: 1,
+            ..Plan::default()
+        };
+        // Two attacks and a dodge are 3 actions: roll 1 + 3 - 3 = 1, undefended: 1 + 3 - 1 = 3
+        // (with -2 it would be 4).
+        let (dealt, _) = ledger_strike(&model, Side::A, [0, 0], [busy, ledger_plan(0, 0)], &[1]);
+        assert_eq!(dealt, Some(3));
+        // Its dodge takes -3 too: b rolls 0: 3; a dodges 2 + 3 - 3 = 2: margin 1: 1 + 3 - 1 = 3
+        // (with -2 the dodge would be 3 and hold).
+        let (dealt, _) = ledger_strike(&model, Side::B, [0, 0], [busy, ledger_plan(1, 0)], &[0, 2]);
+        assert_eq!(dealt, Some(3));
+    }
+
+    #[test]
+    fn a_dodge_above_the_outcome_avoids_the_hit_and_two_actions_take_2_from_it() {
+        // L43: "He rolls a 2, and adds +3 ... for a total of 5. Bob rolls a 3 on his dodge, and
+        // adds +3 ... giving him a 6. He would successfully dodge, but he must apply a -2
+        // penalty because he is taking two actions, so his final result is 4. Adam hits, but
+        // just barely (... 5 - ... 4 = 1)." L45: 1 + 3 - 1 armour = 3.
+        let model = ledger_model(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            1,
+        );
+        // b's only action is the dodge: 6 against 5: dodged.
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(0, 1)],
+            &[2, 3],
+        );
+        assert_eq!((dealt, states[1].damage), (None, 0));
+        // b also attacks: two actions: 6 - 2 = 4: hit by 1: 3 levels.
+        let (dealt, states) = ledger_strike(
+            &model,
+            Side::A,
+            [0, 0],
+            [ledger_plan(1, 0), ledger_plan(1, 1)],
+            &[2, 3],
+        );
+        assert_eq!((dealt, states[1].damage), (Some(3), 3));
+    }
+
+    #[test]
+    fn evasion_may_change_both_declared_actions_into_dodges() {
+        // L41: "Bob has Evasion, so he has the option to change one or both of his actions to a
+        // dodge or parry." L37: "Adam is faster, so Bob must declare his action first."
+        let mut a = fighter(WeaponKind::Melee, 3);
+        a.evasion = true;
+        a.attacks = 2;
+        a.evade = 2;
+        let model = ledger_model(a, fighter(WeaponKind::Melee, 3), 1);
+        // Initiative a 3, b 4: a (slower) declares first; both its attacks become dodges.
+        // b rolls 0: 3; a dodges 1 + 3 - 2 (two actions) = 2: margin 1: 1 + 3 - 1 = 3.
+        // a makes no attack (no die is left for one).
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[0, 1, 0, 1]));
+        crate::log::assert_in_order(&story, &["a declares 2 dodges", "b declares 1 attack"]);
+        assert!(!story.contains("a attacks:"), "{story}");
+        assert_eq!(tally.hit_damage.bins()[3], 1, "{story}");
+    }
+
+    #[test]
+    fn a_melee_fighter_out_of_melee_range_cannot_slash() {
+        // L57: "Bob has withdrawn from melee range; Adam will no longer be able to slash at him."
+        let rules = Rules {
+            start_engaged: false,
+            ..Rules::default()
+        };
+        let model = ledger_model_with(
+            fighter(WeaponKind::Melee, 3),
+            fighter(WeaponKind::Melee, 3),
+            rules,
+            1,
+        );
+        let plan = model.declare(Side::B, &[State::default(); 2], false);
+        assert_eq!((plan.attacks, plan.close), (0, true));
+        // A whole turn out of range: initiative only, no attack roll.
+        let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0]));
+        assert!(!story.contains("attacks:"), "{story}");
+        assert_eq!(tally.ends, [0, 0, 1]);
+    }
+
+    #[test]
+    fn a_thrown_away_weapon_leaves_its_thrower_unarmed() {
+        // Assumptions, "Thrown weapons": "the thrower is unarmed after" (L61-L63 throw the
+        // knife; the text does not say what the thrower fights with next).
+        let mut a = fighter(WeaponKind::Melee, 3); // knife +3; unarmed +1
+        a.throwable = true;
+        let model = ledger_model(a, fighter(WeaponKind::Melee, 3), 1);
+        let mut states = [
+            State {
+                thrown: true,
+                ..State::default()
+            },
+            State::default(),
+        ];
+        let mut dice = script(&[1]);
+        // Roll 1 + Melee 3 = 4, undefended; the unarmed bonus 1, not the knife's 3; armour 1.
+        let dealt = model.attack(
+            Side::A,
+            &[ledger_plan(1, 0), ledger_plan(0, 0)],
+            &mut [0, 0],
+            &mut states,
+            true,
+            &mut dice,
+            &mut NoLog,
+        );
+        assert!(dice.finish().is_ok());
+        assert_eq!(dealt, Some(4));
+    }
+
+    #[test]
+    fn full_auto_from_a_very_large_clip_empties_only_half_of_it() {
+        // "If he had a very large clip, he might be able to fire on full auto while emptying only
+        // half the clip." A 60-round clip (`rules.large_clip_from`) keeps 30 after a burst of
+        // full auto; the example's 15-round clip empties.
+        let mut model = bob_and_adam(Healing::default());
+        let mut plans = [Plan::default(); 2];
+        plans[0].attacks = 1;
+        for (clip, left) in [(60, 30), (15, 0)] {
+            model.fighters[0].clip = clip;
+            let mut states = [State::default(); 2];
+            states[0].ammo = clip;
+            let mut dice = script(&[0]);
+            model.attack(
+                Side::A,
+                &plans,
+                &mut [0, 0],
+                &mut states,
+                true,
+                &mut dice,
+                &mut NoLog,
+            );
+            assert_eq!(states[0].ammo, left, "clip {clip}");
+        }
     }
 }

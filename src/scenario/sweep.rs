@@ -250,7 +250,9 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
         if count > MAX_POINTS as i128 {
             return Err(format!("has {count} values; expected at most {MAX_POINTS}"));
         }
-        return Ok((0..count as i64).map(|i| Value::from(from + i * step)).collect());
+        return Ok((0..count as i64)
+            .map(|i| Value::from(from + i * step))
+            .collect());
     }
     let number = |v: &Value| v.as_float().or(v.as_integer().map(|i| i as f64));
     let (from, to) = (
@@ -649,7 +651,10 @@ mod tests {
             ),
         ] {
             let e = match axes(&source(text)) {
-                Ok(a) => panic!("{text} was accepted: {:?}", a.first().map(|a| a.labels.len())),
+                Ok(a) => panic!(
+                    "{text} was accepted: {:?}",
+                    a.first().map(|a| a.labels.len())
+                ),
                 Err(e) => e,
             };
             assert!(e.message.contains(expected), "{text}: {e}");
