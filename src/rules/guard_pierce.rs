@@ -1536,4 +1536,626 @@ mod tests {
         let (r, _, log) = recover_with(&no_healer, &[16, 17], &[17, 20]);
         assert!(r.died, "{log:?}");
     }
+
+    // -----------------------------------------------------------------------------------------
+    // Rule ledger tests (docs/rules/guard-pierce.md, "Rule ledger"). Paste at the end of
+    // `mod tests` in src/rules/guard_pierce.rs: they use `fighter`, `model`, `attack_with`,
+    // `rows` and `armoured` from above. Expected numbers come from the sentences of
+    // shared/rules/guard-pierce.txt (quoted). Default sheet: penalties of rows 1-12
+    // [0,0,1,2,3,3,4,4,5,5,6,6], worst row 12, circled 14 and 16, dead from 18.
+    // -----------------------------------------------------------------------------------------
+
+    fn ledger_point(
+        a: Fighter,
+        b: Fighter,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> GuardPierce {
+        GuardPierce::new(
+            [a, b],
+            ["a".into(), "b".into()],
+            rules,
+            healing,
+            round_limit,
+        )
+    }
+
+    fn ledger_first(first_strike: FirstStrike) -> Rules {
+        Rules {
+            first_strike,
+            ..Rules::default()
+        }
+    }
+
+    /// Healing with the given rate, horizon and medical Background (attention as by default).
+    fn ledger_healing(interval: i64, horizon: i64, medical: i64) -> Healing {
+        Healing {
+            interval_days: Ranged::new(interval),
+            horizon_days: Ranged::new(horizon),
+            medical: Ranged::new(medical),
+            ..Healing::default()
+        }
+    }
+
+    /// A Stun weapon (marked * in the weapons table).
+    fn ledger_cudgel(damage: u32, pierce: u32) -> Fighter {
+        let mut f = fighter(14, 5, damage, pierce);
+        f.stun_weapon = true;
+        f
+    }
+
+    /// `a` attacks `b`, both with wounds before; every die must be used.
+    fn ledger_attack(
+        m: &GuardPierce,
+        before: [WoundRows; 2],
+        dice: &[u32],
+    ) -> (Attack, [WoundRows; 2], String) {
+        let mut both = before;
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let attack = m.attack(Side::A, &mut both, &mut scripted, &mut log);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (attack, both, story)
+    }
+
+    /// One whole trial on scripted dice; every die must be used.
+    fn ledger_trial(m: &GuardPierce, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(m.shape());
+        let mut log = VecLog::default();
+        m.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (tally, story)
+    }
+
+    /// `a`'s Injury recovery timeline; every die must be used.
+    fn ledger_recover(m: &GuardPierce, injury: &[u32], dice: &[u32]) -> (Recovery, u64, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let mut infections = 0;
+        let r = m.recover(
+            Side::A,
+            rows(injury, &[]),
+            &mut scripted,
+            &mut log,
+            &mut infections,
+        );
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (r, infections, story)
+    }
+
+    /// Compiles scenario text (for what only `compile` reads: weapon and armour bonuses, sheets).
+    fn ledger_compile(text: &str) -> GuardPierce {
+        let file: File = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        let source = Source {
+            path: std::path::Path::new("t.toml"),
+            text,
+        };
+        GuardPierce::compile(&file, &source).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_die_above_guard_and_no_higher_than_the_value_used_hits_one_is_a_hit_two_a_full_hit() {
+        // L11: "A die is a hit if it's above Guard ..., but no higher than the value that was
+        // used. If only one die hits, the attack is a "Hit". If both dice hit, it's a "Full Hit"."
+        // Value 14, Guard 5, Damage 15.
+        let m = model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5));
+        // 5 equals Guard: not above; 20 is above the value: a miss, no damage roll.
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[5, 20]);
+        assert_eq!(attack.hits, 0);
+        assert_eq!(wounds, WoundRows::default());
+        // 15 is above the value, 6 hits: a Hit; damage roll on 15: 9, 13 -> Injury 13.
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[15, 6, 9, 13]);
+        assert_eq!(attack.hits, 1);
+        assert_eq!(wounds, rows(&[13], &[]));
+        // 6 and 14 (equal to the value) both hit: a Full Hit; Damage 20: 9, 13 -> 13.
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[6, 14, 9, 13]);
+        assert_eq!(attack.hits, 2);
+        assert_eq!(wounds, rows(&[13], &[]));
+    }
+
+    #[test]
+    fn a_deflected_full_hit_deals_no_damage_not_even_the_separate_injury_roll() {
+        // L29: "all attacks with a Pierce below 4 are deflected and deal no damage at all."
+        // A Stun weapon, Pierce 1; a Full Hit makes it 3, still below 4-11: no roll at all.
+        let m = model(ledger_cudgel(12, 1), armoured(4, 11));
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[6, 7]);
+        assert_eq!(attack.hits, 2);
+        assert_eq!(attack.marked, [0, 0]);
+        assert_eq!(wounds, WoundRows::default());
+    }
+
+    #[test]
+    fn damage_lowered_to_0_inside_the_interval_rolls_and_marks_nothing() {
+        // L29: "The attack's Damage is lowered by -5, and it's marked as Stun." Design
+        // (assumptions, "Damage 0 or less"): Damage 5 - 5 = 0 makes no damage roll.
+        let m = model(fighter(14, 5, 5, 5), armoured(4, 11));
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[8, 20]);
+        assert_eq!(attack.hits, 1);
+        assert_eq!(attack.marked, [0, 0]);
+        assert_eq!(wounds, WoundRows::default());
+    }
+
+    #[test]
+    fn through_an_attack_a_filled_row_sends_the_wound_to_the_nearest_empty_row_ties_higher() {
+        // L35-36: "If the circle is already filled from a previous Injury, mark the nearest empty
+        // circle. If two circles are equally close, mark the higher number. ... An incoming Stun
+        // moves to a different row, as described above."
+        // A Stun of 10 on Injuries 9-12: 8 is two away, 13 three: row 8 (below).
+        let m = model(ledger_cudgel(10, 2), fighter(10, 5, 5, 5));
+        let before = rows(&[9, 10, 11, 12], &[]);
+        let (attack, wounds) = attack_with(&m, before, &[8, 20, 10, 15]);
+        assert_eq!(attack.marked, [8, 0]);
+        assert_eq!(wounds, rows(&[9, 10, 11, 12], &[8]));
+        // An Injury of 13 on an Injury 13: 12 and 14 are equally close: the higher, 14.
+        let m = model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5));
+        let (attack, wounds) = attack_with(&m, rows(&[13], &[]), &[8, 20, 9, 13]);
+        assert_eq!(attack.marked, [14, 0]);
+        assert_eq!(wounds, rows(&[13, 14], &[]));
+    }
+
+    #[test]
+    fn a_stun_as_the_highest_wound_sets_the_penalty() {
+        // L40: "Most of your combat actions ... suffer the penalty of the highest Wound you've
+        // sustained." A Stun is a Wound.
+        let m = model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5));
+        let track = Track::default_sheet(5);
+        assert_eq!(rows(&[3], &[9]).penalty(&track), 5);
+        // Injury 3 only: penalty 1, value 13: 10 hits. Damage roll 9, 13 -> 13.
+        let (attack, _, _) = ledger_attack(
+            &m,
+            [rows(&[3], &[]), WoundRows::default()],
+            &[10, 20, 9, 13],
+        );
+        assert_eq!(attack.hits, 1);
+        // Injury 3 and Stun 9: the Stun is the highest, penalty 5, value 9: 10 misses.
+        let (attack, _, story) =
+            ledger_attack(&m, [rows(&[3], &[9]), WoundRows::default()], &[10, 20]);
+        assert_eq!(attack.hits, 0);
+        assert!(story.contains("value 9 (penalty 5)"), "{story}");
+    }
+
+    #[test]
+    fn acting_from_a_circled_row_takes_the_worst_rows_penalty() {
+        // Design (assumptions, "Penalty above the worst row"): "suffer the penalty of the highest
+        // Wound you've sustained"; row 14 has none written: the worst row's 6.
+        let track = Track::default_sheet(5);
+        assert_eq!(rows(&[14], &[]).penalty(&track), 6);
+        let m = model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5));
+        // Value 14 - 6 = 8: 9 misses.
+        let (attack, _, _) = ledger_attack(&m, [rows(&[14], &[]), WoundRows::default()], &[9, 20]);
+        assert_eq!(attack.hits, 0);
+    }
+
+    #[test]
+    fn the_damage_roll_takes_no_wound_penalty() {
+        // L14/L22: "Roll the attack's Damage, like you would an attribute or background." L40:
+        // "Most of your combat actions ... suffer the penalty". READING (not in the assumptions
+        // table yet): the penalty lowers the value used to attack, not the damage roll.
+        let m = model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5));
+        // a has a Stun on row 5 (penalty 3): value 11, 8 hits. Damage roll on 15 (not 12):
+        // 15 succeeds: Injury 15. (With the penalty, 15 and 20 would fail: row 1.)
+        let (attack, after, _) = ledger_attack(
+            &m,
+            [rows(&[], &[5]), WoundRows::default()],
+            &[8, 20, 15, 20],
+        );
+        assert_eq!(attack.marked, [15, 0]);
+        assert_eq!(after[1], rows(&[15], &[]));
+    }
+
+    #[test]
+    fn too_much_stun_knocks_out_and_a_minutes_rest_clears_it_after_the_fight() {
+        // L7: "Too much Stun knocks your character out". L44: "If you mark any Wound higher up
+        // than your worst penalty, you're unable to act." L53: "If you rest for a minute, all
+        // Stun clears."
+        let m = ledger_point(
+            ledger_cudgel(15, 2),
+            fighter(10, 5, 5, 5),
+            ledger_first(FirstStrike::A),
+            Healing::default(),
+            40,
+        );
+        // a: 8, 20 a Hit; Stun roll on 15: 13, 2 -> Stun on row 13, above the worst row 12:
+        // b is out and never acts. After the fight the Stun clears: b is neither dying nor dead,
+        // and has no Injury to recover from.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 13, 2]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 0);
+        assert_eq!(tally.recovery[1].patients, 0);
+        assert!(!story.contains("b attacks a"), "{story}");
+    }
+
+    #[test]
+    fn an_injury_5_rows_above_the_worst_is_dying_and_6_rows_above_is_dead() {
+        // L48: "An Injury above the highest wound penalty means the character is dying and,
+        // without medical attention, dead in about an hour." L49: "If an Injury is more than 5
+        // rows above the highest wound penalty, the character is dead."
+        // Attention arrives at 30 minutes (default): the dying are saved, the dead are not.
+        let m = ledger_point(
+            fighter(14, 5, 18, 5),
+            fighter(10, 5, 5, 5),
+            ledger_first(FirstStrike::A),
+            ledger_healing(7, 1, 0),
+            40,
+        );
+        // Damage roll on 18: 17, 2 -> Injury 17, 5 above row 12: dying, unable to act, saved.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 17, 2]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 1);
+        assert_eq!(tally.extra[EXTRA_DIED_DYING], 0);
+        assert_eq!(tally.recovery[1].patients, 1);
+        assert!(
+            story.contains("b is dying: medical attention arrives in time"),
+            "{story}"
+        );
+        // 18, 2 -> Injury 18, 6 above: dead, whatever the attention.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 18, 2]);
+        assert_eq!(tally.dead, [0, 1]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 0);
+        assert_eq!(tally.recovery[1].patients, 0);
+        assert!(story.contains("b is dead"), "{story}");
+    }
+
+    #[test]
+    fn first_strike_random_d2_of_2_lets_b_act_first_and_the_round_limit_draws() {
+        // Design (assumptions, rules.first_strike = "random"): a d2 per duel, 2 is b; after
+        // round_limit rounds a draw.
+        let m = ledger_point(
+            fighter(14, 5, 15, 5),
+            fighter(14, 5, 15, 5),
+            ledger_first(FirstStrike::Random),
+            Healing::default(),
+            1,
+        );
+        let (tally, story) = ledger_trial(&m, &[2, 1, 1, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "b strikes first",
+                "b attacks a",
+                "a attacks b",
+                "the round limit (1) is reached: a draw",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_recovery_roll_is_made_on_the_highest_injury() {
+        // L57: "Recovery rolls are made using the highest Injury sustained, as if it was an
+        // Attribute." L60: "If the result is a "success" higher than your Strength, you do not
+        // heal this time."
+        let mut a = fighter(14, 5, 15, 5);
+        a.strength = 5;
+        let m = ledger_point(
+            a,
+            fighter(10, 5, 5, 5),
+            Rules::default(),
+            ledger_healing(7, 7, 0),
+            40,
+        );
+        // Injuries 3 and 9: rolled on 9: 8 succeeds (on 3 it would fail), and 8 is above
+        // Strength 5: no healing.
+        let (r, infections, story) = ledger_recover(&m, &[3, 9], &[8, 20]);
+        assert_eq!(r.days_to_whole, None);
+        assert_eq!(infections, 0);
+        assert!(
+            story.contains("day 7: recovery roll on 9: 8 success above Strength 5: no healing"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn a_success_equal_to_strength_heals_five_steps() {
+        // L60: "If the result is a "success" higher than your Strength, you do not heal this
+        // time." L62: "If neither of the above applies, your highest Injury is lowered five steps."
+        let m = ledger_point(
+            fighter(14, 5, 15, 5),
+            fighter(10, 5, 5, 5),
+            Rules::default(),
+            ledger_healing(7, 7, 0),
+            40,
+        );
+        // Strength 10, Injury 12: 10, 20 -> 10, not higher than 10: 12 drops to 7.
+        let (_, _, story) = ledger_recover(&m, &[12], &[10, 20]);
+        assert!(
+            story.contains("recovery roll on 12: 10: Injury 12 drops five rows; Injury [7]"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn lowering_five_steps_heals_injuries_on_the_way_and_keeps_those_below_the_landing_row() {
+        // L62: "your highest Injury is lowered five steps. Any Injuries along the way are also
+        // healed."
+        let m = ledger_point(
+            fighter(14, 5, 15, 5),
+            fighter(10, 5, 5, 5),
+            Rules::default(),
+            ledger_healing(7, 7, 0),
+            40,
+        );
+        // Injuries 2, 6, 10, 12; 5, 20 -> 5 (no Injury on 5, not above Strength 10): 12 drops
+        // to 7; the 10 on the way heals; 6 and 2 are below 7 and stay.
+        let (_, _, story) = ledger_recover(&m, &[2, 6, 10, 12], &[5, 20]);
+        assert!(
+            story.contains("Injury 12 drops five rows; Injury [2, 6, 7]"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn dropping_five_rows_onto_an_injury_merges_with_it() {
+        // Design (assumptions, "Dropping onto a marked row"): the lowered Injury merges with the
+        // Injury there. L62: "Any Injuries along the way are also healed."
+        let m = ledger_point(
+            fighter(14, 5, 15, 5),
+            fighter(10, 5, 5, 5),
+            Rules::default(),
+            ledger_healing(7, 7, 0),
+            40,
+        );
+        let (r, _, story) = ledger_recover(&m, &[7, 12], &[5, 20]);
+        assert_eq!(r.days_to_whole, None);
+        assert!(
+            story.contains("Injury 12 drops five rows; Injury [7]"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn the_medical_reduction_holds_for_that_roll_only() {
+        // L64: "A successful roll using a suitable medical Background reduces the Injury with its
+        // result for this particular roll (not permanently)."
+        let mut a = fighter(14, 5, 15, 5);
+        a.strength = 5;
+        let m = ledger_point(
+            a,
+            fighter(10, 5, 5, 5),
+            Rules::default(),
+            ledger_healing(7, 14, 12),
+            40,
+        );
+        // Week 1: medical 4, 20 -> 4: Injury 12 rolled as 8: 6, 20 -> 6, above Strength 5.
+        // Week 2: medical 20, 20 fails: rolled as 12 again: 9, 20 -> 9, above Strength 5.
+        let (r, _, story) = ledger_recover(&m, &[12], &[4, 20, 6, 20, 20, 20, 9, 20]);
+        assert_eq!(r.days_to_whole, None);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "day 7: recovery roll on 8: 6 success above Strength 5: no healing",
+                "day 14: recovery roll on 12: 9 success above Strength 5: no healing",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_recovery_interval_sets_the_days_between_rolls() {
+        // L55: "A realistic setting allows an Injury recovery roll every month. In many games this
+        // is shortened to once a week or even after each good night's sleep."
+        // Injury 3; 2, 20 -> 2 (no Injury there, not above Strength 10): 3 drops five: whole.
+        for (interval, day) in [(1, 1), (7, 7), (30, 30)] {
+            let m = ledger_point(
+                fighter(14, 5, 15, 5),
+                fighter(10, 5, 5, 5),
+                Rules::default(),
+                ledger_healing(interval, interval, 0),
+                40,
+            );
+            let (r, _, _) = ledger_recover(&m, &[3], &[2, 20]);
+            assert_eq!(r.days_to_whole, Some(day), "every {interval} days");
+        }
+    }
+
+    #[test]
+    fn a_failed_damage_roll_passes_over_a_row_marked_with_stun() {
+        // L14: "If the damage roll fails, mark the lowest unmarked Wound." READING (assumptions,
+        // "Failed damage roll": unmarked = no mark of either kind). L22 ("mark the lowest damage
+        // that the attack could have inflicted") read alone would put the Injury on row 1 over
+        // the Stun (L36: "an incoming Injury replaces it").
+        let m = model(fighter(14, 5, 3, 5), fighter(10, 5, 5, 5));
+        // A Hit; damage roll on 3: 18, 19 fail. Row 1 has a Stun: the lowest unmarked row is 2.
+        let (attack, wounds) = attack_with(&m, rows(&[], &[1]), &[8, 20, 18, 19]);
+        assert_eq!(attack.marked, [2, 0]);
+        assert_eq!(wounds, rows(&[2], &[1]));
+    }
+
+    #[test]
+    fn inside_the_interval_a_stun_weapons_separate_injury_roll_is_lowered_and_marked_as_stun() {
+        // L29: "Pierce within the interval ... The attack's Damage is lowered by -5, and it's
+        // marked as Stun." READING (assumptions, rules.stun_injury_roll_bonus: "Armour inside its
+        // interval turns it to Stun too").
+        // Stun weapon Damage 12, Pierce 2; a Full Hit (6, 7): Pierce 4, inside 4-11.
+        // Stun roll on 17 - 5 = 12: 10, 15 -> Stun 10. Separate roll on 12 - 5 = 7: 5, 20 -> 5,
+        // marked as Stun.
+        let m = model(ledger_cudgel(12, 2), armoured(4, 11));
+        let (attack, wounds) = attack_with(&m, WoundRows::default(), &[6, 7, 10, 15, 5, 20]);
+        assert_eq!(attack.marked, [10, 5]);
+        assert_eq!(wounds, rows(&[], &[5, 10]));
+    }
+
+    #[test]
+    fn a_wound_beyond_the_last_row_is_marked_beyond_it_and_an_injury_there_kills() {
+        // Design (assumptions, "Rows on the sheet": up to row 18, worst + 6; a mark with no
+        // empty row left goes beyond the last row). L49: "If an Injury is more than 5 rows above
+        // the highest wound penalty, the character is dead."
+        let t = Track::default_sheet(5);
+        assert_eq!((t.top, t.dead_from), (18, 18));
+        let mut w = WoundRows::default();
+        assert_eq!(w.mark(Kind::Injury, 25, t.top), 19);
+        assert!(w.dead(&t));
+        let mut s = WoundRows::default();
+        assert_eq!(s.mark(Kind::Stun, 30, t.top), 19);
+        assert!(
+            !s.can_act(&t) && !s.dead(&t),
+            "a Stun knocks out, it does not kill"
+        );
+        // Every row filled: an Injury on 18 finds nothing below, beyond above: 19.
+        let all: Vec<u32> = (1..=18).collect();
+        let mut full = rows(&all, &[]);
+        assert_eq!(full.mark(Kind::Injury, 18, t.top), 19);
+    }
+
+    #[test]
+    fn weapon_attack_and_armour_guard_add_up_and_a_sheet_defaults_to_12_rows_circled_14_and_16() {
+        // Design (assumptions, "Wound track", "circled", "Rows on the sheet"): the default sheet
+        // has penalties on rows 1-12 (row 5: 3), circled rows worst + 2 and worst + 4; a fighter
+        // may bring its own sheet. L29: "Each type of armor has a Protection interval, for example
+        // "4-11"."
+        let m = ledger_compile(
+            "name = \"t\"\nruleset = \"guard-pierce\"\n\
+             [a]\nattack = 12\nguard = 5\nwillpower = 10\nstrength = 10\nweapon = \"w\"\narmour = \"mail\"\n\
+             [b]\nattack = 12\nguard = 5\nwillpower = 10\nstrength = 10\nweapon = \"w\"\npenalties = [0, 1, 2, 3]\n\
+             [weapons.w]\ndamage = 10\npierce = 6\nattack = 1\n\
+             [armour.mail]\ncoverage = 15\nprotection = \"4-11\"\nguard = -1\n",
+        );
+        let [a, b] = m.fighters;
+        assert_eq!((a.attack, a.guard), (13, 4));
+        assert_eq!(
+            (a.coverage, a.protection),
+            (15, Interval { low: 4, high: 11 })
+        );
+        assert_eq!((a.track.worst, a.track.dead_from), (12, 18));
+        assert_eq!(rows(&[5], &[]).penalty(&a.track), 3);
+        assert!(rows(&[14], &[]).can_act(&a.track) && rows(&[16], &[]).can_act(&a.track));
+        assert!(!rows(&[15], &[]).can_act(&a.track));
+        // b's own sheet of 4 rows: worst row 4 (penalty 3), circled 6 and 8, dead from 10.
+        assert_eq!((b.attack, b.guard), (13, 5));
+        assert_eq!((b.track.worst, b.track.dead_from), (4, 10));
+        assert_eq!(rows(&[9], &[]).penalty(&b.track), 3);
+        assert!(rows(&[6], &[]).can_act(&b.track) && !rows(&[5], &[]).can_act(&b.track));
+        assert!(!rows(&[9], &[]).dead(&b.track) && rows(&[10], &[]).dead(&b.track));
+    }
+
+    // ---- Item 7: parameters the text does not fix -------------------------------------------
+
+    #[test]
+    fn hit_on_guard_true_lets_a_die_equal_to_guard_hit() {
+        // Design (assumptions, rules.hit_on_guard = false): "A die is a hit if it's above Guard".
+        let a = fighter(14, 5, 15, 5);
+        let b = fighter(10, 5, 5, 5);
+        // Default: 5 equals Guard 5 and misses, 20 is above the value: a miss.
+        let (attack, _) = attack_with(&model(a, b), WoundRows::default(), &[5, 20]);
+        assert_eq!(attack.hits, 0);
+        // On: 5 hits: a Hit; damage roll on 15: 9, 13 -> Injury 13.
+        let on = ledger_point(
+            a,
+            b,
+            Rules {
+                hit_on_guard: true,
+                ..Rules::default()
+            },
+            Healing::default(),
+            40,
+        );
+        let (attack, wounds) = attack_with(&on, WoundRows::default(), &[5, 20, 9, 13]);
+        assert_eq!(attack.hits, 1);
+        assert_eq!(wounds, rows(&[13], &[]));
+        // A die below Guard still misses.
+        let (attack, _) = attack_with(&on, WoundRows::default(), &[4, 20]);
+        assert_eq!(attack.hits, 0);
+    }
+
+    #[test]
+    fn penalty_to_guard_true_lowers_the_defenders_guard_by_its_own_penalty() {
+        // Design (assumptions, rules.penalty_to_guard = false): "Most of your combat actions ...
+        // suffer the penalty"; Guard is not an action unless the option is on.
+        let a = fighter(14, 5, 15, 5);
+        let b = fighter(10, 5, 5, 5);
+        // b has an Injury on row 5: penalty 3.
+        // Default: Guard stays 5: 3 misses, 20 is above the value: a miss.
+        let (attack, wounds) = attack_with(&model(a, b), rows(&[5], &[]), &[3, 20]);
+        assert_eq!(attack.hits, 0);
+        assert_eq!(wounds, rows(&[5], &[]));
+        // On: Guard 5 - 3 = 2: 3 hits; damage roll on 15: 9, 13 -> Injury 13.
+        let on = ledger_point(
+            a,
+            b,
+            Rules {
+                penalty_to_guard: true,
+                ..Rules::default()
+            },
+            Healing::default(),
+            40,
+        );
+        let (attack, wounds) = attack_with(&on, rows(&[5], &[]), &[3, 20, 9, 13]);
+        assert_eq!(attack.hits, 1);
+        assert_eq!(wounds, rows(&[5, 13], &[]));
+    }
+
+    #[test]
+    fn stun_injury_roll_bonus_adds_to_the_damage_of_the_separate_injury_roll() {
+        // L18: "Make a separate Injury roll as with a regular Hit." Design (assumptions,
+        // rules.stun_injury_roll_bonus = 0): the separate roll is on the plain Damage.
+        let b = fighter(10, 5, 5, 5);
+        // Full Hit (6, 7) with a Stun weapon of Damage 12: Stun roll on 17: 16, 2 -> Stun 16.
+        // Separate Injury roll on 12: 17 and 15 fail: the lowest unmarked row, 1 (<= 12).
+        let (attack, wounds) = attack_with(
+            &model(ledger_cudgel(12, 2), b),
+            WoundRows::default(),
+            &[6, 7, 16, 2, 17, 15],
+        );
+        assert_eq!(attack.marked, [16, 1]);
+        assert_eq!(wounds, rows(&[1], &[16]));
+        // Bonus 5: the Injury roll is on 17: 17 succeeds: Injury 17.
+        let bonus = ledger_point(
+            ledger_cudgel(12, 2),
+            b,
+            Rules {
+                stun_injury_roll_bonus: Ranged::new(5),
+                ..Rules::default()
+            },
+            Healing::default(),
+            40,
+        );
+        let (attack, wounds) = attack_with(&bonus, WoundRows::default(), &[6, 7, 16, 2, 17, 15]);
+        assert_eq!(attack.marked, [16, 17]);
+        assert_eq!(wounds, rows(&[17], &[16]));
+    }
+
+    #[test]
+    fn recover_at_spends_the_turn_on_recover_when_the_highest_stun_reaches_that_row() {
+        // L53: "The Action "Recover" requires your character be able to act. Roll Willpower,
+        // taking your penalties into account. A success clears your highest Stun." Design
+        // (assumptions, recover_at): Recover instead of attacking when the highest Stun is on
+        // that row or higher.
+        let with = |recover_at: u32| {
+            let mut a = fighter(14, 5, 5, 5);
+            a.recover_at = recover_at;
+            ledger_point(
+                a,
+                ledger_cudgel(12, 2),
+                ledger_first(FirstStrike::B),
+                ledger_healing(7, 1, 0),
+                1,
+            )
+        };
+        // b: 8, 20 a Hit; Stun roll on 12: 10, 15 -> Stun on a's row 10 (penalty 5).
+        // recover_at 9: 10 >= 9: a Recovers: Willpower 10 - 5 = 5: 3, 15 -> 3: the Stun clears.
+        let (tally, story) = ledger_trial(&with(9), &[8, 20, 10, 15, 3, 15]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("a uses Recover: Willpower 5: 3 success, Stun on row 10 clears"),
+            "{story}"
+        );
+        assert!(!story.contains("a attacks b"), "{story}");
+        // recover_at 11: 10 < 11: a attacks with value 14 - 5 = 9 (1, 1: a miss).
+        let (tally, story) = ledger_trial(&with(11), &[8, 20, 10, 15, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("a attacks b: value 9 (penalty 5) vs Guard 5"),
+            "{story}"
+        );
+        assert!(!story.contains("uses Recover"), "{story}");
+    }
 }

@@ -1121,4 +1121,557 @@ mod tests {
             &Healing::default(),
         );
     }
+
+    // -----------------------------------------------------------------------------------------
+    // Rule ledger tests (docs/rules/twin-d20.md, "Rule ledger"). Paste at the end of
+    // `mod tests` in src/rules/twin_d20.rs: they use `fighter`, `point` and `strike_with` from
+    // above. Expected numbers come from the sentences of shared/rules/twin-d20.txt (quoted).
+    // -----------------------------------------------------------------------------------------
+
+    fn ledger_point(
+        a: Fighter,
+        b: Fighter,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> TwinD20 {
+        TwinD20::new(
+            [a, b],
+            ["a".into(), "b".into()],
+            rules,
+            healing,
+            round_limit,
+        )
+    }
+
+    fn ledger_first(first_strike: FirstStrike) -> Rules {
+        Rules {
+            first_strike,
+            ..Rules::default()
+        }
+    }
+
+    /// Healing whose horizon comes before the first Recovery roll: a trial rolls no healing dice.
+    fn ledger_no_recovery() -> Healing {
+        Healing {
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        }
+    }
+
+    fn ledger_healing(
+        interval: i64,
+        horizon: i64,
+        medicine: i64,
+        equipment: i64,
+        rolls: i64,
+    ) -> Healing {
+        Healing {
+            interval_days: Ranged::new(interval),
+            horizon_days: Ranged::new(horizon),
+            medicine: Ranged::new(medicine),
+            equipment: Ranged::new(equipment),
+            medicine_rolls: Ranged::new(rolls),
+        }
+    }
+
+    /// One whole trial on scripted dice; every die must be used. Returns the tally and the story.
+    fn ledger_trial(model: &TwinD20, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (tally, story)
+    }
+
+    /// One healing timeline on scripted dice; every die must be used.
+    fn ledger_recover(
+        model: &TwinD20,
+        side: Side,
+        wounds: &[u32],
+        dice: &[u32],
+    ) -> (Recovery, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let r = model.recover(
+            side,
+            WoundCircles::from_wounds(wounds),
+            &mut scripted,
+            &mut log,
+        );
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (r, story)
+    }
+
+    /// Compiles scenario text (for the fighter fields only `compile` reads, such as `stance`).
+    fn ledger_compile(text: &str) -> TwinD20 {
+        let file: File = toml::from_str(text).unwrap_or_else(|e| panic!("{e}"));
+        let source = Source {
+            path: std::path::Path::new("t.toml"),
+            text,
+        };
+        TwinD20::compile(&file, &source).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn one_die_hit_adds_the_last_digit_of_the_die_that_missed_even_above_the_attack() {
+        // L1: "If the attack hit with one die, the last digit of the die that missed is added to
+        // the weapon's Damage. When the last digit is 0, as in 10 or 20, it counts as 10."
+        // Attack 12, Defense 6, Damage 2.
+        let model = point(fighter(12, 0, 8, 2), fighter(0, 6, 30, 0), Rules::default());
+        // Black 9 hits; white 17 missed (above the Attack): its digit 7: 2 + 7 = 9.
+        let (dealt, wounds) = strike_with(&model, &[9, 17]);
+        assert_eq!(dealt, Some(9));
+        assert_eq!(wounds.list(), vec![9]);
+        // Black 15 missed (above the Attack): digit 5; white 8 hits: 2 + 5 = 7.
+        assert_eq!(strike_with(&model, &[15, 8]).0, Some(7));
+        // Black 20 missed (above the Attack): digit 0 counts as 10; white 9 hits: 2 + 10 = 12.
+        assert_eq!(strike_with(&model, &[20, 9]).0, Some(12));
+        // Black 4 missed (below Defense): digit 4; white 11 hits: 2 + 4 = 6.
+        assert_eq!(strike_with(&model, &[4, 11]).0, Some(6));
+    }
+
+    #[test]
+    fn both_dice_hit_add_twice_the_difference_and_a_difference_of_10_or_more_counts_as_20() {
+        // L5: "If both dice hit, twice the difference between them is added to the weapon's
+        // Damage. If the difference is 10 or greater, it counts as 20."
+        // Attack 20, Defense 1, Damage 3: every face from 2 to 20 hits.
+        let model = point(fighter(20, 0, 8, 3), fighter(0, 1, 30, 0), Rules::default());
+        // Equal dice: difference 0 adds nothing.
+        assert_eq!(strike_with(&model, &[7, 7]).0, Some(3));
+        // Difference 1: + 2.
+        assert_eq!(strike_with(&model, &[8, 7]).0, Some(5));
+        // Difference 9 (white higher): + 18.
+        assert_eq!(strike_with(&model, &[2, 11]).0, Some(21));
+        // READING (assumptions table, rules.big_difference_bonus = 20): "it counts as 20" is read
+        // as "the doubled difference counts as 20". Read literally ("the difference counts as
+        // 20", doubled) these two would be 3 + 40 = 43.
+        // Difference exactly 10: + 20.
+        assert_eq!(strike_with(&model, &[15, 5]).0, Some(23));
+        // Difference 18: + 20.
+        assert_eq!(strike_with(&model, &[20, 2]).0, Some(23));
+    }
+
+    #[test]
+    fn coverage_1_and_19_are_checked_against_the_white_die_at_their_edges() {
+        // L10: "For Coverage 1-19, check the white die of the attack roll against Coverage. If the
+        // white die is higher, the attack bypasses the armor. ... If the armor is struck, reduce
+        // the incoming Damage by the Armor's Protection."
+        // Attack 20, Defense 0 (every face hits), Damage 2; Protection 30 stops any struck blow.
+        let armoured = |coverage: u32| {
+            let mut b = fighter(0, 0, 30, 0);
+            b.coverage = coverage;
+            b.protection = 30;
+            point(fighter(20, 0, 8, 2), b, Rules::default())
+        };
+        let top = armoured(19);
+        // White 20 is higher than Coverage 19: bypassed. Difference 15: 2 + 20 = 22.
+        assert_eq!(strike_with(&top, &[5, 20]).0, Some(22));
+        // White 19 is not higher: struck, 22 - 30: nothing left (still a hit).
+        let (dealt, wounds) = strike_with(&top, &[5, 19]);
+        assert_eq!(dealt, Some(0));
+        assert!(!wounds.any());
+        let bottom = armoured(1);
+        // White 1 is not higher than Coverage 1: struck. Difference 4: 2 + 8 = 10, all stopped.
+        assert_eq!(strike_with(&bottom, &[5, 1]).0, Some(0));
+        // White 2 is higher: bypassed. Difference 3: 2 + 6 = 8.
+        assert_eq!(strike_with(&bottom, &[5, 2]).0, Some(8));
+    }
+
+    #[test]
+    fn a_strike_whose_circle_is_filled_marks_the_nearest_empty_circle_above() {
+        // L13: "If the circle is already filled from a previous Wound, mark the nearest empty
+        // circle above it instead."
+        let model = point(fighter(12, 0, 8, 2), fighter(0, 6, 30, 0), Rules::default());
+        let mut wounds = WoundCircles::from_wounds(&[5, 6, 8]);
+        // Black 3 misses, white 11 hits: Damage 5. Circles 5 and 6 are filled: 7 (not 4 below).
+        let mut dice = ScriptedDice::new([3, 11]);
+        let strike = model.strike(Side::A, &mut wounds, &mut dice, &mut NoLog);
+        assert!(dice.finish().is_ok());
+        assert_eq!(strike.dealt, 5);
+        assert_eq!(wounds.list(), vec![5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn a_wound_equal_to_toughness_leaves_the_fighter_fighting_one_above_incapacitates() {
+        // L13: "Wounds higher than your Toughness means you're incapacitated."
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 5, 2),
+            ledger_first(FirstStrike::A),
+            ledger_no_recovery(),
+            50,
+        );
+        // a: 3, 11 -> b Wound 5, equal to Toughness 5: b still strikes (1, 2: miss).
+        // a: 3, 7 -> Damage 5, circle 5 filled: Wound 6, above Toughness 5: b is out, a wins in
+        // round 2 and b does not strike again.
+        let (tally, story) = ledger_trial(&model, &[3, 11, 1, 2, 3, 7]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "round 1",
+                "b marks Wound 5",
+                "b attacks a",
+                "round 2",
+                "b marks Wound 6",
+                "b is incapacitated (Wound 6 above Toughness 5): a wins",
+            ],
+        );
+    }
+
+    #[test]
+    fn aftermath_marks_the_circle_above_the_most_severe_wound_and_exactly_5_above_toughness_lives()
+    {
+        // L15: "After the battle, mark the circle above your most severe Wound. If a Wound is more
+        // than 5 circles above your Toughness, you're dead."
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        // Most severe 12: circle 13 is marked; 13 is 5 above Toughness 8, not more: alive.
+        let mut wounds = WoundCircles::from_wounds(&[3, 9, 12]);
+        assert!(!model.aftermath(Side::A, &mut wounds, &mut NoLog));
+        assert_eq!(wounds.list(), vec![3, 9, 12, 13]);
+        // Most severe 13: circle 14, 6 above: dead.
+        let mut wounds = WoundCircles::from_wounds(&[13]);
+        assert!(model.aftermath(Side::A, &mut wounds, &mut NoLog));
+        // A Wound already 12 above (20): dead.
+        let mut wounds = WoundCircles::from_wounds(&[20]);
+        assert!(model.aftermath(Side::A, &mut wounds, &mut NoLog));
+        // No Wound: nothing to mark, alive.
+        let mut none = WoundCircles::default();
+        assert!(!model.aftermath(Side::A, &mut none, &mut NoLog));
+        assert!(!none.any());
+    }
+
+    #[test]
+    fn after_the_battle_the_winner_marks_the_aftermath_too_and_only_survivors_make_recovery_rolls()
+    {
+        // L15: "After the battle, mark the circle above your most severe Wound. If a Wound is more
+        // than 5 circles above your Toughness, you're dead." Design (assumptions, "Aftermath for
+        // whom"; the duel step 6): every wounded fighter marks; every wounded survivor heals.
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 3, 2),
+            ledger_first(FirstStrike::B),
+            Healing::default(),
+            50,
+        );
+        // b: 3, 11 -> a Wound 5. a: 20, 9 -> b Wound 12, above Toughness 3: a wins.
+        // Aftermath: a marks 6 (alive); b marks 13, 10 above Toughness 3: dead.
+        // a's Recovery roll with Toughness 8: 6, 20 -> 6: the 6 goes, the 5 heals on the way.
+        let (tally, story) = ledger_trial(&model, &[3, 11, 20, 9, 6, 20]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 1]);
+        assert_eq!(tally.recovery[0].patients, 1);
+        assert_eq!(tally.recovery[0].days_to_whole.bins()[7], 1);
+        assert_eq!(
+            tally.recovery[1].patients, 0,
+            "the dead make no Recovery roll"
+        );
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Aftermath: a marks circle 6 (Toughness 8): alive",
+                "Aftermath: b marks circle 13 (Toughness 3): dead",
+                "a is whole after 7 days",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_round_limit_ends_a_duel_with_both_standing_in_a_draw() {
+        // Design (the duel, step 4): "After round_limit rounds with both standing the duel is a
+        // draw."
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 8, 2),
+            ledger_first(FirstStrike::A),
+            ledger_no_recovery(),
+            1,
+        );
+        let (tally, story) = ledger_trial(&model, &[1, 1, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("the round limit (1) is reached: a draw"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn the_recovery_roll_is_made_against_toughness() {
+        // L18: "Recovery rolls are made using your Toughness."
+        let model = ledger_point(
+            fighter(0, 0, 8, 0),
+            fighter(0, 0, 7, 0),
+            Rules::default(),
+            ledger_healing(7, 7, 0, 0, 1),
+            50,
+        );
+        // Toughness 8: black 9 fails, white 8 succeeds: 8 lowers the Wound 8 to nothing.
+        let (r, _) = ledger_recover(&model, Side::A, &[8], &[9, 8]);
+        assert_eq!(r.days_to_whole, Some(7));
+        // Toughness 7: the same dice both fail.
+        let (r, story) = ledger_recover(&model, Side::B, &[8], &[9, 8]);
+        assert_eq!(r.days_to_whole, None);
+        assert!(
+            story.contains("Recovery roll with 7 fails: no healing"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn a_failed_recovery_roll_heals_nothing_that_time() {
+        // L18: "If the roll fails, you do not heal this time. If the roll succeeds, lower your
+        // highest Wound by the result."
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default())
+            .with_healing(ledger_healing(7, 14, 0, 0, 1));
+        // Week 1: 9 and 12 both above Toughness 8: fails. Week 2: 2, 15 -> 2: the 3, untouched by
+        // week 1, is lowered to 1.
+        let (r, story) = ledger_recover(&model, Side::A, &[3], &[9, 12, 2, 15]);
+        assert_eq!(r.days_to_whole, None);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "day 7: Recovery roll with 8 fails: no healing",
+                "day 14: Recovery roll with 8: 2 success; Wound 3 lowered to 1; wounds now [1]",
+            ],
+        );
+    }
+
+    #[test]
+    fn recovery_lowers_only_the_highest_wound_heals_those_passed_and_keeps_those_below() {
+        // L18: "If the roll succeeds, lower your highest Wound by the result. Any other Wounds
+        // along the way are healed."
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default())
+            .with_healing(ledger_healing(7, 7, 0, 0, 1));
+        // Wounds 2, 9, 12; 5, 12 -> 5: the 12 becomes 7, the 9 on the way heals, the 2 stays.
+        let (r, story) = ledger_recover(&model, Side::A, &[2, 9, 12], &[5, 12]);
+        assert_eq!(r.days_to_whole, None);
+        assert!(
+            story.contains("Wound 12 lowered to 7; wounds now [2, 7]"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn the_highest_of_several_medicine_results_adds_to_toughness() {
+        // L24: "add the highest successful Medicine result to your Toughness in your next
+        // Recovery roll." (healing.medicine_rolls = 2)
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default())
+            .with_healing(ledger_healing(7, 7, 10, 0, 2));
+        // Medicine 10: 9, 15 -> 9; then 3, 4 -> 4. The highest, 9, counts (the last would be 4):
+        // Recovery with 8 + 9 = 17: 17, 20 -> 17 heals the Wound 17.
+        let (r, story) = ledger_recover(&model, Side::A, &[17], &[9, 15, 3, 4, 17, 20]);
+        assert_eq!(r.days_to_whole, Some(7));
+        assert!(
+            story.contains("day 7: Medicine 10 adds 9 to Toughness"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn a_medicine_result_counts_for_the_next_recovery_roll_only() {
+        // L24: "add the highest successful Medicine result to your Toughness in your next
+        // Recovery roll."
+        let model = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default())
+            .with_healing(ledger_healing(7, 14, 10, 0, 1));
+        // Week 1: Medicine 9, 15 -> 9; Recovery with 17: 5, 20 -> 5: 17 becomes 12.
+        // Week 2: Medicine 15, 16 fails; Recovery with 8 (not 17): 9, 12 fail.
+        let (r, story) = ledger_recover(&model, Side::A, &[17], &[9, 15, 5, 20, 15, 16, 9, 12]);
+        assert_eq!(r.days_to_whole, None);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "day 7: Medicine 10 adds 9 to Toughness",
+                "day 7: Recovery roll with 17: 5 success; Wound 17 lowered to 12; wounds now [12]",
+                "day 14: Medicine 10 adds 0 to Toughness",
+                "day 14: Recovery roll with 8 fails: no healing",
+            ],
+        );
+    }
+
+    #[test]
+    fn improvised_tools_lower_the_medicine_value_rolled_against() {
+        // L24: "Bonus for better equipment, penalties for improvised tools."
+        // Medicine 10 with equipment -3: rolled against 7. 9 and 8 both fail: nothing added,
+        // the Recovery roll is with 8: 9, 20 fail.
+        let poor = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default())
+            .with_healing(ledger_healing(7, 7, 10, -3, 1));
+        let (r, story) = ledger_recover(&poor, Side::A, &[10], &[9, 8, 9, 20]);
+        assert_eq!(r.days_to_whole, None);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "day 7: Medicine 7 adds 0 to Toughness",
+                "day 7: Recovery roll with 8 fails: no healing",
+            ],
+        );
+        // The same dice with decent instruments (equipment 0): 9 succeeds, Recovery with 17: 9.
+        let decent = poor.clone().with_healing(ledger_healing(7, 7, 10, 0, 1));
+        let (_, story) = ledger_recover(&decent, Side::A, &[10], &[9, 8, 9, 20]);
+        assert!(
+            story.contains("Recovery roll with 17: 9 success; Wound 10 lowered to 1"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn the_recovery_rate_sets_the_days_between_rolls() {
+        // L18: "Every group needs to agree on the recovery rate. While it can be argued that one
+        // roll every month is quite realistic, this is often shortened to once a week or even
+        // after each good night's sleep." (healing.interval_days)
+        let base = point(fighter(0, 0, 8, 0), fighter(0, 0, 8, 0), Rules::default());
+        // Wound 3; 3, 20 -> 3: whole after the first roll, on the day of the first roll.
+        let nightly = base.clone().with_healing(ledger_healing(1, 1, 0, 0, 1));
+        assert_eq!(
+            ledger_recover(&nightly, Side::A, &[3], &[3, 20])
+                .0
+                .days_to_whole,
+            Some(1)
+        );
+        let monthly = base.with_healing(ledger_healing(30, 30, 0, 0, 1));
+        assert_eq!(
+            ledger_recover(&monthly, Side::A, &[3], &[3, 20])
+                .0
+                .days_to_whole,
+            Some(30)
+        );
+    }
+
+    #[test]
+    fn weapon_attack_and_armour_defense_add_to_the_fighters_attack_and_defense() {
+        // Design (assumptions, "Weapon attack, armour defense (0)"): a weapon's attack adds to
+        // the wielder's Attack, an armour's defense to the wearer's Defense.
+        let m = ledger_compile(
+            "name = \"t\"\nruleset = \"twin-d20\"\n\
+             [a]\nattack = 10\ndefense = 6\ntoughness = 8\nweapon = \"w\"\narmour = \"shield\"\n\
+             [b]\nattack = 10\ndefense = 6\ntoughness = 8\nweapon = \"w\"\n\
+             [weapons.w]\ndamage = 2\nattack = 1\n\
+             [armour.shield]\ncoverage = 12\nprotection = 3\ndefense = 2\n",
+        );
+        assert_eq!((m.fighters[0].attack, m.fighters[0].defense), (11, 8));
+        assert_eq!((m.fighters[0].coverage, m.fighters[0].protection), (12, 3));
+        assert_eq!((m.fighters[1].attack, m.fighters[1].defense), (11, 6));
+        assert_eq!((m.fighters[1].coverage, m.fighters[1].protection), (0, 0));
+    }
+
+    // ---- Item 7: parameters the text does not have ------------------------------------------
+
+    #[test]
+    fn stance_aggressive_trades_defense_for_attack_and_defensive_the_reverse() {
+        // Design (assumptions, rules.stance_shift = 2): aggressive Attack +2 Defense -2;
+        // defensive the reverse.
+        let scenario = |a: &str, b: &str, rules: &str| {
+            format!(
+                "name = \"t\"\nruleset = \"twin-d20\"\n\
+                 [a]\nattack = 10\ndefense = 6\ntoughness = 8\nweapon = \"w\"\nstance = \"{a}\"\n\
+                 [b]\nattack = 10\ndefense = 6\ntoughness = 8\nweapon = \"w\"\nstance = \"{b}\"\n\
+                 [weapons.w]\ndamage = 2\n{rules}"
+            )
+        };
+        let normal = ledger_compile(&scenario("normal", "normal", ""));
+        let shifted = ledger_compile(&scenario("aggressive", "defensive", ""));
+        assert_eq!(
+            (shifted.fighters[0].attack, shifted.fighters[0].defense),
+            (12, 4)
+        );
+        assert_eq!(
+            (shifted.fighters[1].attack, shifted.fighters[1].defense),
+            (8, 8)
+        );
+        // a on b, 3 and 11: normal (Attack 10 vs Defense 6) both miss; aggressive on defensive
+        // (12 vs 8): 11 hits, 3 missed: 2 + 3 = 5.
+        assert_eq!(strike_with(&normal, &[3, 11]).0, None);
+        assert_eq!(strike_with(&shifted, &[3, 11]).0, Some(5));
+        // b on a, 5 and 9: normal (10 vs 6): 9 hits, 5 missed: 7; defensive on aggressive
+        // (8 vs 4): 5 hits, 9 missed (above 8): 2 + 9 = 11.
+        for (model, expected) in [(&normal, 7), (&shifted, 11)] {
+            let mut wounds = WoundCircles::default();
+            let mut dice = ScriptedDice::new([5, 9]);
+            let strike = model.strike(Side::B, &mut wounds, &mut dice, &mut NoLog);
+            assert!(dice.finish().is_ok());
+            assert_eq!(strike.dealt, expected);
+        }
+        // rules.stance_shift = 3 trades 3.
+        let three = ledger_compile(&scenario(
+            "aggressive",
+            "defensive",
+            "[rules]\nstance_shift = 3\n",
+        ));
+        assert_eq!(
+            (three.fighters[0].attack, three.fighters[0].defense),
+            (13, 3)
+        );
+        assert_eq!(
+            (three.fighters[1].attack, three.fighters[1].defense),
+            (7, 9)
+        );
+    }
+
+    #[test]
+    fn first_strike_a_b_or_a_d2_picks_who_strikes_first_and_the_order_holds_every_round() {
+        // Design (assumptions, rules.first_strike = "random"): a d2 per duel (1: a, 2: b), "that
+        // order holds every round"; "a" or "b" fixes it and rolls no d2.
+        let with = |first| {
+            ledger_point(
+                fighter(12, 6, 8, 2),
+                fighter(12, 6, 8, 2),
+                ledger_first(first),
+                ledger_no_recovery(),
+                50,
+            )
+        };
+        // 20 (missed: 10) and 9 (hits): Damage 12 takes the defender out at once.
+        let (tally, _) = ledger_trial(&with(FirstStrike::A), &[20, 9]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        let (tally, _) = ledger_trial(&with(FirstStrike::B), &[20, 9]);
+        assert_eq!(tally.ends, [0, 1, 0]);
+        let (tally, story) = ledger_trial(&with(FirstStrike::Random), &[1, 20, 9]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert!(story.contains("a strikes first"), "{story}");
+        // d2 = 2: b first; round 1 both miss; round 2 b strikes first again and wins.
+        let (tally, story) = ledger_trial(&with(FirstStrike::Random), &[2, 1, 1, 1, 1, 20, 9]);
+        assert_eq!(tally.ends, [0, 1, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "b strikes first",
+                "round 1",
+                "b attacks a",
+                "a attacks b",
+                "round 2",
+                "b attacks a",
+                "a is incapacitated (Wound 12 above Toughness 8): b wins",
+            ],
+        );
+    }
+
+    #[test]
+    fn hit_on_defense_true_lets_a_die_equal_to_defense_hit() {
+        // Design (assumptions, rules.hit_on_defense = false): "The black die missed, by being lower
+        // than the target's Defense." With the option on, a die equal to Defense hits.
+        let strict = point(fighter(12, 0, 8, 2), fighter(0, 6, 30, 0), Rules::default());
+        // Black 6 equals Defense 6: misses by default; white 13 is above the Attack.
+        assert_eq!(strike_with(&strict, &[6, 13]).0, None);
+        let equal = point(
+            fighter(12, 0, 8, 2),
+            fighter(0, 6, 30, 0),
+            Rules {
+                hit_on_defense: true,
+                ..Rules::default()
+            },
+        );
+        // Black 6 hits, white 13 missed: 2 + 3 = 5.
+        assert_eq!(strike_with(&equal, &[6, 13]).0, Some(5));
+        // Both hit (6 and 9): difference 3: 2 + 6 = 8.
+        assert_eq!(strike_with(&equal, &[6, 9]).0, Some(8));
+        // A die below Defense still misses.
+        assert_eq!(strike_with(&equal, &[5, 13]).0, None);
+    }
 }
