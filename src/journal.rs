@@ -8,11 +8,16 @@
 //! whose `run` file matches and runs the rest; the tallies are exact integers, so the finished
 //! files are byte-identical to those of a run never interrupted. A finished run removes its
 //! journal.
+//!
+//! Every tally file opens with a digest of the run's identity, its point and its content
+//! ([`sealed`]): a file edited by hand, or copied from another run, point or shard, no longer
+//! matches and is refused ([`unseal`]) rather than merged into wrong numbers.
 
 use crate::engine::{CHUNK_TRIALS, Shard};
 use crate::scenario::Scenario;
 use crate::scenario::error::InputError;
-use crate::stats::Tally;
+use crate::scenario::fnv1a64_hex;
+use crate::stats::{Tally, TallyShape};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -23,6 +28,7 @@ pub const FOLDER: &str = ".partial";
 #[derive(Debug)]
 pub struct Journal {
     dir: PathBuf,
+    identity: String,
 }
 
 /// What identifies a run: resuming is allowed only into a journal with the same identity, and
@@ -70,13 +76,10 @@ impl Journal {
                 }
                 for (i, point) in scenario.points.iter().enumerate() {
                     let path = dir.join(point_file(i));
-                    let Ok(text) = std::fs::read_to_string(&path) else {
+                    if !path.exists() {
                         break;
-                    };
-                    let Some(tally) = Tally::from_text(&text, point.model.shape()) else {
-                        break;
-                    };
-                    kept.push(tally);
+                    }
+                    kept.push(unseal(&path, &identity, i, point.model.shape())?);
                 }
             }
             Ok(_) => {
@@ -89,14 +92,14 @@ impl Journal {
         std::fs::create_dir_all(&dir)
             .with_context(|| format!("cannot create {}", dir.display()))?;
         write_atomically(&run_file, identity.as_bytes())?;
-        Ok((Journal { dir }, kept, discarded))
+        Ok((Journal { dir, identity }, kept, discarded))
     }
 
     /// Records a finished point.
     pub fn record(&self, point: usize, tally: &Tally) -> Result<()> {
         write_atomically(
             &self.dir.join(point_file(point)),
-            tally.to_text().as_bytes(),
+            sealed(&self.identity, point, tally).as_bytes(),
         )
     }
 
@@ -105,6 +108,48 @@ impl Journal {
         std::fs::remove_dir_all(&self.dir)
             .with_context(|| format!("cannot remove {}", self.dir.display()))
     }
+}
+
+/// The digest of a tally file: the run's identity, the point and the tally's text.
+fn digest(identity: &str, point: usize, body: &str) -> String {
+    fnv1a64_hex(format!("{identity}point {point}\n{body}").as_bytes())
+}
+
+/// A tally file's text: `digest <hex>`, then the tally.
+pub fn sealed(identity: &str, point: usize, tally: &Tally) -> String {
+    let body = tally.to_text();
+    format!("digest {}\n{body}", digest(identity, point, &body))
+}
+
+/// Reads a tally file written by [`sealed`] for this run and point; a missing file, one whose
+/// digest does not match, or one that is not a whole tally is an input error naming it.
+pub fn unseal(path: &Path, identity: &str, point: usize, shape: TallyShape) -> Result<Tally> {
+    let refuse = |message: String| -> anyhow::Error {
+        InputError {
+            place: path.display().to_string(),
+            field: None,
+            message,
+        }
+        .into()
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        refuse(format!(
+            "cannot be read ({e}); expected the tally of point {point} this run wrote"
+        ))
+    })?;
+    let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
+    let Some(found) = first.strip_prefix("digest ") else {
+        return Err(refuse(format!(
+            "has no digest line; expected the tally of point {point} as duelsim writes it"
+        )));
+    };
+    if found != digest(identity, point, body) {
+        return Err(refuse(format!(
+            "does not match its digest: it was changed, or belongs to another run, point or shard; expected the tally of point {point} this run wrote"
+        )));
+    }
+    Tally::from_text(body, shape)
+        .ok_or_else(|| refuse(format!("is not a whole tally of point {point}")))
 }
 
 /// The file of one point's tally, in a journal or a shard's output.

@@ -477,3 +477,88 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
     let o = duelsim(&["run", RESUME, "--shard", "4/3"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// Runs the fixture as shard `k` of 3 into `dir/shardK`; the folder.
+fn shard(dir: &Path, k: u32) -> PathBuf {
+    let out = dir.join(format!("shard{k}"));
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "-q",
+        "--trials",
+        "24000",
+        "--shard",
+        &format!("{k}/3"),
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    out
+}
+
+/// Merges the three shard folders: the process output.
+fn merge_three(dir: &Path, shards: &[PathBuf]) -> Output {
+    let merged = dir.join("merged");
+    let mut args = vec![
+        "merge".to_owned(),
+        "-q".to_owned(),
+        "-o".to_owned(),
+        merged.to_string_lossy().into_owned(),
+    ];
+    args.extend(shards.iter().map(|s| s.to_string_lossy().into_owned()));
+    duelsim(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn edited_copied_or_missing_tallies_are_refused_by_merge_and_resume() {
+    let dir = scratch("tamper");
+    let shards: Vec<PathBuf> = (1..=3).map(|k| shard(&dir, k)).collect();
+    let victim = shards[1].join("point-00004.tally");
+    let original = read(&victim);
+    let refused = |what: &str| {
+        let o = merge_three(&dir, &shards);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains("point-00004.tally"), "{what}: {err}");
+        assert_eq!(err.lines().count(), 1, "{what}: {err}");
+        assert!(
+            !dir.join("merged").exists(),
+            "{what}: an output was written"
+        );
+    };
+    // One more win on a's side.
+    let edited = text(&original).replacen("\nends ", "\nends 1", 1);
+    std::fs::write(&victim, edited).unwrap_or_else(|e| panic!("{e}"));
+    refused("an edited count");
+    // Another shard's tally of the same point.
+    std::fs::copy(shards[0].join("point-00004.tally"), &victim).unwrap_or_else(|e| panic!("{e}"));
+    refused("a copy from shard 1");
+    // A deleted tally.
+    std::fs::remove_file(&victim).unwrap_or_else(|e| panic!("{e}"));
+    refused("a missing tally");
+    std::fs::write(&victim, &original).unwrap_or_else(|e| panic!("{e}"));
+    let o = merge_three(&dir, &shards);
+    assert!(
+        o.status.success(),
+        "the untouched shards merge: {}",
+        text(&o.stderr)
+    );
+
+    // The journal of an interrupted run: an edited tally is refused by --resume.
+    let out = dir.join("journal");
+    interrupt(&out, 2, None);
+    let tally = out.join(".partial/point-00000.tally");
+    let edited = text(&read(&tally)).replacen("\ntrials ", "\ntrials 9", 1);
+    std::fs::write(&tally, edited).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "--resume",
+        "-q",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("point-00000.tally"), "{err}");
+}

@@ -9,11 +9,12 @@
 
 use super::RunResult;
 use crate::engine::Shard;
-use crate::journal::{identity, point_file};
+use crate::journal::{identity, point_file, sealed, unseal};
 use crate::scenario::error::InputError;
+use crate::scenario::fnv1a64_hex;
 use crate::scenario::{self, Scenario};
 use crate::stats::Tally;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -22,19 +23,23 @@ pub const FILE: &str = "shard";
 
 /// Writes a finished shard's tallies into `dir`.
 pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
+    let id = identity(run.scenario, shard);
+    let description = format!(
+        "{id}file {}\nthreads {}\nduration_s {}\n",
+        run.scenario.path.display(),
+        run.threads,
+        run.duration.as_secs_f64()
+    );
     let mut files = vec![(
         FILE.to_owned(),
         format!(
-            "{}file {}\nthreads {}\nduration_s {}\n",
-            identity(run.scenario, shard),
-            run.scenario.path.display(),
-            run.threads,
-            run.duration.as_secs_f64()
+            "{description}digest {}\n",
+            fnv1a64_hex(description.as_bytes())
         )
         .into_bytes(),
     )];
     for (i, tally) in run.tallies.iter().enumerate() {
-        files.push((point_file(i), tally.to_text().into_bytes()));
+        files.push((point_file(i), sealed(&id, i, tally).into_bytes()));
     }
     super::write(files, dir)?;
     Ok(())
@@ -70,6 +75,18 @@ fn read(dir: &Path) -> Result<ShardDir> {
     let Some(end) = text.find("\nfile ") else {
         return Err(bad(dir, "is not a shard description"));
     };
+    let Some((description, digest)) = text.rsplit_once("digest ") else {
+        return Err(bad(
+            dir,
+            "has no digest line; expected a shard description as duelsim writes it",
+        ));
+    };
+    if digest.trim_end() != fnv1a64_hex(description.as_bytes()) {
+        return Err(bad(
+            dir,
+            "does not match its digest: it was changed; expected the description this shard's run wrote",
+        ));
+    }
     let identity = text[..=end].to_owned();
     let value = |key: &str| {
         text.lines()
@@ -188,10 +205,7 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
         let mut sum = Tally::new(point.model.shape());
         for s in &shards {
             let path = s.dir.join(point_file(i));
-            let text = std::fs::read_to_string(&path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
-            let part = Tally::from_text(&text, point.model.shape())
-                .ok_or_else(|| bad(&s.dir, format!("{} is not a whole tally", path.display())))?;
+            let part = unseal(&path, &s.identity, i, point.model.shape())?;
             sum.merge(&part);
         }
         tallies.push(sum);
