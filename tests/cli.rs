@@ -780,3 +780,86 @@ fn traces_narrate_in_the_rules_words_with_no_rust_debug_output() {
         }
     }
 }
+
+#[test]
+fn inputs_past_their_bounds_are_one_line_errors_at_their_place() {
+    let dir = scratch("bounds");
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml"),
+    )
+    .unwrap_or_default()
+    .replace("\"../../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR")));
+    let write = |name: &str, bytes: &[u8]| {
+        let file = dir.join(name);
+        std::fs::write(&file, bytes).unwrap_or_else(|e| panic!("{e}"));
+        file.to_string_lossy().into_owned()
+    };
+    let check = |file: &str, expected: &[&str]| {
+        let started = std::time::Instant::now();
+        let o = duelsim(&["check", file]);
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+        assert_eq!(err.lines().count(), 1, "{file}: not one line: {err}");
+        assert!(err.len() < 600, "{file}: {} bytes of error", err.len());
+        for e in expected {
+            assert!(err.contains(e), "{file}: expected {e:?} in {err}");
+        }
+        assert!(started.elapsed().as_secs() < 20, "{file}: too slow");
+    };
+    // Not a regular file, as the scenario or as a catalogue.
+    check("/dev/zero", &["/dev/zero: is not a regular file"]);
+    check(&dir.to_string_lossy(), &["is not a regular file"]);
+    let zero = base.replacen("\nruleset", "\ncatalogues = [\"/dev/zero\"]\nruleset", 1);
+    check(
+        &write("zero.toml", zero.as_bytes()),
+        &["catalogues: cannot use the catalogue /dev/zero"],
+    );
+    // Past 16 MiB.
+    let mut huge = base.clone().into_bytes();
+    huge.extend(std::iter::repeat_n(b'#', 17 << 20));
+    check(
+        &write("huge.toml", &huge),
+        &["expected a scenario file of at most"],
+    );
+    // Not UTF-8: the line and column of the bad byte.
+    let mut latin = b"name = \"x\"\n# caf".to_vec();
+    latin.push(0xe9);
+    check(
+        &write("latin.toml", &latin),
+        &["latin.toml:2:6: is not UTF-8"],
+    );
+    // A control character in a value is written as an escape.
+    let newline = base.replacen("weapon = \"", "weapon = \"brod\\nsword\\u001b", 1);
+    check(
+        &write("newline.toml", newline.as_bytes()),
+        &["brod\\nsword\\u{1b}"],
+    );
+    // A missing ruleset is placed at the top of the file.
+    let no_ruleset: String = base
+        .lines()
+        .filter(|l| !l.starts_with("ruleset"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    check(
+        &write("no-ruleset.toml", no_ruleset.as_bytes()),
+        &["no-ruleset.toml:1:1: ruleset: missing"],
+    );
+    // A huge sweep list is refused at once, and the error quotes no value.
+    let values = vec!["5"; 100_001].join(", ");
+    let long_list = format!("{base}\n[sweep]\n\"a.attack\" = [{values}]\n");
+    check(
+        &write("long-list.toml", long_list.as_bytes()),
+        &["has 100001 values; expected at most 100000"],
+    );
+    // guard-pierce: an empty penalty list has a place.
+    let gp = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/guard-pierce/pick-vs-plate.toml"),
+    )
+    .unwrap_or_default()
+    .replace("\"../../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR")))
+    .replacen("[a]\n", "[a]\npenalties = []\n", 1);
+    check(
+        &write("penalties.toml", gp.as_bytes()),
+        &["penalties.toml:", "a.penalties: expected 1 to"],
+    );
+}

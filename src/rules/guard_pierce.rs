@@ -714,6 +714,7 @@ impl GuardPierce {
                     .as_ref()
                     .and_then(|p| p.first())
                     .and_then(Ranged::span)
+                    .or_else(|| source.span_of(&[key, "penalties"]))
             };
             if penalties.is_empty() || worst + margin + 2 > 62 {
                 return Err(source.error_at(

@@ -19,16 +19,86 @@ pub struct InputError {
     pub message: String,
 }
 
+/// The longest message an error prints; a longer one (a huge value quoted) is cut with "…".
+pub const MAX_MESSAGE_CHARS: usize = 400;
+
+/// Text as one safe line: control characters (a newline, a carriage return, an escape) are
+/// written as escapes, and past `max` characters the rest is cut with "…".
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.place.is_empty() {
-            write!(f, "{}: ", self.place)?;
+            write!(f, "{}: ", one_line(&self.place, MAX_MESSAGE_CHARS))?;
         }
         if let Some(field) = &self.field {
-            write!(f, "{field}: ")?;
+            write!(f, "{}: ", one_line(field, MAX_MESSAGE_CHARS))?;
         }
-        f.write_str(&self.message)
+        f.write_str(&one_line(&self.message, MAX_MESSAGE_CHARS))
     }
+}
+
+/// The largest scenario or catalogue file read (16 MiB).
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a scenario or catalogue file: a regular file of at most [`MAX_FILE_BYTES`], in UTF-8.
+/// Anything else (a folder, a device such as `/dev/zero`, a pipe, a huge file, bytes that are
+/// not UTF-8) is an input error naming the file, with the line and column of a bad byte.
+pub fn read_text(path: &Path, what: &str) -> Result<String, InputError> {
+    let at = |message: String| InputError {
+        place: path.display().to_string(),
+        field: None,
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| at(format!("cannot read the {what}: {e}")))?;
+    if !meta.is_file() {
+        return Err(at(format!(
+            "is not a regular file; expected the {what} as a TOML file"
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(at(format!(
+            "is {} bytes; expected a {what} of at most {MAX_FILE_BYTES} bytes (16 MiB)",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| at(format!("cannot read the {what}: {e}")))?;
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, MAX_FILE_BYTES + 1),
+        &mut bytes,
+    )
+    .map_err(|e| at(format!("cannot read the {what}: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(at(format!(
+            "grew past {MAX_FILE_BYTES} bytes while read; expected a {what} of at most 16 MiB"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        InputError {
+            place: format!("{}:{line}:{column}", path.display()),
+            field: None,
+            message: format!("is not UTF-8 text here; expected the {what} in UTF-8"),
+        }
+    })
 }
 
 impl std::error::Error for InputError {}
@@ -54,6 +124,16 @@ pub struct Source<'a> {
 }
 
 impl<'a> Source<'a> {
+    /// Where the value at a dotted path of keys is written (`["a", "penalties"]`), if it is.
+    pub fn span_of(&self, keys: &[&str]) -> Option<Range<usize>> {
+        let document = toml_edit::Document::parse(self.text).ok()?;
+        let mut item = document.as_item();
+        for key in keys {
+            item = item.get(key)?;
+        }
+        item.span()
+    }
+
     /// An error at a byte span of the file; the field is named from the text when not given.
     pub fn error_at(
         &self,

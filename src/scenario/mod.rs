@@ -141,11 +141,7 @@ impl Scenario {
 
 /// Reads, validates and compiles a scenario file.
 pub fn load(path: &Path) -> Result<Scenario, InputError> {
-    let text = std::fs::read_to_string(path).map_err(|e| InputError {
-        place: path.display().to_string(),
-        field: None,
-        message: format!("cannot read the scenario file: {e}"),
-    })?;
+    let text = error::read_text(path, "scenario file")?;
     parse(path, &text)
 }
 
@@ -208,8 +204,9 @@ fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
     let envelope: schema::RulesetOnly = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
     let Some(ruleset) = envelope.ruleset else {
+        // A missing top-level key is placed at the top of the file.
         return Err(source.error_at(
-            None,
+            Some(0..0),
             Some("ruleset"),
             format!("missing; expected one of: {}", rules::ids().join(", ")),
         ));

@@ -231,11 +231,15 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
         for written in &self.catalogues {
             let dir = source.path.parent().unwrap_or_else(|| Path::new("."));
             let path = dir.join(written.get_ref());
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = super::error::read_text(&path, "catalogue").map_err(|e| {
+                // A bad byte is placed in the catalogue itself; anything else at the entry.
+                if e.place != path.display().to_string() {
+                    return e;
+                }
                 source.error_at(
                     Some(written.span()),
                     Some("catalogues"),
-                    format!("cannot read the catalogue {}: {e}", path.display()),
+                    format!("cannot use the catalogue {}: {}", path.display(), e.message),
                 )
             })?;
             let catalogue_source = Source {

@@ -17,6 +17,10 @@ use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
 /// The most points one file may ask for: a guard against a typo in a range.
 pub const MAX_POINTS: usize = 100_000;
 
+/// The most file text a sweep compiles: each point is the whole file with its values written
+/// in, so points × file size is bounded (1 GiB, well under a minute of parsing).
+pub const MAX_SWEEP_BYTES: usize = 1 << 30;
+
 /// Top-level keys a sweep may not vary: they say what the run is, not what is fought.
 const RUN_SETTINGS: &[&str] = &[
     "name",
@@ -112,6 +116,16 @@ pub fn axes(source: &Source) -> Result<Vec<Axis>, InputError> {
             format!("asks for {points} points; expected at most {MAX_POINTS}"),
         ));
     }
+    if points.saturating_mul(source.text.len()) > MAX_SWEEP_BYTES {
+        return Err(source.error_at(
+            Some(span),
+            Some("sweep"),
+            format!(
+                "asks for {points} points of a {}-byte file; expected points × file size of at most {MAX_SWEEP_BYTES} bytes (fewer points, or a shorter file)",
+                source.text.len()
+            ),
+        ));
+    }
     for (i, a) in axes.iter().enumerate() {
         if axes[..i].iter().any(|b| b.segments == a.segments) {
             return Err(source.error_at(
@@ -140,6 +154,12 @@ fn collect(
                 return Err(error(
                     "is an empty list; expected at least one value".into(),
                 ));
+            }
+            if list.len() > MAX_POINTS {
+                return Err(error(format!(
+                    "has {} values; expected at most {MAX_POINTS}",
+                    list.len()
+                )));
             }
             list.iter().cloned().collect()
         }
