@@ -117,6 +117,9 @@ impl std::error::Error for Interrupted {}
 /// How often the partial outputs of a long run are rewritten.
 const PARTIAL_EVERY: Duration = Duration::from_secs(10);
 
+/// The most worker threads a run starts (`--threads`).
+pub const MAX_THREADS: usize = 1024;
+
 /// `duelsim run`: runs every scenario and writes its reports. Returns the output folders.
 pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
     if options.trials == Some(0) {
@@ -126,17 +129,19 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        return Err(InputError::plain("--threads: expected at least 1, found 0").into());
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(InputError::plain(format!(
+            "--threads: expected 1 to {MAX_THREADS}, found {threads}"
+        ))
+        .into());
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("cannot start the worker threads")?;
-    catch_ctrl_c();
-    let mut folders = Vec::new();
-    for scenario in &scenarios {
-        let dir = match (&options.output, scenarios.len()) {
+    let dirs: Vec<PathBuf> = scenarios
+        .iter()
+        .map(|scenario| match (&options.output, scenarios.len()) {
             (Some(dir), 1) => dir.clone(),
             (Some(dir), _) => dir.join(&scenario.name),
             (None, _) => match options.shard {
@@ -148,11 +153,26 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
                 )),
                 None => Path::new("reports").join(&scenario.name),
             },
-        };
-        run_one(scenario, &dir, &pool, threads, options)?;
-        folders.push(dir);
+        })
+        .collect();
+    // Two scenarios of one name would write one folder, the second over the first.
+    for (i, dir) in dirs.iter().enumerate() {
+        if let Some(j) = dirs[..i].iter().position(|d| d == dir) {
+            return Err(InputError::plain(format!(
+                "{} and {} would both write {} (both are named '{}'); expected scenarios of different names in one run",
+                scenarios[j].path.display(),
+                scenarios[i].path.display(),
+                dir.display(),
+                scenarios[i].name
+            ))
+            .into());
+        }
     }
-    Ok(folders)
+    catch_ctrl_c();
+    for (scenario, dir) in scenarios.iter().zip(&dirs) {
+        run_one(scenario, dir, &pool, threads, options)?;
+    }
+    Ok(dirs)
 }
 
 /// Runs one scenario point by point, recording each finished point in the journal.

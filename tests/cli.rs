@@ -863,3 +863,87 @@ fn inputs_past_their_bounds_are_one_line_errors_at_their_place() {
         &["penalties.toml:", "a.penalties: expected 1 to"],
     );
 }
+
+#[test]
+fn a_run_removes_only_what_an_earlier_run_wrote_and_refuses_two_scenarios_of_one_name() {
+    let dir = scratch("own-files");
+    let out = dir.join("out");
+    let out_text = out.to_string_lossy().into_owned();
+    // A sweep draws its heatmap; the user adds a chart of their own.
+    let o = duelsim(&[
+        "run",
+        "scenarios/twin-d20/weapon-armour-matrix.toml",
+        "-q",
+        "--trials",
+        "2000",
+        "-o",
+        &out_text,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let drawn: Vec<String> = std::fs::read_dir(out.join("charts"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let mine = out.join("charts/mine.svg");
+    std::fs::write(&mine, "<svg/>").unwrap_or_else(|e| panic!("{e}"));
+    // A scenario without a sweep into the same folder: the sweep's own charts go, the user's stays.
+    let o = duelsim(&[
+        "run",
+        "scenarios/twin-d20/knight-vs-brigand.toml",
+        "-q",
+        "--trials",
+        "2000",
+        "-o",
+        &out_text,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(mine.exists(), "the user's chart was removed");
+    let now: Vec<String> = std::fs::read_dir(out.join("charts"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        drawn.iter().any(|c| !now.contains(c)),
+        "no chart of the sweep was removed: {drawn:?} {now:?}"
+    );
+    let manifest = text(&std::fs::read(out.join("manifest.json")).unwrap_or_default());
+    assert!(manifest.contains("\"charts/rounds.svg\""), "{manifest}");
+    assert!(!manifest.contains("mine.svg"), "{manifest}");
+
+    // Two scenarios of one name in one run: refused before anything is written.
+    let copy = dir.join("copy.toml");
+    let original = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml"),
+    )
+    .unwrap_or_default();
+    std::fs::write(&copy, original).unwrap_or_else(|e| panic!("{e}"));
+    let both = dir.join("both");
+    let o = duelsim(&[
+        "run",
+        "scenarios/twin-d20/knight-vs-brigand.toml",
+        &copy.to_string_lossy(),
+        "-q",
+        "-o",
+        &both.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("would both write"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!both.exists());
+    // --threads is bounded.
+    let o = duelsim(&[
+        "run",
+        "scenarios/twin-d20/knight-vs-brigand.toml",
+        "--threads",
+        "100000",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("--threads: expected 1 to 1024"));
+}

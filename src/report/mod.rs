@@ -66,20 +66,32 @@ pub fn exports() -> Vec<Box<dyn Export>> {
 /// The outputs rewritten while a long run is going, and when it is interrupted: the tables
 /// and the manifest of the points finished so far (the manifest says the run is partial).
 pub fn write_partial(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
-    let files = render_tables(run)?;
+    let mut files = render_tables(run)?;
+    // The files of an earlier whole run still there stay listed, so a later run can tidy them.
+    let mut names = written_by_earlier_run(dir);
+    names.extend(files.iter().map(|(name, _)| name.clone()));
+    list_files_in_manifest(&mut files, names)?;
     write(files, dir)
 }
 
 /// Renders every output (tables, manifest, charts as SVG and PNG, `report.html`) and moves them
 /// into `dir` (created if needed). Returns the files written.
 pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
+    let earlier = written_by_earlier_run(dir);
     let mut files = render_tables(run)?;
+    let charts = charts::render_all(run)?;
+    let mut names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
+    names.push("report.html".to_owned());
+    for chart in &charts {
+        names.push(format!("charts/{}.svg", chart.name));
+        names.push(format!("charts/{}.png", chart.name));
+    }
+    list_files_in_manifest(&mut files, names.clone())?;
     let manifest = files
         .iter()
         .find(|(name, _)| name == "manifest.json")
         .map(|(_, bytes)| String::from_utf8_lossy(bytes).into_owned())
         .unwrap_or_default();
-    let charts = charts::render_all(run)?;
     files.push((
         "report.html".to_owned(),
         html::render(run, &charts, &manifest).into_bytes(),
@@ -89,8 +101,46 @@ pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
         files.push((format!("charts/{}.png", chart.name), chart.png));
     }
     let written = write(files, dir)?;
-    remove_stale_charts(dir, &written);
+    remove_stale_charts(dir, &earlier, &names);
     Ok(written)
+}
+
+/// Adds `files` (the names a run writes, relative to its folder) to the rendered manifest.
+fn list_files_in_manifest(files: &mut [(String, Vec<u8>)], mut names: Vec<String>) -> Result<()> {
+    names.sort();
+    names.dedup();
+    for (name, bytes) in files.iter_mut() {
+        if name == "manifest.json" {
+            let mut value: serde_json::Value = serde_json::from_slice(bytes)?;
+            if let Some(object) = value.as_object_mut() {
+                object.insert("files".to_owned(), serde_json::json!(names));
+            }
+            *bytes = serde_json::to_vec_pretty(&value)?;
+            bytes.push(b'\n');
+        }
+    }
+    Ok(())
+}
+
+/// The files an earlier run into `dir` listed in its manifest (none when there is none).
+fn written_by_earlier_run(dir: &Path) -> Vec<String> {
+    let path = dir.join("manifest.json");
+    let small = std::fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() < 1 << 24);
+    let Some(value) = small
+        .then(|| std::fs::read(&path).ok())
+        .flatten()
+        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok())
+    else {
+        return Vec::new();
+    };
+    value["files"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 fn render_tables(run: &RunResult) -> Result<Vec<(String, Vec<u8>)>> {
@@ -100,19 +150,19 @@ fn render_tables(run: &RunResult) -> Result<Vec<(String, Vec<u8>)>> {
         .collect()
 }
 
-/// Charts of an earlier run into the same folder that this run did not draw.
-fn remove_stale_charts(dir: &Path, written: &[PathBuf]) {
-    let Ok(entries) = std::fs::read_dir(dir.join("charts")) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let chart = matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("svg" | "png")
-        );
-        if chart && !written.contains(&path) {
-            let _ = std::fs::remove_file(&path);
+/// Charts an earlier run into the same folder drew (its manifest lists them) that this run did
+/// not: removed. Nothing else is touched: a file the user put there stays.
+fn remove_stale_charts(dir: &Path, earlier: &[String], now: &[String]) {
+    for name in earlier {
+        let Some(chart) = name.strip_prefix("charts/") else {
+            continue;
+        };
+        let plain = !chart.is_empty()
+            && !chart.contains(['/', '\\'])
+            && !chart.starts_with('.')
+            && (chart.ends_with(".svg") || chart.ends_with(".png"));
+        if plain && !now.contains(name) {
+            let _ = std::fs::remove_file(dir.join(name));
         }
     }
 }
