@@ -191,6 +191,7 @@ fn run_one(
         ))
         .into());
     }
+    crate::journal::remove_stale_temporaries(dir);
     let (journal, kept, discarded) = Journal::open(dir, scenario, shard, options.resume)?;
     let points = scenario.points.len();
     if !options.quiet {

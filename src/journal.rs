@@ -174,16 +174,62 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
 }
 
-/// Writes `bytes` to a temporary file beside `path` and renames it into place.
+/// The process that wrote a temporary file named by [`temporary_path`], if the name is one.
+fn temporary_owner(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, pid) = inner.rsplit_once('.')?;
+    pid.parse().ok()
+}
+
+/// Whether a process is alive (Linux: it has a `/proc` entry); elsewhere, assumed alive.
+fn alive(pid: u32) -> bool {
+    let proc = Path::new("/proc");
+    !proc.is_dir() || proc.join(pid.to_string()).exists()
+}
+
+/// Removes the temporary files a run that died (a kill, a full disk) left in an output folder,
+/// its `charts/` and its journal: those of this process or of a process no longer alive.
+pub fn remove_stale_temporaries(output: &Path) {
+    for dir in [
+        output.to_owned(),
+        output.join("charts"),
+        output.join(FOLDER),
+    ] {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(pid) = temporary_owner(&name) else {
+                continue;
+            };
+            if (pid == std::process::id() || !alive(pid))
+                && entry.file_type().is_ok_and(|t| t.is_file())
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+}
+
+/// Writes `bytes` to a temporary file beside `path` and renames it into place; on failure the
+/// temporary file is removed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let temporary = temporary_path(path);
     let written = std::fs::File::create(&temporary).and_then(|mut file| {
         std::io::Write::write_all(&mut file, bytes)?;
         file.sync_all()
     });
-    written.with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path)
-        .with_context(|| format!("cannot move {} into place", path.display()))?;
+    let moved = written
+        .with_context(|| format!("cannot write {}", temporary.display()))
+        .and_then(|()| {
+            std::fs::rename(&temporary, path)
+                .with_context(|| format!("cannot move {} into place", path.display()))
+        });
+    if moved.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    moved?;
     // The rename itself reaches the disk only when the folder is synced (a power cut).
     if let Some(dir) = path.parent()
         && let Ok(folder) = std::fs::File::open(dir)

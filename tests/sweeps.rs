@@ -562,3 +562,58 @@ fn edited_copied_or_missing_tallies_are_refused_by_merge_and_resume() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("point-00000.tally"), "{err}");
 }
+
+#[test]
+fn temporaries_of_dead_runs_are_removed_and_a_failed_write_leaves_none() {
+    let dir = scratch("leftovers");
+    let out = dir.join("out");
+    interrupt(&out, 1, None);
+    // What a killed run (pid 999999999 is no live process) leaves during its final write.
+    let stale = [
+        out.join(".summary.csv.999999999.tmp"),
+        out.join(".partial/.point-00003.tally.999999999.tmp"),
+    ];
+    for file in &stale {
+        std::fs::write(file, "half").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "--resume",
+        "-q",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for file in &stale {
+        assert!(!file.exists(), "{} left behind", file.display());
+    }
+    // A write that fails (report.html is a folder here, so it cannot be moved into place) leaves
+    // no temporary file.
+    let blocked = dir.join("blocked");
+    std::fs::create_dir_all(blocked.join("report.html/x")).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&[
+        "run",
+        RESUME,
+        "-q",
+        "--trials",
+        "2000",
+        "-o",
+        &blocked.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let mut temporaries = Vec::new();
+    for folder in [
+        blocked.clone(),
+        blocked.join("charts"),
+        blocked.join(".partial"),
+    ] {
+        for entry in std::fs::read_dir(&folder).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".tmp") {
+                temporaries.push(name);
+            }
+        }
+    }
+    assert!(temporaries.is_empty(), "left behind: {temporaries:?}");
+}
