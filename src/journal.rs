@@ -69,8 +69,9 @@ impl Journal {
             Ok(found) if resume => {
                 if found != identity {
                     return Err(InputError::plain(format!(
-                        "--resume: the interrupted run in {} was of other settings or another version of the scenario file; expected\n{identity}found\n{found}run without --resume to start over",
-                        output.display()
+                        "--resume: the interrupted run in {} was of other settings or another version of the scenario file ({}); run without --resume to start over",
+                        output.display(),
+                        identity_difference(&identity, &found)
                     ))
                     .into());
                 }
@@ -150,6 +151,28 @@ pub fn unseal(path: &Path, identity: &str, point: usize, shape: TallyShape) -> R
     }
     Tally::from_text(body, shape)
         .ok_or_else(|| refuse(format!("is not a whole tally of point {point}")))
+}
+
+/// What differs between two run identities, in one line: "seed: 5 here, 300 there; ...".
+pub fn identity_difference(here: &str, there: &str) -> String {
+    let split = |line: &str| {
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        (key.to_owned(), value.to_owned())
+    };
+    let theirs: Vec<(String, String)> = there.lines().map(split).collect();
+    let mut differences = Vec::new();
+    for (key, value) in here.lines().map(split) {
+        match theirs.iter().find(|(k, _)| *k == key) {
+            Some((_, other)) if *other == value => {}
+            Some((_, other)) => differences.push(format!("{key}: {value} here, {other} there")),
+            None => differences.push(format!("{key}: {value} here, none there")),
+        }
+    }
+    if differences.is_empty() {
+        "the descriptions differ".to_owned()
+    } else {
+        differences.join("; ")
+    }
 }
 
 /// The file of one point's tally, in a journal or a shard's output.

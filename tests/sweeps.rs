@@ -179,7 +179,11 @@ fn resuming_into_a_run_of_other_settings_is_refused() {
         &out.to_string_lossy(),
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("other settings"));
+    let err = text(&o.stderr);
+    assert!(err.contains("other settings"), "{err}");
+    // One line that says what differs.
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("seed: 5 here, "), "{err}");
 }
 
 fn column(header: &str, name: &str) -> usize {
@@ -458,11 +462,10 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
         &shards[2],
     ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        text(&o.stderr).contains("other settings"),
-        "{}",
-        text(&o.stderr)
-    );
+    let err = text(&o.stderr);
+    assert!(err.contains("other settings"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("seed: "), "{err}");
     // Precision stopping cannot be sharded.
     let o = duelsim(&[
         "run",

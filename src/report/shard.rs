@@ -193,9 +193,9 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
             return Err(bad(
                 &s.dir,
                 format!(
-                    "is a shard of other settings or another version of {}; expected\n{expected}found\n{}",
+                    "is a shard of other settings or another version of {} ({}); expected shards of one run",
                     first.file.display(),
-                    s.identity
+                    crate::journal::identity_difference(&expected, &s.identity)
                 ),
             ));
         }
