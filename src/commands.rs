@@ -229,10 +229,52 @@ fn run_one(
     for i in resumed..points {
         bar.set_message(format!("{}: {i}/{points} points done", scenario.name));
         let point = &scenario.points[i];
+        // A long point saves its finished prefix every PARTIAL_EVERY and when stopped, so a
+        // resumed run goes on from there.
+        let from = if options.resume {
+            journal.prefix(i, point.model.shape())?
+        } else {
+            None
+        };
+        if let (Some((next, _)), false) = (&from, options.quiet) {
+            eprintln!(
+                "{}: resuming point {i} at chunk {next} of its interrupted run",
+                scenario.name
+            );
+        }
+        let mut latest: Option<(u64, Tally)> = None;
+        let mut saved = Instant::now();
+        let mut save_error = None;
+        let mut save = |next: u64, tally: &Tally| {
+            if saved.elapsed() >= PARTIAL_EVERY {
+                if let Err(e) = journal.record_prefix(i, next, tally) {
+                    save_error.get_or_insert(e);
+                }
+                saved = Instant::now();
+            }
+            latest = Some((next, tally.clone()));
+        };
         let tally = pool.install(|| {
-            crate::engine::run_model(&point.model, scenario.seed, i as u64, budget, &bar, &STOP)
+            crate::engine::run_model(
+                &point.model,
+                scenario.seed,
+                i as u64,
+                budget,
+                &bar,
+                &STOP,
+                crate::engine::Prefix {
+                    from,
+                    save: &mut save,
+                },
+            )
         });
+        if let Some(e) = save_error {
+            return Err(e);
+        }
         let Some(tally) = tally else {
+            if let Some((next, prefix)) = &latest {
+                journal.record_prefix(i, *next, prefix)?;
+            }
             bar.finish_and_clear();
             let run = RunResult {
                 scenario,
@@ -243,7 +285,7 @@ fn run_one(
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {points} point(s) in {} (the unfinished point is dropped); `duelsim run {}{} -o {} --resume` finishes the run",
+                    "{}: interrupted; kept {} of {points} point(s) in {} (and the finished chunks of the point under way); `duelsim run {}{} -o {} --resume` finishes the run",
                     scenario.name,
                     run.tallies.len(),
                     dir.display(),
@@ -255,6 +297,7 @@ fn run_one(
             .into());
         };
         journal.record(i, &tally)?;
+        journal.drop_prefix(i);
         done_trials += tally.trials;
         // Precision may stop a point before its cap: the bar forgets the trials not needed.
         let left = budget.cap() * (points - i - 1) as u64;

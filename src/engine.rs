@@ -20,6 +20,26 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Trials in one chunk. Part of the output's identity: changing it changes every number.
 pub const CHUNK_TRIALS: u64 = 8192;
 
+/// Chunks a point runs between two looks at Ctrl-C and two saved prefixes (about a million
+/// trials). Not part of the output's identity: tallies add exactly, in any grouping.
+pub const SEGMENT_CHUNKS: u64 = 128;
+
+/// The progress of a long point: where it starts (`from`: the next chunk and the tally of the
+/// chunks before it, from a journal) and `save`, called with every longer finished prefix.
+pub struct Prefix<'a> {
+    /// A saved prefix to start from.
+    pub from: Option<(u64, Tally)>,
+    /// Called after every segment with the next chunk and the tally of the chunks before it.
+    pub save: &'a mut dyn FnMut(u64, &Tally),
+}
+
+impl Prefix<'_> {
+    /// From the start, saving nothing.
+    pub fn none(save: &mut dyn FnMut(u64, &Tally)) -> Prefix<'_> {
+        Prefix { from: None, save }
+    }
+}
+
 /// SplitMix64's output function: a bijective 64-bit mix.
 #[inline]
 pub fn mix64(x: u64) -> u64 {
@@ -114,13 +134,20 @@ pub fn run_budget<R: Ruleset>(
     budget: Budget,
     progress: &ProgressBar,
     stop: &AtomicBool,
+    prefix: Prefix,
 ) -> Option<Tally> {
     let tally = match budget {
-        Budget::Trials(trials) => {
-            run_point(model, seed, point, trials, Shard::WHOLE, progress, stop)
-        }
+        Budget::Trials(trials) => run_segments(
+            model,
+            (seed, point),
+            trials,
+            Shard::WHOLE,
+            progress,
+            stop,
+            prefix,
+        ),
         Budget::Slice { trials, shard } => {
-            run_point(model, seed, point, trials, shard, progress, stop)
+            run_segments(model, (seed, point), trials, shard, progress, stop, prefix)
         }
         Budget::Precision {
             half_width,
@@ -189,8 +216,63 @@ pub fn run_point<R: Ruleset>(
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Tally {
+    let mut ignore = |_: u64, _: &Tally| {};
+    run_segments(
+        model,
+        (seed, point),
+        trials,
+        shard,
+        progress,
+        stop,
+        Prefix::none(&mut ignore),
+    )
+}
+
+/// Runs a point's chunks segment by segment ([`SEGMENT_CHUNKS`]) from a saved prefix, saving
+/// each longer prefix; a stop is seen between chunks and ends the point at the last whole
+/// segment (the caller drops the point or keeps the saved prefix).
+fn run_segments<R: Ruleset>(
+    model: &R,
+    (seed, point): (u64, u64),
+    trials: u64,
+    shard: Shard,
+    progress: &ProgressBar,
+    stop: &AtomicBool,
+    prefix: Prefix,
+) -> Tally {
+    let chunks = trials.div_ceil(CHUNK_TRIALS);
+    let (mut next, mut total) = prefix
+        .from
+        .unwrap_or_else(|| (0, Tally::new(model.shape())));
+    progress.inc(total.trials);
+    while next < chunks && !stop.load(Ordering::Relaxed) {
+        let end = (next + SEGMENT_CHUNKS).min(chunks);
+        let part = run_chunks(model, seed, point, next..end, trials, shard, progress, stop);
+        if stop.load(Ordering::Relaxed) {
+            // Some chunks of this segment may have been skipped: it is not a prefix.
+            break;
+        }
+        total.merge(&part);
+        next = end;
+        (prefix.save)(next, &total);
+    }
+    total
+}
+
+/// The merged tally of the chunks `range` of a point of `trials` in this slice.
+#[allow(clippy::too_many_arguments)]
+fn run_chunks<R: Ruleset>(
+    model: &R,
+    seed: u64,
+    point: u64,
+    range: std::ops::Range<u64>,
+    trials: u64,
+    shard: Shard,
+    progress: &ProgressBar,
+    stop: &AtomicBool,
+) -> Tally {
     let shape = model.shape();
-    (0..trials.div_ceil(CHUNK_TRIALS))
+    range
         .into_par_iter()
         .filter(|&chunk| shard.has(chunk))
         .fold(
@@ -231,8 +313,9 @@ pub fn run_model(
     budget: Budget,
     progress: &ProgressBar,
     stop: &AtomicBool,
+    prefix: Prefix,
 ) -> Option<Tally> {
-    crate::with_model!(model, m => run_budget(m, seed, point, budget, progress, stop))
+    crate::with_model!(model, m => run_budget(m, seed, point, budget, progress, stop, prefix))
 }
 
 #[cfg(test)]
@@ -305,6 +388,7 @@ mod tests {
                 },
                 &ProgressBar::hidden(),
                 &AtomicBool::new(false),
+                Prefix::none(&mut |_, _| {}),
             )
         })
     }
@@ -348,6 +432,7 @@ mod tests {
                 Budget::Slice { trials, shard },
                 &ProgressBar::hidden(),
                 &AtomicBool::new(false),
+                Prefix::none(&mut |_, _| {}),
             )
         };
         let whole = run(Shard::WHOLE);
@@ -374,6 +459,7 @@ mod tests {
             Budget::Trials(100_000),
             &ProgressBar::hidden(),
             &stop,
+            Prefix::none(&mut |_, _| {}),
         );
         assert_eq!(r, None);
     }
@@ -386,5 +472,56 @@ mod tests {
         assert_ne!(base, chunk_seed(1, 0, 1));
         assert_ne!(chunk_seed(1, 1, 0), chunk_seed(1, 0, 1));
         assert_eq!(base, chunk_seed(1, 0, 0));
+    }
+
+    #[test]
+    fn a_point_resumed_from_a_saved_prefix_gives_the_tally_of_one_run() {
+        // A point of a segment and two chunks saves its prefix after the segment; stopped
+        // there, it resumes from that prefix to the tally of an uninterrupted run.
+        let trials = (SEGMENT_CHUNKS + 2) * CHUNK_TRIALS - 7;
+        let whole = run_point(
+            &model(),
+            6,
+            2,
+            trials,
+            Shard::WHOLE,
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+        );
+        let stop = AtomicBool::new(false);
+        let mut saved: Vec<(u64, Tally)> = Vec::new();
+        let mut save = |next: u64, t: &Tally| {
+            saved.push((next, t.clone()));
+            stop.store(true, Ordering::Relaxed);
+        };
+        let stopped = run_budget(
+            &model(),
+            6,
+            2,
+            Budget::Trials(trials),
+            &ProgressBar::hidden(),
+            &stop,
+            Prefix {
+                from: None,
+                save: &mut save,
+            },
+        );
+        assert!(stopped.is_none(), "a stopped point is not whole");
+        assert_eq!(saved.len(), 1);
+        assert_eq!(saved[0].0, SEGMENT_CHUNKS);
+        assert_eq!(saved[0].1.trials, SEGMENT_CHUNKS * CHUNK_TRIALS);
+        let resumed = run_budget(
+            &model(),
+            6,
+            2,
+            Budget::Trials(trials),
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+            Prefix {
+                from: saved.pop(),
+                save: &mut |_, _| {},
+            },
+        );
+        assert_eq!(resumed, Some(whole));
     }
 }

@@ -60,6 +60,7 @@ impl Journal {
         shard: Shard,
         resume: bool,
     ) -> Result<(Journal, Vec<Tally>, usize)> {
+        remove_stale_temporaries(output);
         let dir = output.join(FOLDER);
         let identity = identity(scenario, shard);
         let run_file = dir.join("run");
@@ -104,6 +105,45 @@ impl Journal {
         )
     }
 
+    /// Records the finished prefix of a long point: the chunks before `next_chunk`.
+    pub fn record_prefix(&self, point: usize, next_chunk: u64, tally: &Tally) -> Result<()> {
+        let id = format!("{}prefix {next_chunk}\n", self.identity);
+        write_atomically(
+            &self.dir.join(prefix_file(point)),
+            format!("chunks {next_chunk}\n{}", sealed(&id, point, tally)).as_bytes(),
+        )
+    }
+
+    /// The saved prefix of a point (the next chunk and the tally before it), if there is one;
+    /// one that does not match its digest is an input error naming it.
+    pub fn prefix(&self, point: usize, shape: TallyShape) -> Result<Option<(u64, Tally)>> {
+        let path = self.dir.join(prefix_file(point));
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(None);
+        };
+        let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        let Some(next) = first
+            .strip_prefix("chunks ")
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            return Err(InputError {
+                place: path.display().to_string(),
+                field: None,
+                message: "has no chunk count; expected a prefix as duelsim writes it".to_owned(),
+            }
+            .into());
+        };
+        // Check the digest through a file of the sealed part alone.
+        let id = format!("{}prefix {next}\n", self.identity);
+        let tally = unseal_text(&path, rest, &id, point, shape)?;
+        Ok(Some((next, tally)))
+    }
+
+    /// Forgets a point's prefix once the point is whole.
+    pub fn drop_prefix(&self, point: usize) {
+        let _ = std::fs::remove_file(self.dir.join(prefix_file(point)));
+    }
+
     /// Removes the journal of a finished run.
     pub fn finish(self) -> Result<()> {
         std::fs::remove_dir_all(&self.dir)
@@ -125,6 +165,27 @@ pub fn sealed(identity: &str, point: usize, tally: &Tally) -> String {
 /// Reads a tally file written by [`sealed`] for this run and point; a missing file, one whose
 /// digest does not match, or one that is not a whole tally is an input error naming it.
 pub fn unseal(path: &Path, identity: &str, point: usize, shape: TallyShape) -> Result<Tally> {
+    let text = std::fs::read_to_string(path).map_err(|e| -> anyhow::Error {
+        InputError {
+            place: path.display().to_string(),
+            field: None,
+            message: format!(
+                "cannot be read ({e}); expected the tally of point {point} this run wrote"
+            ),
+        }
+        .into()
+    })?;
+    unseal_text(path, &text, identity, point, shape)
+}
+
+/// [`unseal`] of text already read from `path`.
+fn unseal_text(
+    path: &Path,
+    text: &str,
+    identity: &str,
+    point: usize,
+    shape: TallyShape,
+) -> Result<Tally> {
     let refuse = |message: String| -> anyhow::Error {
         InputError {
             place: path.display().to_string(),
@@ -133,12 +194,7 @@ pub fn unseal(path: &Path, identity: &str, point: usize, shape: TallyShape) -> R
         }
         .into()
     };
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        refuse(format!(
-            "cannot be read ({e}); expected the tally of point {point} this run wrote"
-        ))
-    })?;
-    let (first, body) = text.split_once('\n').unwrap_or((&text, ""));
+    let (first, body) = text.split_once('\n').unwrap_or((text, ""));
     let Some(found) = first.strip_prefix("digest ") else {
         return Err(refuse(format!(
             "has no digest line; expected the tally of point {point} as duelsim writes it"
@@ -173,6 +229,11 @@ pub fn identity_difference(here: &str, there: &str) -> String {
     } else {
         differences.join("; ")
     }
+}
+
+/// The file of the finished prefix of a long point in the journal.
+pub fn prefix_file(point: usize) -> String {
+    format!("point-{point:05}.prefix")
 }
 
 /// The file of one point's tally, in a journal or a shard's output.

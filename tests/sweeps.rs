@@ -620,3 +620,79 @@ fn temporaries_of_dead_runs_are_removed_and_a_failed_write_leaves_none() {
     }
     assert!(temporaries.is_empty(), "left behind: {temporaries:?}");
 }
+
+#[test]
+fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks() {
+    const ONE_POINT: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
+    const TRIALS: &str = "12000000";
+    let dir = scratch("long-point");
+    let whole = dir.join("whole");
+    let o = duelsim(&[
+        "run",
+        ONE_POINT,
+        "-q",
+        "--trials",
+        TRIALS,
+        "-o",
+        &whole.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = dir.join("cut");
+    let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args([
+            "run",
+            ONE_POINT,
+            "-q",
+            "--trials",
+            TRIALS,
+            "-o",
+            &out.to_string_lossy(),
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    std::thread::sleep(Duration::from_millis(2500));
+    let signalled = Instant::now();
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+    assert!(status.success());
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait: {e}"));
+    let took = signalled.elapsed();
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    assert!(
+        took < Duration::from_millis(1500),
+        "Ctrl-C took {took:?} to act"
+    );
+    assert!(
+        out.join(".partial/point-00000.prefix").exists(),
+        "no prefix was kept"
+    );
+    let o = duelsim(&[
+        "run",
+        ONE_POINT,
+        "--resume",
+        "--trials",
+        TRIALS,
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("resuming point 0 at chunk"),
+        "{}",
+        text(&o.stderr)
+    );
+    for file in ["summary.csv", "distributions.csv"] {
+        assert!(
+            read(&out.join(file)) == read(&whole.join(file)),
+            "{file} differs after resuming the long point"
+        );
+    }
+    assert!(!out.join(".partial").exists());
+}

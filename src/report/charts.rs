@@ -1147,6 +1147,7 @@ damage = 2
                     Budget::Trials(s.trials),
                     &ProgressBar::hidden(),
                     &AtomicBool::new(false),
+                    crate::engine::Prefix::none(&mut |_, _| {}),
                 )
             })
             .collect()
