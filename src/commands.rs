@@ -257,8 +257,8 @@ fn run_one(
         let tally = pool.install(|| {
             crate::engine::run_model(
                 &point.model,
+                scenario.baseline_of(i),
                 scenario.seed,
-                i as u64,
                 budget,
                 &bar,
                 &STOP,

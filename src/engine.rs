@@ -49,10 +49,19 @@ pub fn mix64(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The seed of one chunk's dice: `mix64(mix64(mix64(seed) ^ point) ^ chunk)`, then expanded to
-/// xoshiro256++'s state by `seed_from_u64` (SplitMix64).
-pub fn chunk_seed(seed: u64, point: u64, chunk: u64) -> u64 {
-    mix64(mix64(mix64(seed) ^ point) ^ chunk)
+/// The seed of one chunk: `mix64(mix64(seed) ^ chunk)`. It does not depend on the point:
+/// every point of a scenario rolls the same dice (common random numbers), so two points are
+/// compared on the same luck and their difference is known far more precisely.
+pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
+    mix64(mix64(seed) ^ chunk)
+}
+
+/// The seed of trial `trial` of a chunk: `mix64(chunk_seed + trial)`, expanded to xoshiro256++'s
+/// state by `seed_from_u64` (SplitMix64). Each trial starts its own dice, so trial `i` of two
+/// points begins from the same dice even when earlier trials rolled different numbers of them.
+#[inline]
+pub fn trial_seed(chunk_seed: u64, trial: u64) -> u64 {
+    mix64(chunk_seed.wrapping_add(trial))
 }
 
 /// One slice of every point's chunks, for a run spread over machines (`--shard K/N`): chunk
@@ -117,42 +126,71 @@ impl Budget {
     }
 }
 
-/// Whether both win rates of `tally` are known to within `half_width` (95% Wilson interval).
+/// Whether both win rates of `tally` are known to within `half_width` (95% Wilson interval);
+/// for a point compared with a baseline, whether both win-rate differences are (the paired
+/// differences' interval).
 pub fn precise_enough(tally: &Tally, half_width: f64) -> bool {
+    if tally.paired.pairs > 0 {
+        return (0..2).all(|i| {
+            tally
+                .paired
+                .delta(i)
+                .is_some_and(|(_, lo, hi)| (hi - lo) / 2.0 <= half_width)
+        });
+    }
     [tally.ends[0], tally.ends[1]].iter().all(|&wins| {
         let (_, lo, hi) = wilson(wins, tally.trials);
         (hi - lo) / 2.0 <= half_width
     })
 }
 
+/// What one point runs: its model, the baseline it is compared with on the same dice (if any),
+/// and the scenario's seed.
+pub struct Job<'a, R> {
+    /// The point's model.
+    pub model: &'a R,
+    /// The baseline point's model: each trial is also run on it, on the same dice, and the
+    /// differences are summed in [`Tally::paired`].
+    pub baseline: Option<&'a R>,
+    /// The scenario's seed.
+    pub seed: u64,
+}
+
+impl<R> Clone for Job<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for Job<'_, R> {}
+
+impl<'a, R> Job<'a, R> {
+    /// A point on its own.
+    pub fn alone(model: &'a R, seed: u64) -> Self {
+        Job {
+            model,
+            baseline: None,
+            seed,
+        }
+    }
+}
+
 /// Runs one point within its budget; `None` when `stop` was raised before it finished (the
-/// partial tally is dropped: a point is kept whole or not at all).
+/// point's finished prefix went to `prefix.save`).
 pub fn run_budget<R: Ruleset>(
-    model: &R,
-    seed: u64,
-    point: u64,
+    job: Job<R>,
     budget: Budget,
     progress: &ProgressBar,
     stop: &AtomicBool,
     prefix: Prefix,
 ) -> Option<Tally> {
     let tally = match budget {
-        Budget::Trials(trials) => run_segments(
-            model,
-            (seed, point),
-            trials,
-            Shard::WHOLE,
-            progress,
-            stop,
-            prefix,
-        ),
-        Budget::Slice { trials, shard } => {
-            run_segments(model, (seed, point), trials, shard, progress, stop, prefix)
-        }
+        Budget::Trials(trials) => run_segments(job, trials, Shard::WHOLE, progress, stop, prefix),
+        Budget::Slice { trials, shard } => run_segments(job, trials, shard, progress, stop, prefix),
         Budget::Precision {
             half_width,
             max_trials,
-        } => run_until_precise(model, seed, point, half_width, max_trials, progress, stop)?,
+        } => run_until_precise(job, half_width, max_trials, progress, stop)?,
     };
     (!stop.load(Ordering::Relaxed)).then_some(tally)
 }
@@ -161,15 +199,13 @@ pub fn run_budget<R: Ruleset>(
 /// first chunk after which the target is met. The batch size only decides how much work past
 /// that chunk is wasted; the tally is the same whatever the thread count.
 fn run_until_precise<R: Ruleset>(
-    model: &R,
-    seed: u64,
-    point: u64,
+    job: Job<R>,
     half_width: f64,
     max_trials: u64,
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Option<Tally> {
-    let shape = model.shape();
+    let shape = job.model.shape();
     let chunks = max_trials.div_ceil(CHUNK_TRIALS);
     let batch = 4 * rayon::current_num_threads() as u64;
     let mut total = Tally::new(shape);
@@ -183,8 +219,15 @@ fn run_until_precise<R: Ruleset>(
                     return None;
                 }
                 let mut part = Tally::new(shape);
+                let mut scratch = job.baseline.map(|b| Tally::new(b.shape()));
                 let n = CHUNK_TRIALS.min(max_trials - chunk * CHUNK_TRIALS);
-                run_chunk_into(model, chunk_seed(seed, point, chunk), n, &mut part);
+                run_chunk(
+                    job,
+                    chunk_seed(job.seed, chunk),
+                    n,
+                    &mut part,
+                    scratch.as_mut(),
+                );
                 progress.inc(n);
                 Some(part)
             })
@@ -208,9 +251,7 @@ fn run_until_precise<R: Ruleset>(
 /// what order the tallies were added: the bytes are the same as merging chunk by chunk in chunk
 /// order, without a barrier between batches and with memory bounded by the number of workers.
 pub fn run_point<R: Ruleset>(
-    model: &R,
-    seed: u64,
-    point: u64,
+    job: Job<R>,
     trials: u64,
     shard: Shard,
     progress: &ProgressBar,
@@ -218,8 +259,7 @@ pub fn run_point<R: Ruleset>(
 ) -> Tally {
     let mut ignore = |_: u64, _: &Tally| {};
     run_segments(
-        model,
-        (seed, point),
+        job,
         trials,
         shard,
         progress,
@@ -232,8 +272,7 @@ pub fn run_point<R: Ruleset>(
 /// each longer prefix; a stop is seen between chunks and ends the point at the last whole
 /// segment (the caller drops the point or keeps the saved prefix).
 fn run_segments<R: Ruleset>(
-    model: &R,
-    (seed, point): (u64, u64),
+    job: Job<R>,
     trials: u64,
     shard: Shard,
     progress: &ProgressBar,
@@ -243,11 +282,11 @@ fn run_segments<R: Ruleset>(
     let chunks = trials.div_ceil(CHUNK_TRIALS);
     let (mut next, mut total) = prefix
         .from
-        .unwrap_or_else(|| (0, Tally::new(model.shape())));
+        .unwrap_or_else(|| (0, Tally::new(job.model.shape())));
     progress.inc(total.trials);
     while next < chunks && !stop.load(Ordering::Relaxed) {
         let end = (next + SEGMENT_CHUNKS).min(chunks);
-        let part = run_chunks(model, seed, point, next..end, trials, shard, progress, stop);
+        let part = run_chunks(job, next..end, trials, shard, progress, stop);
         if stop.load(Ordering::Relaxed) {
             // Some chunks of this segment may have been skipped: it is not a prefix.
             break;
@@ -260,34 +299,39 @@ fn run_segments<R: Ruleset>(
 }
 
 /// The merged tally of the chunks `range` of a point of `trials` in this slice.
-#[allow(clippy::too_many_arguments)]
 fn run_chunks<R: Ruleset>(
-    model: &R,
-    seed: u64,
-    point: u64,
+    job: Job<R>,
     range: std::ops::Range<u64>,
     trials: u64,
     shard: Shard,
     progress: &ProgressBar,
     stop: &AtomicBool,
 ) -> Tally {
-    let shape = model.shape();
+    let shape = job.model.shape();
+    let scratch_shape = job.baseline.map(|b| b.shape());
     range
         .into_par_iter()
         .filter(|&chunk| shard.has(chunk))
         .fold(
-            || Tally::new(shape),
-            |mut tally, chunk| {
+            || (Tally::new(shape), scratch_shape.map(Tally::new)),
+            |(mut tally, mut scratch), chunk| {
                 if stop.load(Ordering::Relaxed) {
-                    return tally;
+                    return (tally, scratch);
                 }
                 let first = chunk * CHUNK_TRIALS;
                 let n = CHUNK_TRIALS.min(trials - first);
-                run_chunk_into(model, chunk_seed(seed, point, chunk), n, &mut tally);
+                run_chunk(
+                    job,
+                    chunk_seed(job.seed, chunk),
+                    n,
+                    &mut tally,
+                    scratch.as_mut(),
+                );
                 progress.inc(n);
-                tally
+                (tally, scratch)
             },
         )
+        .map(|(tally, _)| tally)
         .reduce(
             || Tally::new(shape),
             |mut a, b| {
@@ -299,23 +343,64 @@ fn run_chunks<R: Ruleset>(
 
 /// Runs `n` trials with dice seeded by `seed` into `tally`: the unit of reproducibility.
 pub fn run_chunk_into<R: Ruleset>(model: &R, seed: u64, n: u64, tally: &mut Tally) {
-    let mut dice = FastDice::seed_from_u64(seed);
-    for _ in 0..n {
+    for trial in 0..n {
+        let mut dice = FastDice::seed_from_u64(trial_seed(seed, trial));
         model.trial(&mut dice, &mut NoLog, tally);
     }
 }
 
-/// Runs one point of any ruleset (the match is the only dispatch; the loop is monomorphized).
+/// Runs one chunk of a job: alone, or each trial on the point and then on its baseline with
+/// the same dice, adding the differences of their outcomes to `tally.paired` (`scratch`
+/// collects the baseline's trials and is otherwise unused).
+#[inline]
+fn run_chunk<R: Ruleset>(
+    job: Job<R>,
+    seed: u64,
+    n: u64,
+    tally: &mut Tally,
+    scratch: Option<&mut Tally>,
+) {
+    let (Some(baseline), Some(scratch)) = (job.baseline, scratch) else {
+        run_chunk_into(job.model, seed, n, tally);
+        return;
+    };
+    for trial in 0..n {
+        let s = trial_seed(seed, trial);
+        let before = tally.outcome_counts();
+        job.model
+            .trial(&mut FastDice::seed_from_u64(s), &mut NoLog, tally);
+        let after = tally.outcome_counts();
+        let base_before = scratch.outcome_counts();
+        baseline.trial(&mut FastDice::seed_from_u64(s), &mut NoLog, scratch);
+        let base_after = scratch.outcome_counts();
+        let mut difference = [0i64; 8];
+        for (i, d) in difference.iter_mut().enumerate() {
+            *d = (after[i] - before[i]) - (base_after[i] - base_before[i]);
+        }
+        tally.paired.add(difference);
+    }
+}
+
+/// Runs one point of any ruleset (the match is the only dispatch; the loop is monomorphized),
+/// compared with `baseline` on the same dice when one is given.
 pub fn run_model(
     model: &Model,
+    baseline: Option<&Model>,
     seed: u64,
-    point: u64,
     budget: Budget,
     progress: &ProgressBar,
     stop: &AtomicBool,
     prefix: Prefix,
 ) -> Option<Tally> {
-    crate::with_model!(model, m => run_budget(m, seed, point, budget, progress, stop, prefix))
+    match baseline {
+        Some(base) => crate::with_model_pair!(
+            model, base, m, b => run_budget(Job { model: m, baseline: Some(b), seed }, budget, progress, stop, prefix),
+            crate::with_model!(model, m => run_budget(Job::alone(m, seed), budget, progress, stop, prefix))
+        ),
+        None => {
+            crate::with_model!(model, m => run_budget(Job::alone(m, seed), budget, progress, stop, prefix))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -332,9 +417,7 @@ mod tests {
         let parallel = match pool {
             Ok(pool) => pool.install(|| {
                 run_point(
-                    &model,
-                    9,
-                    3,
+                    Job::alone(&model, 9),
                     trials,
                     Shard::WHOLE,
                     &ProgressBar::hidden(),
@@ -347,7 +430,7 @@ mod tests {
         for chunk in 0..trials.div_ceil(CHUNK_TRIALS) {
             let mut part = Tally::new(model.shape());
             let n = CHUNK_TRIALS.min(trials - chunk * CHUNK_TRIALS);
-            run_chunk_into(&model, chunk_seed(9, 3, chunk), n, &mut part);
+            run_chunk_into(&model, chunk_seed(9, chunk), n, &mut part);
             in_order.merge(&part);
         }
         assert_eq!(parallel, in_order);
@@ -379,9 +462,7 @@ mod tests {
             .ok()?;
         pool.install(|| {
             run_budget(
-                &model(),
-                4,
-                0,
+                Job::alone(&model(), 4),
                 Budget::Precision {
                     half_width,
                     max_trials,
@@ -404,15 +485,13 @@ mod tests {
         // One chunk fewer would not have met the target.
         let mut fewer = Tally::new(model().shape());
         for chunk in 0..t.trials / CHUNK_TRIALS - 1 {
-            run_chunk_into(&model(), chunk_seed(4, 0, chunk), CHUNK_TRIALS, &mut fewer);
+            run_chunk_into(&model(), chunk_seed(4, chunk), CHUNK_TRIALS, &mut fewer);
         }
         assert!(!precise_enough(&fewer, 0.004));
         // A cap that comes first wins, and gives the tally of a fixed run of that many trials.
         let capped = precise(2, 0.0001, 3 * CHUNK_TRIALS + 5);
         let fixed = run_point(
-            &model(),
-            4,
-            0,
+            Job::alone(&model(), 4),
             3 * CHUNK_TRIALS + 5,
             Shard::WHOLE,
             &ProgressBar::hidden(),
@@ -426,9 +505,7 @@ mod tests {
         let trials = 7 * CHUNK_TRIALS + 99;
         let run = |shard| {
             run_budget(
-                &model(),
-                2,
-                1,
+                Job::alone(&model(), 2),
                 Budget::Slice { trials, shard },
                 &ProgressBar::hidden(),
                 &AtomicBool::new(false),
@@ -453,9 +530,7 @@ mod tests {
     fn a_raised_stop_drops_the_point() {
         let stop = AtomicBool::new(true);
         let r = run_budget(
-            &model(),
-            1,
-            0,
+            Job::alone(&model(), 1),
             Budget::Trials(100_000),
             &ProgressBar::hidden(),
             &stop,
@@ -465,13 +540,13 @@ mod tests {
     }
 
     #[test]
-    fn chunk_seeds_differ_by_every_coordinate() {
-        let base = chunk_seed(1, 0, 0);
-        assert_ne!(base, chunk_seed(2, 0, 0));
-        assert_ne!(base, chunk_seed(1, 1, 0));
-        assert_ne!(base, chunk_seed(1, 0, 1));
-        assert_ne!(chunk_seed(1, 1, 0), chunk_seed(1, 0, 1));
-        assert_eq!(base, chunk_seed(1, 0, 0));
+    fn chunk_and_trial_seeds_differ_by_every_coordinate_but_not_by_point() {
+        let base = chunk_seed(1, 0);
+        assert_ne!(base, chunk_seed(2, 0));
+        assert_ne!(base, chunk_seed(1, 1));
+        assert_eq!(base, chunk_seed(1, 0));
+        assert_ne!(trial_seed(base, 0), trial_seed(base, 1));
+        assert_ne!(trial_seed(base, 1), trial_seed(chunk_seed(1, 1), 1));
     }
 
     #[test]
@@ -480,9 +555,7 @@ mod tests {
         // there, it resumes from that prefix to the tally of an uninterrupted run.
         let trials = (SEGMENT_CHUNKS + 2) * CHUNK_TRIALS - 7;
         let whole = run_point(
-            &model(),
-            6,
-            2,
+            Job::alone(&model(), 6),
             trials,
             Shard::WHOLE,
             &ProgressBar::hidden(),
@@ -495,9 +568,7 @@ mod tests {
             stop.store(true, Ordering::Relaxed);
         };
         let stopped = run_budget(
-            &model(),
-            6,
-            2,
+            Job::alone(&model(), 6),
             Budget::Trials(trials),
             &ProgressBar::hidden(),
             &stop,
@@ -511,9 +582,7 @@ mod tests {
         assert_eq!(saved[0].0, SEGMENT_CHUNKS);
         assert_eq!(saved[0].1.trials, SEGMENT_CHUNKS * CHUNK_TRIALS);
         let resumed = run_budget(
-            &model(),
-            6,
-            2,
+            Job::alone(&model(), 6),
             Budget::Trials(trials),
             &ProgressBar::hidden(),
             &AtomicBool::new(false),

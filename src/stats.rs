@@ -300,6 +300,79 @@ pub struct TallyShape {
     pub extras: &'static [Extra],
 }
 
+/// The per-trial outcomes compared between a point and its baseline on the same dice, in
+/// [`Paired`] order: the column stems of `summary.csv`'s deltas.
+pub const PAIRED: [&str; 8] = [
+    "a_win",
+    "b_win",
+    "draw",
+    "a_dead",
+    "b_dead",
+    "rounds",
+    "recovery_deaths",
+    "impaired",
+];
+
+/// Sums of the per-trial differences between a point and its baseline run on the same dice
+/// (common random numbers), one per [`PAIRED`] outcome: exact integers, merged like the rest.
+/// The mean difference and its standard error come from the sum and the sum of squares.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paired {
+    /// Trials compared.
+    pub pairs: u64,
+    /// Sum of the differences (point − baseline).
+    pub sum: [i64; 8],
+    /// Sum of the squared differences.
+    pub sum_sq: [u128; 8],
+}
+
+impl Paired {
+    /// Counts one trial's differences.
+    #[inline]
+    pub fn add(&mut self, difference: [i64; 8]) {
+        self.pairs += 1;
+        for ((s, q), d) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(difference) {
+            *s += d;
+            *q += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
+        }
+    }
+
+    /// Adds another set of sums.
+    pub fn merge(&mut self, o: &Paired) {
+        self.pairs += o.pairs;
+        for i in 0..8 {
+            self.sum[i] += o.sum[i];
+            self.sum_sq[i] += o.sum_sq[i];
+        }
+    }
+
+    /// The mean difference of outcome `i` with its 95% interval (normal, from the paired
+    /// differences' standard error); `None` with no pairs.
+    pub fn delta(&self, i: usize) -> Option<(f64, f64, f64)> {
+        if self.pairs == 0 {
+            return None;
+        }
+        let n = self.pairs as f64;
+        let mean = self.sum[i] as f64 / n;
+        if self.pairs < 2 {
+            return Some((mean, mean, mean));
+        }
+        let variance = ((self.sum_sq[i] as f64 - n * mean * mean) / (n - 1.0)).max(0.0);
+        let half = 1.959_963_984_540_054 * (variance / n).sqrt();
+        Some((mean, mean - half, mean + half))
+    }
+
+    /// The variance of the paired differences of outcome `i` (0 with fewer than two pairs).
+    pub fn variance(&self, i: usize) -> f64 {
+        if self.pairs < 2 {
+            return 0.0;
+        }
+        let n = self.pairs as f64;
+        let mean = self.sum[i] as f64 / n;
+        ((self.sum_sq[i] as f64 - n * mean * mean) / (n - 1.0)).max(0.0)
+    }
+}
+
 /// Everything counted over a set of trials. Allocated once per chunk, merged exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tally {
@@ -320,6 +393,10 @@ pub struct Tally {
     pub extra: Vec<u64>,
     /// What the extra counts are.
     pub extras: &'static [Extra],
+    /// Rounds fought over all duels (the rounds histogram's sum, kept for per-trial outcomes).
+    pub rounds_fought: u64,
+    /// Differences from the baseline on the same dice, when the point is compared with one.
+    pub paired: Paired,
 }
 
 /// How one duel ended.
@@ -366,7 +443,26 @@ impl Tally {
             ],
             extra: vec![0; shape.extras.len()],
             extras: shape.extras,
+            rounds_fought: 0,
+            paired: Paired::default(),
         }
+    }
+
+    /// The running counts of the [`PAIRED`] outcomes: the difference across one trial is that
+    /// trial's outcome.
+    #[inline]
+    pub fn outcome_counts(&self) -> [i64; 8] {
+        let r = &self.recovery;
+        [
+            self.ends[0] as i64,
+            self.ends[1] as i64,
+            self.ends[2] as i64,
+            self.dead[0] as i64,
+            self.dead[1] as i64,
+            self.rounds_fought as i64,
+            (r[0].deaths + r[1].deaths) as i64,
+            (r[0].impaired + r[1].impaired) as i64,
+        ]
     }
 
     /// Counts one duel's outcome.
@@ -378,6 +474,7 @@ impl Tally {
             self.dead[side.index()] += u64::from(outcome.dead[side.index()]);
         }
         self.rounds.add(outcome.rounds);
+        self.rounds_fought += u64::from(outcome.rounds);
     }
 
     /// Counts the damage of one attack when it hit (`hit` false counts nothing), without a branch.
@@ -413,6 +510,8 @@ impl Tally {
         }
         self.rounds.merge(&o.rounds);
         self.hit_damage.merge(&o.hit_damage);
+        self.rounds_fought += o.rounds_fought;
+        self.paired.merge(&o.paired);
     }
 
     /// The whole tally as lines of integers, for the journal of a run in progress: reading it
@@ -444,6 +543,13 @@ impl Tally {
             line("impairment", &mut r.impairment.words());
         }
         line("extra", &mut self.extra.iter().map(u64::to_string));
+        let p = &self.paired;
+        line(
+            "paired",
+            &mut std::iter::once(p.pairs.to_string())
+                .chain(p.sum.iter().map(i64::to_string))
+                .chain(p.sum_sq.iter().map(u128::to_string)),
+        );
         out
     }
 
@@ -480,6 +586,18 @@ impl Tally {
             r.impairment.read_words(next("impairment")?)?;
         }
         fixed(next("extra")?, &mut t.extra)?;
+        let paired = lines.next()?;
+        let mut words = paired.split(' ');
+        (words.next()? == "paired").then_some(())?;
+        let words: Vec<&str> = words.collect();
+        (words.len() == 17).then_some(())?;
+        t.paired.pairs = words[0].parse().ok()?;
+        for i in 0..8 {
+            t.paired.sum[i] = words[1 + i].parse().ok()?;
+            t.paired.sum_sq[i] = words[9 + i].parse().ok()?;
+        }
+        // Rounds fought are the rounds histogram's sum.
+        t.rounds_fought = u64::try_from(t.rounds.sums().0).ok()?;
         (lines.next().is_none()).then_some(t)
     }
 

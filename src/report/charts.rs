@@ -1142,8 +1142,8 @@ damage = 2
             .filter_map(|(i, p)| {
                 run_model(
                     &p.model,
+                    s.baseline_of(i),
                     s.seed,
-                    i as u64,
                     Budget::Trials(s.trials),
                     &ProgressBar::hidden(),
                     &AtomicBool::new(false),

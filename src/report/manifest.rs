@@ -39,7 +39,7 @@ impl Export for Manifest {
             })),
             "trials": run.total_trials(),
             "chunk_trials": CHUNK_TRIALS,
-            "chunk_seed": "mix64(mix64(mix64(seed) ^ point) ^ chunk), mix64 = SplitMix64 output function",
+            "chunk_seed": "mix64(mix64(seed) ^ chunk), the same for every point (common random numbers); trial i of a chunk rolls from mix64(chunk_seed + i); mix64 = SplitMix64 output function",
             "threads": run.threads,
             "duration_s": run.duration.as_secs_f64(),
             "trials_per_s": run.trials_per_second(),

@@ -60,6 +60,38 @@ macro_rules! with_model {
     };
 }
 
+/// Runs `$body` with `$m` and `$n` bound to two models of the same ruleset (the points of one
+/// scenario always are), or `$otherwise` when they differ.
+#[macro_export]
+macro_rules! with_model_pair {
+    ($a:expr, $b:expr, $m:ident, $n:ident => $body:expr, $otherwise:expr) => {
+        match ($a, $b) {
+            ($crate::scenario::Model::TwinD20($m), $crate::scenario::Model::TwinD20($n)) => $body,
+            (
+                $crate::scenario::Model::GuardPierce($m),
+                $crate::scenario::Model::GuardPierce($n),
+            ) => $body,
+            (
+                $crate::scenario::Model::WoundLevels($m),
+                $crate::scenario::Model::WoundLevels($n),
+            ) => $body,
+            ($crate::scenario::Model::D6Pool($m), $crate::scenario::Model::D6Pool($n)) => $body,
+            ($crate::scenario::Model::ZoneD100(x), $crate::scenario::Model::ZoneD100(y)) => {
+                let ($m, $n) = (x.as_ref(), y.as_ref());
+                $body
+            }
+            (
+                $crate::scenario::Model::ZoneD100Recovery(x),
+                $crate::scenario::Model::ZoneD100Recovery(y),
+            ) => {
+                let ($m, $n) = (x.as_ref(), y.as_ref());
+                $body
+            }
+            _ => $otherwise,
+        }
+    };
+}
+
 impl Model {
     /// The fighters' names, `a` then `b`.
     pub fn names(&self) -> [&str; 2] {
@@ -112,9 +144,19 @@ pub struct Scenario {
     pub source_hash: String,
     /// The points to run.
     pub points: Vec<Point>,
+    /// The point every other is compared with on the same dice (`[compare]`), if any.
+    pub baseline: Option<usize>,
 }
 
 impl Scenario {
+    /// The model point `i` is compared with: the baseline's, for every point but the baseline.
+    pub fn baseline_of(&self, i: usize) -> Option<&Model> {
+        self.baseline
+            .filter(|&b| b != i)
+            .and_then(|b| self.points.get(b))
+            .map(|p| &p.model)
+    }
+
     /// Each swept path with its distinct values in point order (the same order of paths as
     /// every point's `swept`); empty when nothing is swept.
     pub fn swept_values(&self) -> Vec<(String, Vec<String>)> {
@@ -288,6 +330,7 @@ where
             swept: Vec::new(),
             model,
         }],
+        baseline: None,
     })
 }
 

@@ -253,5 +253,6 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
         precision: None,
         source_hash: fnv1a64_hex(source.text.as_bytes()),
         points,
+        baseline: None,
     })
 }
