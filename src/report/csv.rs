@@ -3,7 +3,7 @@
 //! estimate that does not exist (a mean of nothing) is an empty cell.
 
 use super::{Export, RunResult};
-use crate::stats::{ExtraKind, Histogram, RecoveryTally, Side, Tally, wilson};
+use crate::stats::{ExtraKind, Histogram, PAIRED, RecoveryTally, Side, Tally, wilson};
 use anyhow::Result;
 
 /// `summary.csv`.
@@ -202,7 +202,10 @@ impl Export for Summary {
     fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
         let mut out = csv::Writer::from_writer(Vec::new());
         for (i, (point, tally)) in run.scenario.points.iter().zip(&run.tallies).enumerate() {
-            let (header, row) = summary_row(&point.swept, i, tally);
+            let (mut header, mut row) = summary_row(&point.swept, i, tally);
+            if run.scenario.baseline.is_some() {
+                push_deltas(&mut header, &mut row, tally);
+            }
             if i == 0 {
                 out.write_record(&header)?;
             }
@@ -210,6 +213,85 @@ impl Export for Summary {
         }
         Ok(out.into_inner()?)
     }
+}
+
+/// Appends, for each [`PAIRED`] outcome, `<name>_delta, _delta_lo, _delta_hi`: the mean
+/// difference from the baseline on the same dice with its 95% interval (the baseline's own row:
+/// exactly 0), then `a_win_crn_gain`: how many times fewer trials the common dice needed for
+/// this a-win difference than independent runs would (empty for the baseline).
+pub fn push_deltas(h: &mut Vec<String>, r: &mut Vec<String>, t: &Tally) {
+    for (i, name) in PAIRED.iter().enumerate() {
+        h.extend([
+            format!("{name}_delta"),
+            format!("{name}_delta_lo"),
+            format!("{name}_delta_hi"),
+        ]);
+        let (d, lo, hi) = t.paired.delta(i).unwrap_or((0.0, 0.0, 0.0));
+        r.extend([number(d), number(lo), number(hi)]);
+    }
+    push(h, r, "a_win_crn_gain", optional(crn_gain(t)));
+}
+
+/// Independent runs' variance of the a-win difference over the common dice's: the trials saved
+/// by comparing on the same dice. The baseline's win rate is the point's less the difference.
+pub fn crn_gain(t: &Tally) -> Option<f64> {
+    let pairs = t.paired.pairs;
+    let paired = t.paired.variance(0);
+    if pairs < 2 || paired <= 0.0 {
+        return None;
+    }
+    let p = t.ends[0] as f64 / pairs as f64;
+    let b = p - t.paired.sum[0] as f64 / pairs as f64;
+    Some((p * (1.0 - p) + b * (1.0 - b)) / paired)
+}
+
+/// `weights.csv`, for a `[weights]` scenario: one row per step, its differences from the base
+/// and the a-win difference relative to the first entry's (as scale factors are normalised).
+pub fn weights(run: &RunResult) -> Result<Option<Vec<u8>>> {
+    let points = &run.scenario.points;
+    let weighted = points
+        .first()
+        .is_some_and(|p| p.swept.first().is_some_and(|(k, _)| k == "weights"));
+    if !weighted || run.scenario.baseline != Some(0) {
+        return Ok(None);
+    }
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let mut header = vec!["step".to_owned(), "trials".to_owned()];
+    for name in PAIRED {
+        header.extend([
+            format!("{name}_delta"),
+            format!("{name}_delta_lo"),
+            format!("{name}_delta_hi"),
+        ]);
+    }
+    header.push("a_win_relative".to_owned());
+    out.write_record(&header)?;
+    let first = run
+        .tallies
+        .get(1)
+        .and_then(|t| t.paired.delta(0))
+        .map(|d| d.0);
+    for (point, tally) in points.iter().zip(&run.tallies).skip(1) {
+        let mut row = vec![
+            point
+                .swept
+                .first()
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default(),
+            tally.trials.to_string(),
+        ];
+        for i in 0..PAIRED.len() {
+            let (d, lo, hi) = tally.paired.delta(i).unwrap_or((0.0, 0.0, 0.0));
+            row.extend([number(d), number(lo), number(hi)]);
+        }
+        let relative = match (tally.paired.delta(0), first) {
+            (Some((d, _, _)), Some(f)) if f != 0.0 => Some(d / f),
+            _ => None,
+        };
+        row.push(optional(relative));
+        out.write_record(&row)?;
+    }
+    Ok(Some(out.into_inner()?))
 }
 
 /// The histograms of one tally, by metric name.

@@ -144,10 +144,14 @@ fn written_by_earlier_run(dir: &Path) -> Vec<String> {
 }
 
 fn render_tables(run: &RunResult) -> Result<Vec<(String, Vec<u8>)>> {
-    exports()
+    let mut files: Vec<(String, Vec<u8>)> = exports()
         .iter()
         .map(|e| Ok((e.file_name().to_owned(), e.render(run)?)))
-        .collect()
+        .collect::<Result<_>>()?;
+    if let Some(bytes) = csv::weights(run)? {
+        files.push(("weights.csv".to_owned(), bytes));
+    }
+    Ok(files)
 }
 
 /// Charts an earlier run into the same folder drew (its manifest lists them) that this run did

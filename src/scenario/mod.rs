@@ -5,6 +5,7 @@
 //! whose points hold compiled models with no strings or maps on the hot path. Every problem is
 //! an [`InputError`] naming file, line, column and field. Nothing here runs a trial.
 
+pub mod compare;
 pub mod error;
 pub mod fields;
 pub mod schema;
@@ -193,7 +194,19 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
     let base = parse_one(path, text)?;
     let axes = sweep::axes(&source)?;
+    let weights = compare::weights(&source)?;
+    if !weights.is_empty() {
+        if !axes.is_empty() {
+            return Err(source.error_at(
+                Some(weights[0].span.clone()),
+                Some("weights"),
+                "cannot be combined with a [sweep]; expected one of [weights] or [sweep] in a file",
+            ));
+        }
+        return weigh(&source, base, &weights);
+    }
     if axes.is_empty() {
+        let _ = compare::baseline(&source, &[Vec::new()])?;
         return Ok(base);
     }
     let mut document: toml_edit::DocumentMut = text
@@ -238,7 +251,66 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
             });
         }
     }
-    Ok(Scenario { points, ..base })
+    let swept: Vec<Vec<(String, String)>> = points.iter().map(|p| p.swept.clone()).collect();
+    let baseline = compare::baseline(&source, &swept)?;
+    Ok(Scenario {
+        points,
+        baseline,
+        ..base
+    })
+}
+
+/// The points of `[weights]`: the file as written (the base, the baseline), then each entry's
+/// value moved by its step; each point's swept value says which (`weights = "a.attack +1"`).
+fn weigh(
+    source: &Source,
+    base: Scenario,
+    weights: &[compare::Weight],
+) -> Result<Scenario, InputError> {
+    let document: toml_edit::DocumentMut = source
+        .text
+        .parse()
+        .map_err(|e| source.error_at(None, None, format!("cannot read for the weights: {e}")))?;
+    let plain: toml::Table = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
+    let mut points = Vec::with_capacity(weights.len() + 1);
+    for p in base.points {
+        points.push(Point {
+            swept: vec![("weights".to_owned(), "base".to_owned())],
+            model: p.model,
+        });
+    }
+    for w in weights {
+        let field = format!("weights.{}", w.path);
+        let (written, value) = sweep::stepped(&document, &plain, &w.path, &w.step)
+            .map_err(|m| source.error_at(Some(w.span.clone()), Some(&field), m))?;
+        let step = sweep::text_of(&w.step);
+        let label = if step.starts_with('-') {
+            format!("{} {step}", w.path)
+        } else {
+            format!("{} +{step}", w.path)
+        };
+        let point = parse_one(source.path, &written).map_err(|e| InputError {
+            place: source.error_at(Some(w.span.clone()), None, "").place,
+            field: Some(field.clone()),
+            message: format!(
+                "{} (with {} = {})",
+                e.message,
+                w.path,
+                sweep::text_of(&value)
+            ),
+        })?;
+        for p in point.points {
+            points.push(Point {
+                swept: vec![("weights".to_owned(), label.clone())],
+                model: p.model,
+            });
+        }
+    }
+    Ok(Scenario {
+        points,
+        baseline: Some(0),
+        ..base
+    })
 }
 
 /// Validates and compiles one file's text, without expanding its sweep.

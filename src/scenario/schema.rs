@@ -52,6 +52,12 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// Values varied over the points (read by [`crate::scenario::sweep`]).
     #[serde(default)]
     pub sweep: Option<toml::Table>,
+    /// The baseline point every other is compared with (read by [`crate::scenario::compare`]).
+    #[serde(default)]
+    pub compare: Option<toml::Table>,
+    /// Paths and steps whose worth is measured (read by [`crate::scenario::compare`]).
+    #[serde(default)]
+    pub weights: Option<toml::Table>,
     /// Rounds before a duel is called a draw.
     #[serde(default = "default_round_limit")]
     pub round_limit: Ranged<1, 10_000>,

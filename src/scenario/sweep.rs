@@ -32,6 +32,8 @@ const RUN_SETTINGS: &[&str] = &[
     "trials",
     "precision",
     "sweep",
+    "compare",
+    "weights",
 ];
 
 /// One swept value: its path and the values it takes, each with the label of its column.
@@ -213,7 +215,7 @@ fn collect(
 }
 
 /// A value as its swept column shows it: strings without quotes, numbers as written.
-fn text_of(v: &Value) -> String {
+pub(crate) fn text_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.value().clone(),
         Value::Float(f) => format!("{}", f.value()),
@@ -312,6 +314,52 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
         ));
     }
     Ok(values.into_iter().map(Value::from).collect())
+}
+
+/// The file with the number at `path` moved by `step` (for `[weights]`): the new text and the
+/// value it was given. Errors say why not (not written in the file, not a number).
+pub(crate) fn stepped(
+    document: &DocumentMut,
+    plain: &toml::Table,
+    path: &str,
+    step: &Value,
+) -> Result<(String, Value), String> {
+    let segments = parse_path(path)?;
+    let mut at: Option<&toml::Value> = None;
+    for (n, segment) in segments.iter().enumerate() {
+        at = match (n, segment, at) {
+            (0, Segment::Key(k), _) => plain.get(k),
+            (_, Segment::Key(k), Some(v)) => v.get(k.as_str()),
+            (_, Segment::Index(i), Some(v)) => v.as_array().and_then(|a| a.get(*i)),
+            _ => None,
+        };
+    }
+    let old = at.ok_or_else(|| {
+        format!("'{path}' is not written in the file; expected the path of a number the file sets")
+    })?;
+    let new = match (old, step) {
+        (toml::Value::Integer(o), Value::Integer(s)) => o
+            .checked_add(*s.value())
+            .map(Value::from)
+            .ok_or_else(|| format!("{o} + {} does not fit an integer", s.value()))?,
+        (toml::Value::Integer(o), Value::Float(s)) => Value::from(*o as f64 + s.value()),
+        (toml::Value::Float(o), Value::Integer(s)) => Value::from(o + *s.value() as f64),
+        (toml::Value::Float(o), Value::Float(s)) => Value::from(o + s.value()),
+        (toml::Value::Integer(_) | toml::Value::Float(_), other) => {
+            return Err(format!(
+                "the step is {}; expected a number",
+                describe(other)
+            ));
+        }
+        _ => {
+            return Err(format!(
+                "'{path}' is not a number; expected the path of a number"
+            ));
+        }
+    };
+    let mut doc = document.clone();
+    set_item(doc.as_item_mut(), &segments, new.clone())?;
+    Ok((doc.to_string(), new))
 }
 
 /// Splits `a.skill`, `rules.table[2][3]`, `weapons."long sword".damage` or `rules.table.2`.
