@@ -79,6 +79,11 @@ enum Plot {
         y_label: String,
         rows: Vec<(String, f64, f64, f64)>,
     },
+    /// Differences with their intervals around a zero line (a forest plot), in percentage points.
+    Forest {
+        x_label: String,
+        rows: Vec<(String, f64, f64, f64)>,
+    },
     Heatmap {
         x_label: String,
         y_label: String,
@@ -245,7 +250,49 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if let Some(chart) = injuries(run) {
         charts.push(chart);
     }
+    if let Some(chart) = differences(run, names) {
+        charts.push(chart);
+    }
     charts
+}
+
+/// Every compared point's a-win difference from the baseline on the same dice, with its 95%
+/// interval, largest first.
+fn differences(run: &RunResult, names: [&str; 2]) -> Option<Chart> {
+    let base = run.scenario.baseline?;
+    let mut rows: Vec<(String, f64, f64, f64)> = finished(run)
+        .filter(|(i, _)| *i != base)
+        .filter_map(|(i, _)| {
+            let (d, lo, hi) = run.tallies[i].paired.delta(0)?;
+            Some((point_label(run, i), percent(d), percent(lo), percent(hi)))
+        })
+        .collect();
+    if rows.is_empty() {
+        return None;
+    }
+    rows.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shown = rows.len().min(MAX_ROWS);
+    rows.truncate(shown);
+    Some(Chart {
+        name: "differences".into(),
+        title: format!(
+            "{}'s win rate against {}: difference from {}",
+            names[0],
+            names[1],
+            point_label(run, base)
+        ),
+        caption: format!(
+            "Each point's difference in {}'s win rate from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
+            names[0],
+            point_label(run, base)
+        ),
+        height: bar_height(shown),
+        width: WIDTH,
+        plot: Plot::Forest {
+            x_label: format!("difference in {}'s win rate (percentage points)", names[0]),
+            rows,
+        },
+    })
 }
 
 /// The distinct values of axis `k` in point order.
@@ -764,6 +811,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
             y_label,
             rows,
         } => draw_bars(&body, x_label, y_label, rows),
+        Plot::Forest { x_label, rows } => draw_forest(&body, x_label, rows),
         Plot::Heatmap {
             x_label,
             y_label,
@@ -957,6 +1005,84 @@ fn draw_bars<DB: DrawingBackend>(
             Text::new(
                 format!("{:.1}%", r.1),
                 (r.3 + x_max * 0.012, y),
+                (FONT, 16)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )
+        }))
+        .map_err(err)?;
+    Ok(())
+}
+
+fn draw_forest<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult {
+    let n = rows.len().max(1) as i32;
+    let label_px = rows
+        .iter()
+        .map(|r| text_width(&r.0, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 420)
+        + 24;
+    let lo = rows.iter().fold(0.0f64, |m, r| m.min(r.2));
+    let hi = rows.iter().fold(0.0f64, |m, r| m.max(r.3));
+    let span = (hi - lo).max(0.1);
+    let (x_lo, x_hi) = (lo - span * 0.08, hi + span * 0.22);
+    let mut chart = ChartBuilder::on(area)
+        .margin_right(30)
+        .x_label_area_size(60)
+        .y_label_area_size(label_px)
+        .build_cartesian_2d(x_lo..x_hi, (0..n - 1).into_segmented())
+        .map_err(err)?;
+    let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
+    let y_format = |v: &SegmentValue<i32>| match v {
+        SegmentValue::CenterOf(i) => labels
+            .get((n - 1 - i) as usize)
+            .cloned()
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .y_labels(rows.len() + 1)
+        .y_label_formatter(&y_format)
+        .x_label_formatter(&|x| axis_number(*x, x_hi - x_lo))
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
+            PALETTE[6].stroke_width(2),
+        )))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], PALETTE[0].stroke_width(3))
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Circle::new((r.1, y), 6, PALETTE[0].filled())
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Text::new(
+                format!("{:+.1} [{:+.1}, {:+.1}]", r.1, r.2, r.3),
+                (r.3 + (x_hi - x_lo) * 0.012, y),
                 (FONT, 16)
                     .into_font()
                     .color(&BLACK)

@@ -186,6 +186,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     let _ = writeln!(h, "</table>");
 
     headline(&mut h, run, names);
+    differences(&mut h, run, names);
     recovery_detail(&mut h, run);
 
     let _ = writeln!(h, "<h2>Charts</h2>");
@@ -461,4 +462,84 @@ mod tests {
             "<code>rules.x</code> (&lt;5)"
         );
     }
+}
+
+/// The label of a point in words: its swept values.
+fn point_words(run: &RunResult, i: usize) -> String {
+    run.scenario.points[i]
+        .swept
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Points compared with a baseline on the same dice: each difference said in words, then a
+/// table of the differences with their 95% intervals.
+fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
+    let Some(base) = run.scenario.baseline else {
+        return;
+    };
+    let _ = writeln!(
+        h,
+        "<h2>Differences from the baseline</h2>\n<p>Every point's trials were also run on the baseline ({}) with the same dice; these are the differences, point minus baseline, with their 95% intervals from the trial-by-trial differences.</p>\n<ul>",
+        escape(&point_words(run, base))
+    );
+    let points = |x: f64| format!("{:.1}", 100.0 * x.abs());
+    for (i, t) in run.tallies.iter().enumerate() {
+        if i == base {
+            continue;
+        }
+        let Some((d, lo, hi)) = t.paired.delta(0) else {
+            continue;
+        };
+        let how = if lo > 0.0 {
+            format!("{} wins {} points more", names[0], points(d))
+        } else if hi < 0.0 {
+            format!("{} wins {} points less", names[0], points(d))
+        } else {
+            format!(
+                "no clear difference in {}'s win rate ({:+.1} points)",
+                names[0],
+                100.0 * d
+            )
+        };
+        let _ = writeln!(
+            h,
+            "<li>{} against {}: {} [{:+.1}, {:+.1}]</li>",
+            escape(&point_words(run, i)),
+            escape(&point_words(run, base)),
+            escape(&how),
+            100.0 * lo,
+            100.0 * hi
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</ul>\n<div class=\"scroll\"><table>\n<tr><th>point</th><th>{} wins</th><th>{} wins</th><th>draws</th><th>rounds</th><th>deaths in recovery per duel</th></tr>",
+        escape(names[0]),
+        escape(names[1])
+    );
+    for (i, t) in run.tallies.iter().enumerate() {
+        let cell = |k: usize, scale: f64| match t.paired.delta(k) {
+            Some((d, lo, hi)) if i != base => {
+                format!("{:+.2} [{:+.2}, {:+.2}]", scale * d, scale * lo, scale * hi)
+            }
+            _ => "baseline".to_owned(),
+        };
+        let _ = writeln!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&point_words(run, i)),
+            cell(0, 100.0),
+            cell(1, 100.0),
+            cell(2, 100.0),
+            cell(5, 1.0),
+            cell(6, 1.0)
+        );
+    }
+    let _ = writeln!(
+        h,
+        "</table></div>\n<p>Win and draw differences are in percentage points; rounds and deaths in recovery are per duel.</p>"
+    );
 }
