@@ -433,37 +433,6 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_rules_page_has_an_assumptions_table() {
-        for r in rules::RULESETS {
-            let page = rules_page(r.id).unwrap_or_default();
-            let tables = assumption_tables(page);
-            let rows: usize = tables.iter().map(|(_, rows)| rows.len()).sum();
-            assert!(rows > 8, "{}: {rows} rows", r.id);
-            for (title, rows) in &tables {
-                assert!(
-                    rows.iter().all(|row| row.len() == rows[0].len()),
-                    "{}: {title}",
-                    r.id
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn text_is_escaped_and_code_marked() {
-        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
-        assert_eq!(
-            inline_markdown("`rules.x` (<5)"),
-            "<code>rules.x</code> (&lt;5)"
-        );
-    }
-}
-
 /// The label of a point in words: its swept values.
 fn point_words(run: &RunResult, i: usize) -> String {
     run.scenario.points[i]
@@ -542,4 +511,35 @@ fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
         h,
         "</table></div>\n<p>Win and draw differences are in percentage points; rounds and deaths in recovery are per duel.</p>"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rules_page_has_an_assumptions_table() {
+        for r in rules::RULESETS {
+            let page = rules_page(r.id).unwrap_or_default();
+            let tables = assumption_tables(page);
+            let rows: usize = tables.iter().map(|(_, rows)| rows.len()).sum();
+            assert!(rows > 8, "{}: {rows} rows", r.id);
+            for (title, rows) in &tables {
+                assert!(
+                    rows.iter().all(|row| row.len() == rows[0].len()),
+                    "{}: {title}",
+                    r.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn text_is_escaped_and_code_marked() {
+        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(
+            inline_markdown("`rules.x` (<5)"),
+            "<code>rules.x</code> (&lt;5)"
+        );
+    }
 }
