@@ -183,6 +183,9 @@ fn run_one(
     threads: usize,
     options: &RunOptions,
 ) -> Result<()> {
+    if let Some(balance) = &scenario.balance {
+        return run_balance(scenario, balance, dir, pool, threads, options);
+    }
     let shard = options.shard.unwrap_or(Shard::WHOLE);
     if options.shard.is_some() && scenario.precision.is_some() {
         return Err(InputError::plain(format!(
@@ -281,6 +284,7 @@ fn run_one(
                 tallies,
                 threads,
                 duration: started.elapsed(),
+                notes: Vec::new(),
             };
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
@@ -310,6 +314,7 @@ fn run_one(
                 tallies: std::mem::take(&mut tallies),
                 threads,
                 duration: started.elapsed(),
+                notes: Vec::new(),
             };
             report::write_partial(&run, dir)?;
             tallies = run.tallies;
@@ -323,6 +328,7 @@ fn run_one(
         tallies,
         threads,
         duration,
+        notes: Vec::new(),
     };
     match options.shard {
         Some(shard) => report::shard::write(&result, shard, dir)?,
@@ -350,6 +356,203 @@ fn run_one(
             threads,
             dir.display()
         );
+    }
+    Ok(())
+}
+
+/// The rate a `[balance]` aims at, from a point's tally: its count over the trials.
+fn balance_rate(tally: &Tally, rate: usize) -> (f64, f64, f64) {
+    let counts = [
+        tally.ends[0],
+        tally.ends[1],
+        tally.ends[2],
+        tally.dead[0],
+        tally.dead[1],
+    ];
+    crate::stats::wilson(counts[rate.min(4)], tally.trials)
+}
+
+/// Runs a `[balance]` search: both ends, then bisection on the same dice until the two values
+/// around the crossing are neighbours (integers) or after the set number of steps (reals); the
+/// evaluations become the points of the outputs, with `balance.csv` and the answer in words.
+fn run_balance(
+    scenario: &Scenario,
+    balance: &crate::scenario::balance::Balance,
+    dir: &Path,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    options: &RunOptions,
+) -> Result<()> {
+    if options.shard.is_some() || options.resume {
+        return Err(InputError::plain(format!(
+            "{}: [balance] is a search in which each value depends on the last, run on one machine and not journaled; expected no --shard or --resume",
+            scenario.path.display()
+        ))
+        .into());
+    }
+    let budget = match scenario.precision {
+        Some(p) => Budget::Precision {
+            half_width: p.half_width,
+            max_trials: p.max_trials,
+        },
+        None => Budget::Trials(scenario.trials),
+    };
+    let bar = progress_bar(
+        budget.cap() * u64::from(balance.evaluations_at_most()),
+        options.quiet,
+    );
+    let started = Instant::now();
+    let mut evaluated: Vec<(f64, crate::scenario::Model, Tally)> = Vec::new();
+    let mut evaluate = |value: f64| -> Result<(f64, f64, f64)> {
+        bar.set_message(format!(
+            "{}: {} = {}",
+            scenario.name,
+            balance.path,
+            balance.label(value)
+        ));
+        let model = balance.model_at(value)?;
+        let tally = pool.install(|| {
+            crate::engine::run_model(
+                &model,
+                None,
+                scenario.seed,
+                budget,
+                &bar,
+                &STOP,
+                crate::engine::Prefix::none(&mut |_, _| {}),
+            )
+        });
+        let Some(tally) = tally else {
+            return Err(Interrupted {
+                message: format!(
+                    "{}: interrupted during the [balance] search; run it again",
+                    scenario.name
+                ),
+            }
+            .into());
+        };
+        let rate = balance_rate(&tally, balance.rate);
+        evaluated.push((value, model, tally));
+        Ok(rate)
+    };
+    let target = balance.target;
+    let rate_name = crate::scenario::balance::TARGETS[balance.rate];
+    let (mut lo, mut hi) = (balance.from, balance.to);
+    let mut f_lo = evaluate(lo)?;
+    let mut f_hi = evaluate(hi)?;
+    let shown = |r: (f64, f64, f64)| format!("{:.4} [{:.4}, {:.4}]", r.0, r.1, r.2);
+    let answer = if (f_lo.0 - target) * (f_hi.0 - target) > 0.0 {
+        format!(
+            "{rate_name} does not reach {target} for {} from {} to {}: it is {} at {} and {} at {}; the target is not reachable in the range",
+            balance.path,
+            balance.label(lo),
+            balance.label(hi),
+            shown(f_lo),
+            balance.label(lo),
+            shown(f_hi),
+            balance.label(hi)
+        )
+    } else {
+        let mut steps = 0;
+        loop {
+            let done = if balance.integer {
+                hi - lo <= 1.0
+            } else {
+                steps >= crate::scenario::balance::REAL_STEPS
+            };
+            if done || f_lo.0 == target || f_hi.0 == target {
+                break;
+            }
+            steps += 1;
+            let mid = if balance.integer {
+                ((lo + hi) / 2.0).floor()
+            } else {
+                (lo + hi) / 2.0
+            };
+            let f = evaluate(mid)?;
+            if (f.0 - target) * (f_lo.0 - target) > 0.0 {
+                (lo, f_lo) = (mid, f);
+            } else {
+                (hi, f_hi) = (mid, f);
+            }
+        }
+        if balance.integer {
+            format!(
+                "{rate_name} crosses {target} between {} = {} ({}) and {} = {} ({})",
+                balance.path,
+                balance.label(lo),
+                shown(f_lo),
+                balance.path,
+                balance.label(hi),
+                shown(f_hi)
+            )
+        } else {
+            let slope = (f_hi.0 - f_lo.0) / (hi - lo);
+            let at = if slope == 0.0 {
+                (lo + hi) / 2.0
+            } else {
+                lo + (target - f_lo.0) / slope
+            };
+            // The rate's interval near the crossing, carried through the slope.
+            let half = ((f_lo.2 - f_lo.1) + (f_hi.2 - f_hi.1)) / 4.0;
+            let spread = if slope == 0.0 {
+                hi - lo
+            } else {
+                (half / slope).abs()
+            };
+            format!(
+                "{rate_name} crosses {target} at {} = {at:.4} [{:.4}, {:.4}] (interpolated between {} at {} and {} at {})",
+                balance.path,
+                at - spread,
+                at + spread,
+                balance.label(lo),
+                shown(f_lo),
+                balance.label(hi),
+                shown(f_hi)
+            )
+        }
+    };
+    let duration = started.elapsed();
+    bar.finish_and_clear();
+    evaluated.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut csv = format!(
+        "{},trials,{rate_name},lo,hi\n",
+        balance.path.replace(',', " ")
+    );
+    for (value, _, tally) in &evaluated {
+        let (r, l, h) = balance_rate(tally, balance.rate);
+        csv.push_str(&format!(
+            "{},{},{r:.6},{l:.6},{h:.6}\n",
+            balance.label(*value),
+            tally.trials
+        ));
+    }
+    let mut points = Vec::new();
+    let mut tallies = Vec::new();
+    for (value, model, tally) in evaluated {
+        points.push(crate::scenario::Point {
+            swept: vec![(balance.path.clone(), balance.label(value))],
+            model,
+        });
+        tallies.push(tally);
+    }
+    let searched = Scenario {
+        points,
+        balance: None,
+        baseline: None,
+        ..scenario.clone()
+    };
+    let result = RunResult {
+        scenario: &searched,
+        tallies,
+        threads,
+        duration,
+        notes: vec![answer.clone()],
+    };
+    report::write_all(&result, dir)?;
+    report::write(vec![("balance.csv".to_owned(), csv.into_bytes())], dir)?;
+    if !options.quiet {
+        println!("{}: {answer} -> {}", scenario.name, dir.display());
     }
     Ok(())
 }
@@ -403,6 +606,18 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
                 s.trials,
                 s.trials * n
             ),
+        };
+        let budget = match &s.balance {
+            Some(b) => format!(
+                "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations, {budget}",
+                b.path,
+                b.label(b.from),
+                b.label(b.to),
+                crate::scenario::balance::TARGETS[b.rate],
+                b.target,
+                b.evaluations_at_most()
+            ),
+            None => budget,
         };
         let _ = writeln!(
             out,

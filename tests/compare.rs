@@ -282,3 +282,63 @@ fn compared_runs_are_byte_identical_across_threads_shards_and_resume() {
         );
     }
 }
+
+const KNOWN: &str = r#"
+name = "balance-known"
+ruleset = "twin-d20"
+seed = 1
+trials = 8192
+round_limit = 30
+[a]
+name = "A"
+attack = 13
+defense = 6
+toughness = 9
+weapon = "sword"
+[b]
+name = "B"
+attack = 12
+defense = 6
+toughness = 9
+weapon = "sword"
+[weapons.sword]
+damage = 3
+"#;
+
+#[test]
+fn balance_finds_a_known_crossing_and_says_when_there_is_none() {
+    // A die hits when above the Defense and no higher than the Attack: against Defense 13,
+    // Attack 13 cannot hit and A never wins; against 12, a 13 hits. A's win rate crosses
+    // 0.0005 between b.defense 12 and 13, whatever the dice.
+    let dir = scratch("balance");
+    let file = dir.join("known.toml");
+    std::fs::write(
+        &file,
+        format!("{KNOWN}[balance]\npath = \"b.defense\"\nfrom = 0\nto = 19\ntarget = {{ a_win_rate = 0.0005 }}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let check = duelsim(&["check", &file.to_string_lossy()]);
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(said.contains("at most 7 evaluations"), "{said}");
+    let out = dir.join("out");
+    let o = duelsim(&["run", &file.to_string_lossy(), "-o", &out.to_string_lossy()]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        said.contains("between b.defense = 12") && said.contains("and b.defense = 13"),
+        "{said}"
+    );
+    let csv = String::from_utf8_lossy(&read(&out.join("balance.csv"))).into_owned();
+    assert!(csv.lines().count() <= 8, "{csv}");
+    assert!(csv.contains("\n13,8192,0.000000,"), "{csv}");
+    // A target the range cannot reach.
+    std::fs::write(
+        &file,
+        format!("{KNOWN}[balance]\npath = \"b.defense\"\nfrom = 12\nto = 19\ntarget = {{ a_win_rate = 0.9999 }}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["run", &file.to_string_lossy(), "-o", &out.to_string_lossy()]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains("not reachable"), "{said}");
+}

@@ -1285,6 +1285,7 @@ damage = 2
             tallies: tallies(s),
             threads: 1,
             duration: Duration::from_secs(1),
+            notes: Vec::new(),
         }
     }
 

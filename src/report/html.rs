@@ -148,6 +148,13 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     if let Some(d) = &s.description {
         let _ = writeln!(h, "<p>{}</p>", escape(d));
     }
+    for note in &run.notes {
+        let _ = writeln!(
+            h,
+            "<h2>Balance</h2>\n<p><strong>{}</strong></p>\n<p>Every value was run on the same dice; each evaluation is a row below (and in balance.csv).</p>",
+            escape(note)
+        );
+    }
     if !run.complete() {
         let _ = writeln!(
             h,

@@ -27,6 +27,8 @@ pub struct RunResult<'a> {
     pub threads: usize,
     /// Wall time of the trials.
     pub duration: Duration,
+    /// Findings said in words at the top of the report (a `[balance]` search's answer).
+    pub notes: Vec<String>,
 }
 
 impl RunResult<'_> {

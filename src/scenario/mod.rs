@@ -5,6 +5,7 @@
 //! whose points hold compiled models with no strings or maps on the hot path. Every problem is
 //! an [`InputError`] naming file, line, column and field. Nothing here runs a trial.
 
+pub mod balance;
 pub mod compare;
 pub mod error;
 pub mod fields;
@@ -147,6 +148,8 @@ pub struct Scenario {
     pub points: Vec<Point>,
     /// The point every other is compared with on the same dice (`[compare]`), if any.
     pub baseline: Option<usize>,
+    /// A search for the value where a rate crosses a target (`[balance]`), if any.
+    pub balance: Option<balance::Balance>,
 }
 
 impl Scenario {
@@ -195,6 +198,25 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let base = parse_one(path, text)?;
     let axes = sweep::axes(&source)?;
     let weights = compare::weights(&source)?;
+    if let Some(balance) = balance::read(&source)? {
+        if !axes.is_empty() || !weights.is_empty() {
+            return Err(source.error_at(
+                None,
+                Some("balance"),
+                "cannot be combined with a [sweep] or [weights]; expected one of them in a file",
+            ));
+        }
+        // The ends must compile: a bad path or value is an error now, not after a long run.
+        balance.model_at(balance.from)?;
+        balance.model_at(balance.to)?;
+        if !balance.integer {
+            balance.model_at((balance.from + balance.to) / 2.0)?;
+        }
+        return Ok(Scenario {
+            balance: Some(balance),
+            ..base
+        });
+    }
     if !weights.is_empty() {
         if !axes.is_empty() {
             return Err(source.error_at(
@@ -314,7 +336,7 @@ fn weigh(
 }
 
 /// Validates and compiles one file's text, without expanding its sweep.
-fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
+pub(crate) fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
     let envelope: schema::RulesetOnly = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
     let Some(ruleset) = envelope.ruleset else {
@@ -403,6 +425,7 @@ where
             model,
         }],
         baseline: None,
+        balance: None,
     })
 }
 

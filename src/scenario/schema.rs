@@ -58,6 +58,10 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// Paths and steps whose worth is measured (read by [`crate::scenario::compare`]).
     #[serde(default)]
     pub weights: Option<toml::Table>,
+    /// A search for the value at which a rate crosses a target (read by
+    /// [`crate::scenario::balance`]).
+    #[serde(default)]
+    pub balance: Option<toml::Table>,
     /// Rounds before a duel is called a draw.
     #[serde(default = "default_round_limit")]
     pub round_limit: Ranged<1, 10_000>,

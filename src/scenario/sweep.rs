@@ -34,6 +34,7 @@ const RUN_SETTINGS: &[&str] = &[
     "sweep",
     "compare",
     "weights",
+    "balance",
 ];
 
 /// One swept value: its path and the values it takes, each with the label of its column.
@@ -314,6 +315,12 @@ fn range(t: &InlineTable) -> Result<Vec<Value>, String> {
         ));
     }
     Ok(values.into_iter().map(Value::from).collect())
+}
+
+/// Sets the value at a dotted path of a document (for `[balance]`).
+pub(crate) fn set_path(document: &mut DocumentMut, path: &str, value: Value) -> Result<(), String> {
+    let segments = parse_path(path)?;
+    set_item(document.as_item_mut(), &segments, value)
 }
 
 /// The file with the number at `path` moved by `step` (for `[weights]`): the new text and the

@@ -254,5 +254,6 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
         source_hash: fnv1a64_hex(source.text.as_bytes()),
         points,
         baseline: None,
+        balance: None,
     })
 }
