@@ -383,13 +383,17 @@ fn run_balance(
     threads: usize,
     options: &RunOptions,
 ) -> Result<()> {
-    if options.shard.is_some() || options.resume {
+    if options.shard.is_some() {
         return Err(InputError::plain(format!(
-            "{}: [balance] is a search in which each value depends on the last, run on one machine and not journaled; expected no --shard or --resume",
+            "{}: [balance] is a search in which each value depends on the results before it, so it runs on one machine; expected no --shard",
             scenario.path.display()
         ))
         .into());
     }
+    // Each evaluation is journaled as it finishes: the search is the same sequence of values
+    // every time, so a resumed search takes the recorded ones and runs the rest.
+    let (journal, _, _) = Journal::open(dir, scenario, Shard::WHOLE, options.resume)?;
+    let mut done = 0usize;
     let budget = match scenario.precision {
         Some(p) => Budget::Precision {
             half_width: p.half_width,
@@ -411,26 +415,34 @@ fn run_balance(
             balance.label(value)
         ));
         let model = balance.model_at(value)?;
-        let tally = pool.install(|| {
-            crate::engine::run_model(
-                &model,
-                None,
-                scenario.seed,
-                budget,
-                &bar,
-                &STOP,
-                crate::engine::Prefix::none(&mut |_, _| {}),
-            )
-        });
+        let k = done;
+        done += 1;
+        let tally = match journal.recorded(k, model.shape())? {
+            Some(t) => Some(t),
+            None => pool.install(|| {
+                crate::engine::run_model(
+                    &model,
+                    None,
+                    scenario.seed,
+                    budget,
+                    &bar,
+                    &STOP,
+                    crate::engine::Prefix::none(&mut |_, _| {}),
+                )
+            }),
+        };
         let Some(tally) = tally else {
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted during the [balance] search; run it again",
-                    scenario.name
+                    "{}: interrupted during the [balance] search; `duelsim run {} -o {} --resume` goes on from its finished evaluations",
+                    scenario.name,
+                    scenario.path.display(),
+                    dir.display()
                 ),
             }
             .into());
         };
+        journal.record(k, &tally)?;
         let rate = balance_rate(&tally, balance.rate);
         evaluated.push((value, model, tally));
         Ok(rate)
@@ -551,6 +563,7 @@ fn run_balance(
     };
     report::write_all(&result, dir)?;
     report::write(vec![("balance.csv".to_owned(), csv.into_bytes())], dir)?;
+    journal.finish()?;
     if !options.quiet {
         println!("{}: {answer} -> {}", scenario.name, dir.display());
     }

@@ -593,4 +593,55 @@ mod tests {
         );
         assert_eq!(resumed, Some(whole));
     }
+
+    #[test]
+    fn a_compared_point_stops_when_its_differences_are_precise_enough() {
+        // With a baseline, [precision] applies to the win-rate differences on the same dice:
+        // the run stops at the first chunk where both differences' intervals are within the
+        // target, and one chunk fewer would not have been.
+        let stronger = {
+            let mut m = model();
+            m.fighters[0].attack = 13;
+            m
+        };
+        let base = model();
+        let job = Job {
+            model: &stronger,
+            baseline: Some(&base),
+            seed: 8,
+        };
+        let budget = Budget::Precision {
+            half_width: 0.004,
+            max_trials: 5_000_000,
+        };
+        let t = run_budget(
+            job,
+            budget,
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+            Prefix::none(&mut |_, _| {}),
+        )
+        .unwrap_or_else(|| panic!("stopped"));
+        assert!(t.trials < 5_000_000 && t.trials % CHUNK_TRIALS == 0);
+        assert!(precise_enough(&t, 0.004));
+        let fewer = run_point(
+            job,
+            t.trials - CHUNK_TRIALS,
+            Shard::WHOLE,
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+        );
+        assert!(!precise_enough(&fewer, 0.004));
+        // The same target on the win rates alone needs far more trials.
+        let alone = run_budget(
+            Job::alone(&stronger, 8),
+            budget,
+            &ProgressBar::hidden(),
+            &AtomicBool::new(false),
+            Prefix::none(&mut |_, _| {}),
+        )
+        .unwrap_or_else(|| panic!("stopped"));
+        assert!(alone.trials > t.trials, "{} vs {}", alone.trials, t.trials);
+    }
 }
+

@@ -105,6 +105,16 @@ impl Journal {
         )
     }
 
+    /// The tally a run into this journal recorded for point `point` (a `[balance]` evaluation),
+    /// if there is one; a file that does not match its digest is an input error naming it.
+    pub fn recorded(&self, point: usize, shape: TallyShape) -> Result<Option<Tally>> {
+        let path = self.dir.join(point_file(point));
+        if !path.exists() {
+            return Ok(None);
+        }
+        unseal(&path, &self.identity, point, shape).map(Some)
+    }
+
     /// Records the finished prefix of a long point: the chunks before `next_chunk`.
     pub fn record_prefix(&self, point: usize, next_chunk: u64, tally: &Tally) -> Result<()> {
         let id = format!("{}prefix {next_chunk}\n", self.identity);

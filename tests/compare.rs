@@ -342,3 +342,40 @@ fn balance_finds_a_known_crossing_and_says_when_there_is_none() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(said.contains("not reachable"), "{said}");
 }
+
+#[test]
+fn a_killed_balance_search_resumes_from_its_finished_evaluations_to_the_same_bytes() {
+    let dir = scratch("balance-resume");
+    let file = dir.join("known.toml");
+    let text = KNOWN.replace("trials = 8192", "trials = 200_000");
+    std::fs::write(
+        &file,
+        format!("{text}[balance]\npath = \"b.defense\"\nfrom = 0\nto = 19\ntarget = {{ a_win_rate = 0.0005 }}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let file = file.to_string_lossy().into_owned();
+    let whole = dir.join("whole");
+    let o = duelsim(&["run", &file, "-q", "-o", &whole.to_string_lossy()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cut = dir.join("cut");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(["run", &file, "-q", "-o", &cut.to_string_lossy()])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = std::time::Instant::now();
+    while !cut.join(".partial/point-00001.tally").exists() && started.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let o = duelsim(&["run", &file, "-q", "--resume", "-o", &cut.to_string_lossy()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["summary.csv", "distributions.csv", "balance.csv"] {
+        assert!(
+            read(&whole.join(name)) == read(&cut.join(name)),
+            "{name} differs"
+        );
+    }
+    assert!(!cut.join(".partial").exists());
+}
