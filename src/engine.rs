@@ -366,18 +366,24 @@ fn run_chunk<R: Ruleset>(
     };
     for trial in 0..n {
         let s = trial_seed(seed, trial);
-        let before = tally.outcome_counts();
+        let (before, healed_before) = (tally.outcome_counts(), tally.healed_counts());
         job.model
             .trial(&mut FastDice::seed_from_u64(s), &mut NoLog, tally);
-        let after = tally.outcome_counts();
-        let base_before = scratch.outcome_counts();
+        let (after, healed_after) = (tally.outcome_counts(), tally.healed_counts());
+        let (base_before, base_healed_before) = (scratch.outcome_counts(), scratch.healed_counts());
         baseline.trial(&mut FastDice::seed_from_u64(s), &mut NoLog, scratch);
-        let base_after = scratch.outcome_counts();
+        let (base_after, base_healed_after) = (scratch.outcome_counts(), scratch.healed_counts());
         let mut difference = [0i64; 8];
         for (i, d) in difference.iter_mut().enumerate() {
             *d = (after[i] - before[i]) - (base_after[i] - base_before[i]);
         }
-        tally.paired.add(difference);
+        let healed = crate::stats::Healed {
+            days_p: healed_after.0 - healed_before.0,
+            n_p: healed_after.1 - healed_before.1,
+            days_b: base_healed_after.0 - base_healed_before.0,
+            n_b: base_healed_after.1 - base_healed_before.1,
+        };
+        tally.paired.add(difference, healed);
     }
 }
 
@@ -622,7 +628,7 @@ mod tests {
             Prefix::none(&mut |_, _| {}),
         )
         .unwrap_or_else(|| panic!("stopped"));
-        assert!(t.trials < 5_000_000 && t.trials % CHUNK_TRIALS == 0);
+        assert!(t.trials < 5_000_000 && t.trials.is_multiple_of(CHUNK_TRIALS));
         assert!(precise_enough(&t, 0.004));
         let fewer = run_point(
             job,
@@ -644,4 +650,3 @@ mod tests {
         assert!(alone.trials > t.trials, "{} vs {}", alone.trials, t.trials);
     }
 }
-

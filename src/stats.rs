@@ -227,6 +227,9 @@ pub struct RecoveryTally {
     pub impaired: u64,
     /// Lasting impairment of the impaired.
     pub impairment: Histogram,
+    /// Days to whole summed over those who became whole (the histogram's sum, kept for
+    /// per-trial outcomes).
+    pub healed_days: u64,
 }
 
 impl RecoveryTally {
@@ -238,6 +241,7 @@ impl RecoveryTally {
             deaths: 0,
             impaired: 0,
             impairment: Histogram::new(101),
+            healed_days: 0,
         }
     }
 
@@ -248,6 +252,7 @@ impl RecoveryTally {
         let whole = r.days_to_whole.is_some();
         self.days_to_whole
             .add_times(r.days_to_whole.unwrap_or(0), u64::from(whole));
+        self.healed_days += u64::from(r.days_to_whole.unwrap_or(0));
         self.unhealed += u64::from(!whole & !r.died);
         self.deaths += u64::from(r.died);
         let impaired = r.impairment > 0;
@@ -262,6 +267,12 @@ impl RecoveryTally {
         self.deaths += o.deaths;
         self.impaired += o.impaired;
         self.impairment.merge(&o.impairment);
+        self.healed_days += o.healed_days;
+    }
+
+    /// Patients who became whole within the horizon.
+    pub fn healed(&self) -> u64 {
+        self.patients - self.unhealed - self.deaths
     }
 }
 
@@ -324,17 +335,82 @@ pub struct Paired {
     pub sum: [i64; 8],
     /// Sum of the squared differences.
     pub sum_sq: [u128; 8],
+    /// For the days to whole of the healed, a ratio (days over patients healed) at the point
+    /// and at the baseline: the sums and cross-products of the per-trial (days, healed) of
+    /// both, in [`Paired::ratio`] order, for the delta method's interval.
+    pub ratio: [u128; 14],
+}
+
+/// Per trial: days to whole summed over the healed, and how many healed, at the point (`p`)
+/// and at the baseline (`b`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Healed {
+    /// Days at the point.
+    pub days_p: u64,
+    /// Healed at the point.
+    pub n_p: u64,
+    /// Days at the baseline.
+    pub days_b: u64,
+    /// Healed at the baseline.
+    pub n_b: u64,
 }
 
 impl Paired {
     /// Counts one trial's differences.
     #[inline]
-    pub fn add(&mut self, difference: [i64; 8]) {
+    pub fn add(&mut self, difference: [i64; 8], healed: Healed) {
         self.pairs += 1;
         for ((s, q), d) in self.sum.iter_mut().zip(&mut self.sum_sq).zip(difference) {
             *s += d;
             *q += u128::from(d.unsigned_abs()) * u128::from(d.unsigned_abs());
         }
+        if healed != Healed::default() {
+            let (dp, np, db, nb) = (
+                u128::from(healed.days_p),
+                u128::from(healed.n_p),
+                u128::from(healed.days_b),
+                u128::from(healed.n_b),
+            );
+            for (r, v) in self.ratio.iter_mut().zip([
+                dp,
+                np,
+                db,
+                nb,
+                dp * dp,
+                np * np,
+                dp * np,
+                db * db,
+                nb * nb,
+                db * nb,
+                dp * db,
+                dp * nb,
+                np * db,
+                np * nb,
+            ]) {
+                *r += v;
+            }
+        }
+    }
+
+    /// The difference in mean days to whole of the healed (point minus baseline) with its 95%
+    /// interval by the delta method over the paired trials; `None` when either side healed
+    /// nobody.
+    pub fn ratio_delta(&self) -> Option<(f64, f64, f64)> {
+        let r = self.ratio.map(|v| v as f64);
+        let n = self.pairs as f64;
+        if self.pairs < 2 || r[1] == 0.0 || r[3] == 0.0 {
+            return None;
+        }
+        let (rp, rb) = (r[0] / r[1], r[2] / r[3]);
+        let (np_mean, nb_mean) = (r[1] / n, r[3] / n);
+        let aa = r[4] - 2.0 * rp * r[6] + rp * rp * r[5];
+        let bb = r[7] - 2.0 * rb * r[9] + rb * rb * r[8];
+        let ab = r[10] - rb * r[11] - rp * r[12] + rp * rb * r[13];
+        let zz =
+            aa / (np_mean * np_mean) + bb / (nb_mean * nb_mean) - 2.0 * ab / (np_mean * nb_mean);
+        let half = 1.959_963_984_540_054 * (zz.max(0.0) / (n * (n - 1.0))).sqrt();
+        let d = rp - rb;
+        Some((d, d - half, d + half))
     }
 
     /// Adds another set of sums.
@@ -343,6 +419,9 @@ impl Paired {
         for i in 0..8 {
             self.sum[i] += o.sum[i];
             self.sum_sq[i] += o.sum_sq[i];
+        }
+        for (mine, theirs) in self.ratio.iter_mut().zip(&o.ratio) {
+            *mine += theirs;
         }
     }
 
@@ -448,6 +527,16 @@ impl Tally {
         }
     }
 
+    /// Days to whole summed over the healed, and how many healed, so far (both sides).
+    #[inline]
+    pub fn healed_counts(&self) -> (u64, u64) {
+        let r = &self.recovery;
+        (
+            r[0].healed_days + r[1].healed_days,
+            r[0].healed() + r[1].healed(),
+        )
+    }
+
     /// The running counts of the [`PAIRED`] outcomes: the difference across one trial is that
     /// trial's outcome.
     #[inline]
@@ -548,7 +637,8 @@ impl Tally {
             "paired",
             &mut std::iter::once(p.pairs.to_string())
                 .chain(p.sum.iter().map(i64::to_string))
-                .chain(p.sum_sq.iter().map(u128::to_string)),
+                .chain(p.sum_sq.iter().map(u128::to_string))
+                .chain(p.ratio.iter().map(u128::to_string)),
         );
         out
     }
@@ -590,14 +680,20 @@ impl Tally {
         let mut words = paired.split(' ');
         (words.next()? == "paired").then_some(())?;
         let words: Vec<&str> = words.collect();
-        (words.len() == 17).then_some(())?;
+        (words.len() == 31).then_some(())?;
         t.paired.pairs = words[0].parse().ok()?;
         for i in 0..8 {
             t.paired.sum[i] = words[1 + i].parse().ok()?;
             t.paired.sum_sq[i] = words[9 + i].parse().ok()?;
         }
-        // Rounds fought are the rounds histogram's sum.
+        for i in 0..14 {
+            t.paired.ratio[i] = words[17 + i].parse().ok()?;
+        }
+        // Rounds fought, and days to whole, are their histograms' sums.
         t.rounds_fought = u64::try_from(t.rounds.sums().0).ok()?;
+        for r in &mut t.recovery {
+            r.healed_days = u64::try_from(r.days_to_whole.sums().0).ok()?;
+        }
         (lines.next().is_none()).then_some(t)
     }
 
@@ -736,5 +832,49 @@ mod tests {
         assert_eq!(first, whole);
         assert_eq!(whole.ends, [1, 1, 1]);
         assert_eq!(whole.recovery[1].patients, 1);
+    }
+
+    #[test]
+    fn the_days_to_whole_difference_is_a_ratio_of_the_healed() {
+        // Every healed patient takes 10 days at the point and 8 at the baseline: the mean days
+        // differ by exactly 2, with no spread; a trial where nobody heals counts only as a pair.
+        let mut p = Paired::default();
+        for (np, nb) in [(1, 2), (2, 1), (0, 0), (3, 3)] {
+            p.add(
+                [0; 8],
+                Healed {
+                    days_p: 10 * np,
+                    n_p: np,
+                    days_b: 8 * nb,
+                    n_b: nb,
+                },
+            );
+        }
+        let (d, lo, hi) = p.ratio_delta().unwrap_or((0.0, -1.0, 1.0));
+        assert!(
+            (d - 2.0).abs() < 1e-12 && (hi - lo).abs() < 1e-9,
+            "{d} [{lo}, {hi}]"
+        );
+        // Nobody healed at the baseline: no difference to give.
+        let mut none = Paired::default();
+        none.add(
+            [0; 8],
+            Healed {
+                days_p: 5,
+                n_p: 1,
+                days_b: 0,
+                n_b: 0,
+            },
+        );
+        none.add(
+            [0; 8],
+            Healed {
+                days_p: 5,
+                n_p: 1,
+                days_b: 0,
+                n_b: 0,
+            },
+        );
+        assert_eq!(none.ratio_delta(), None);
     }
 }

@@ -229,6 +229,16 @@ pub fn push_deltas(h: &mut Vec<String>, r: &mut Vec<String>, t: &Tally) {
         let (d, lo, hi) = t.paired.delta(i).unwrap_or((0.0, 0.0, 0.0));
         r.extend([number(d), number(lo), number(hi)]);
     }
+    h.extend([
+        "recovery_days_delta".to_owned(),
+        "recovery_days_delta_lo".to_owned(),
+        "recovery_days_delta_hi".to_owned(),
+    ]);
+    match t.paired.ratio_delta() {
+        Some((d, lo, hi)) => r.extend([number(d), number(lo), number(hi)]),
+        None if t.paired.pairs == 0 => r.extend([number(0.0), number(0.0), number(0.0)]),
+        None => r.extend([String::new(), String::new(), String::new()]),
+    }
     push(h, r, "a_win_crn_gain", optional(crn_gain(t)));
 }
 
@@ -264,7 +274,12 @@ pub fn weights(run: &RunResult) -> Result<Option<Vec<u8>>> {
             format!("{name}_delta_hi"),
         ]);
     }
-    header.push("a_win_relative".to_owned());
+    header.extend([
+        "recovery_days_delta".to_owned(),
+        "recovery_days_delta_lo".to_owned(),
+        "recovery_days_delta_hi".to_owned(),
+        "a_win_relative".to_owned(),
+    ]);
     out.write_record(&header)?;
     let first = run
         .tallies
@@ -283,6 +298,10 @@ pub fn weights(run: &RunResult) -> Result<Option<Vec<u8>>> {
         for i in 0..PAIRED.len() {
             let (d, lo, hi) = tally.paired.delta(i).unwrap_or((0.0, 0.0, 0.0));
             row.extend([number(d), number(lo), number(hi)]);
+        }
+        match tally.paired.ratio_delta() {
+            Some((d, lo, hi)) => row.extend([number(d), number(lo), number(hi)]),
+            None => row.extend([String::new(), String::new(), String::new()]),
         }
         let relative = match (tally.paired.delta(0), first) {
             (Some((d, _, _)), Some(f)) if f != 0.0 => Some(d / f),
