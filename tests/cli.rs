@@ -947,3 +947,42 @@ fn a_run_removes_only_what_an_earlier_run_wrote_and_refuses_two_scenarios_of_one
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("--threads: expected 1 to 1024"));
 }
+
+#[test]
+fn none_armour_is_no_armour_in_every_ruleset() {
+    // `armour = "none"` needs no [armour.none] entry: it is no armour at all.
+    let dir = scratch("none-armour");
+    for (scenario, fighter) in [
+        ("scenarios/twin-d20/knight-vs-brigand.toml", "[a]"),
+        ("scenarios/guard-pierce/cudgel-vs-sword.toml", "[a]"),
+        ("scenarios/wound-levels/knife-vs-pistol.toml", "[a]"),
+        ("scenarios/d6-pool/berserker-vs-shieldwall.toml", "[a]"),
+        ("scenarios/zone-d100/broadsword-vs-spear.toml", "[a]"),
+    ] {
+        let original =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(scenario))
+                .unwrap_or_default()
+                .replace("\"../../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR")));
+        let start = original
+            .find(&format!("{fighter}\n"))
+            .unwrap_or_else(|| panic!("{scenario}"));
+        let end = original[start + 1..]
+            .find("\n[")
+            .map_or(original.len(), |e| start + 1 + e);
+        let section: String = original[start..end]
+            .lines()
+            .filter(|l| !l.starts_with("armour"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let section = section.replacen(
+            &format!("{fighter}\n"),
+            &format!("{fighter}\narmour = \"none\"\n"),
+            1,
+        );
+        let edited = format!("{}{section}{}", &original[..start], &original[end..]);
+        let file = dir.join(scenario.replace('/', "-"));
+        std::fs::write(&file, edited).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&["check", &file.to_string_lossy()]);
+        assert!(o.status.success(), "{scenario}: {}", text(&o.stderr));
+    }
+}

@@ -564,6 +564,8 @@ fn rounds(run: &RunResult) -> Chart {
             .iter()
             .enumerate()
             .take(last as usize + 1)
+            // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
+            .skip(1)
             .map(|(r, &c)| (r as f64, 100.0 * c as f64 / n))
             .collect();
         top = points.iter().fold(top, |m, p| m.max(p.1));
@@ -587,7 +589,7 @@ fn rounds(run: &RunResult) -> Chart {
             legend_title: swept_title(run),
             x_label: "rounds".into(),
             y_label: "share of duels (%)".into(),
-            x_range: (0.0, f64::from(last) + 0.5),
+            x_range: (0.5, f64::from(last) + 0.5),
             y_range: (0.0, top * 1.08),
             series,
             integer_x: true,
@@ -1349,5 +1351,22 @@ damage = 2
         let s = spread(22, 8);
         assert_eq!(s.len(), 8);
         assert_eq!((s[0], s[7]), (0, 21));
+    }
+
+    #[test]
+    fn the_rounds_chart_starts_at_round_one() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let chart = rounds(&run);
+        let Plot::Lines {
+            series, x_range, ..
+        } = &chart.plot
+        else {
+            panic!("rounds is a line chart");
+        };
+        assert!(x_range.0 > 0.0);
+        for line in series {
+            assert!(line.points.iter().all(|(x, _)| *x >= 1.0), "{}", line.label);
+        }
     }
 }

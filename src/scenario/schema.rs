@@ -125,7 +125,9 @@ impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
             &format!("{key}.weapon"),
             source,
         )?;
+        // `none` is no armour, unless the file or a catalogue defines an armour of that name.
         let armour = match fighter.armour() {
+            Some(name) if name.get_ref() == "none" && !self.armour.contains_key("none") => None,
             Some(name) => Some(lookup(
                 &self.armour,
                 name,
