@@ -126,9 +126,9 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         return Err(InputError::plain("--trials: expected at least 1 trial, found 0").into());
     }
     let scenarios = load_all(&options.scenarios, options.trials, options.seed)?;
-    let threads = options
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = options.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    });
     if threads == 0 || threads > MAX_THREADS {
         return Err(InputError::plain(format!(
             "--threads: expected 1 to {MAX_THREADS}, found {threads}"
@@ -285,11 +285,12 @@ fn run_one(
                 threads,
                 duration: started.elapsed(),
                 notes: Vec::new(),
+                extra_files: Vec::new(),
             };
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {points} point(s) in {} (and the finished chunks of the point under way); `duelsim run {}{} -o {} --resume` finishes the run",
+                    "{}: interrupted; kept {} of {points} point(s) in {} (and, with a fixed trial count, the finished chunks of the point under way); `duelsim run {}{} -o {} --resume` finishes the run",
                     scenario.name,
                     run.tallies.len(),
                     dir.display(),
@@ -315,6 +316,7 @@ fn run_one(
                 threads,
                 duration: started.elapsed(),
                 notes: Vec::new(),
+                extra_files: Vec::new(),
             };
             report::write_partial(&run, dir)?;
             tallies = run.tallies;
@@ -329,6 +331,7 @@ fn run_one(
         threads,
         duration,
         notes: Vec::new(),
+        extra_files: Vec::new(),
     };
     match options.shard {
         Some(shard) => report::shard::write(&result, shard, dir)?,
@@ -488,7 +491,19 @@ fn run_balance(
                 (hi, f_hi) = (mid, f);
             }
         }
-        if balance.integer {
+        if f_lo.0 == target || f_hi.0 == target {
+            let (at, f) = if f_lo.0 == target {
+                (lo, f_lo)
+            } else {
+                (hi, f_hi)
+            };
+            format!(
+                "{rate_name} is {target} at {} = {} ({})",
+                balance.path,
+                balance.label(at),
+                shown(f)
+            )
+        } else if balance.integer {
             format!(
                 "{rate_name} crosses {target} between {} = {} ({}) and {} = {} ({})",
                 balance.path,
@@ -560,9 +575,9 @@ fn run_balance(
         threads,
         duration,
         notes: vec![answer.clone()],
+        extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
     };
     report::write_all(&result, dir)?;
-    report::write(vec![("balance.csv".to_owned(), csv.into_bytes())], dir)?;
     journal.finish()?;
     if !options.quiet {
         println!("{}: {answer} -> {}", scenario.name, dir.display());

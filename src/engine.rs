@@ -20,6 +20,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// Trials in one chunk. Part of the output's identity: changing it changes every number.
 pub const CHUNK_TRIALS: u64 = 8192;
 
+/// The fewest paired trials after which `[precision]` trusts a compared point's differences.
+pub const MIN_PAIRED_TRIALS: u64 = 4 * CHUNK_TRIALS;
+
 /// Chunks a point runs between two looks at Ctrl-C and two saved prefixes (about a million
 /// trials). Not part of the output's identity: tallies add exactly, in any grouping.
 pub const SEGMENT_CHUNKS: u64 = 128;
@@ -131,6 +134,11 @@ impl Budget {
 /// differences' interval).
 pub fn precise_enough(tally: &Tally, half_width: f64) -> bool {
     if tally.paired.pairs > 0 {
+        // Differences that have not yet varied give a zero-width interval: trust them only
+        // after a few chunks.
+        if tally.paired.pairs < MIN_PAIRED_TRIALS {
+            return false;
+        }
         return (0..2).all(|i| {
             tally
                 .paired
@@ -629,6 +637,7 @@ mod tests {
         )
         .unwrap_or_else(|| panic!("stopped"));
         assert!(t.trials < 5_000_000 && t.trials.is_multiple_of(CHUNK_TRIALS));
+        assert!(t.trials >= MIN_PAIRED_TRIALS);
         assert!(precise_enough(&t, 0.004));
         let fewer = run_point(
             job,

@@ -76,7 +76,13 @@ impl Journal {
                     ))
                     .into());
                 }
-                for (i, point) in scenario.points.iter().enumerate() {
+                // A [balance] search reads its evaluations itself, each with its own shape.
+                let kept_points = if scenario.balance.is_some() {
+                    &scenario.points[..0]
+                } else {
+                    &scenario.points[..]
+                };
+                for (i, point) in kept_points.iter().enumerate() {
                     let path = dir.join(point_file(i));
                     if !path.exists() {
                         break;
@@ -265,13 +271,13 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.duelsim-{}.tmp", std::process::id()))
 }
 
 /// The process that wrote a temporary file named by [`temporary_path`], if the name is one.
 fn temporary_owner(name: &str) -> Option<u32> {
     let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (_, pid) = inner.rsplit_once('.')?;
+    let (_, pid) = inner.rsplit_once(".duelsim-")?;
     pid.parse().ok()
 }
 

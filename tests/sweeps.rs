@@ -573,12 +573,15 @@ fn temporaries_of_dead_runs_are_removed_and_a_failed_write_leaves_none() {
     interrupt(&out, 1, None);
     // What a killed run (pid 999999999 is no live process) leaves during its final write.
     let stale = [
-        out.join(".summary.csv.999999999.tmp"),
-        out.join(".partial/.point-00003.tally.999999999.tmp"),
+        out.join(".summary.csv.duelsim-999999999.tmp"),
+        out.join(".partial/.point-00003.tally.duelsim-999999999.tmp"),
     ];
     for file in &stale {
         std::fs::write(file, "half").unwrap_or_else(|e| panic!("{e}"));
     }
+    // Another program's temporary file in the same folder is not ours to remove.
+    let foreign = out.join(".notes.999999999.tmp");
+    std::fs::write(&foreign, "theirs").unwrap_or_else(|e| panic!("{e}"));
     let o = duelsim(&[
         "run",
         RESUME,
@@ -591,6 +594,10 @@ fn temporaries_of_dead_runs_are_removed_and_a_failed_write_leaves_none() {
     for file in &stale {
         assert!(!file.exists(), "{} left behind", file.display());
     }
+    assert!(
+        foreign.exists(),
+        "another program's temporary file was removed"
+    );
     // A write that fails (report.html is a folder here, so it cannot be moved into place) leaves
     // no temporary file.
     let blocked = dir.join("blocked");

@@ -1288,6 +1288,7 @@ damage = 2
             threads: 1,
             duration: Duration::from_secs(1),
             notes: Vec::new(),
+            extra_files: Vec::new(),
         }
     }
 

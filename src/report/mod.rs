@@ -29,6 +29,8 @@ pub struct RunResult<'a> {
     pub duration: Duration,
     /// Findings said in words at the top of the report (a `[balance]` search's answer).
     pub notes: Vec<String>,
+    /// Tables of its own a run adds (`balance.csv`), written with the rest.
+    pub extra_files: Vec<(String, Vec<u8>)>,
 }
 
 impl RunResult<'_> {
@@ -81,6 +83,7 @@ pub fn write_partial(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
 pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
     let earlier = written_by_earlier_run(dir);
     let mut files = render_tables(run)?;
+    files.extend(run.extra_files.iter().cloned());
     let charts = charts::render_all(run)?;
     let mut names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
     names.push("report.html".to_owned());
@@ -156,18 +159,21 @@ fn render_tables(run: &RunResult) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(files)
 }
 
-/// Charts an earlier run into the same folder drew (its manifest lists them) that this run did
-/// not: removed. Nothing else is touched: a file the user put there stays.
+/// Outputs an earlier run into the same folder wrote (its manifest lists them) that this run did
+/// not: its charts, `weights.csv` and `balance.csv`. Nothing else is touched: a file the user
+/// put there stays.
 fn remove_stale_charts(dir: &Path, earlier: &[String], now: &[String]) {
     for name in earlier {
-        let Some(chart) = name.strip_prefix("charts/") else {
-            continue;
+        let ours = match name.strip_prefix("charts/") {
+            Some(chart) => {
+                !chart.is_empty()
+                    && !chart.contains(['/', '\\'])
+                    && !chart.starts_with('.')
+                    && (chart.ends_with(".svg") || chart.ends_with(".png"))
+            }
+            None => matches!(name.as_str(), "weights.csv" | "balance.csv"),
         };
-        let plain = !chart.is_empty()
-            && !chart.contains(['/', '\\'])
-            && !chart.starts_with('.')
-            && (chart.ends_with(".svg") || chart.ends_with(".png"));
-        if plain && !now.contains(name) {
+        if ours && !now.contains(name) {
             let _ = std::fs::remove_file(dir.join(name));
         }
     }

@@ -216,6 +216,7 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
         threads: shards.iter().map(|s| s.threads).sum(),
         duration: shards.iter().map(|s| s.duration).sum(),
         notes: Vec::new(),
+        extra_files: Vec::new(),
     };
     crate::journal::remove_stale_temporaries(output);
     super::write_all(&run, output)?;

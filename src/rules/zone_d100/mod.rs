@@ -589,7 +589,8 @@ impl Ruleset for ZoneD100 {
                             let step = if evade {
                                 (self.approach / 2).max(10)
                             } else if stunned {
-                                self.approach / 2
+                                // Half the ground, but some ground: a stun does not root.
+                                (self.approach / 2).max(self.approach.min(1))
                             } else {
                                 self.approach
                             };
