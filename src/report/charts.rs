@@ -936,6 +936,28 @@ fn draw_lines<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The width the row labels of a bar or forest chart take, in pixels.
+fn row_label_width(rows: &[(String, f64, f64, f64)]) -> u32 {
+    rows.iter()
+        .map(|r| text_width(&r.0, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 420)
+        + 24
+}
+
+/// The label of the row drawn at a segment of a bar or forest chart (first row on top).
+fn row_label(rows: &[(String, f64, f64, f64)], v: &SegmentValue<i32>) -> String {
+    let n = rows.len().max(1) as i32;
+    match v {
+        SegmentValue::CenterOf(i) => rows
+            .get((n - 1 - i) as usize)
+            .map(|r| r.0.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
 fn draw_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     x_label: &str,
@@ -943,13 +965,7 @@ fn draw_bars<DB: DrawingBackend>(
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
     let n = rows.len().max(1) as i32;
-    let label_px = rows
-        .iter()
-        .map(|r| text_width(&r.0, 17))
-        .max()
-        .unwrap_or(40)
-        .clamp(40, 420)
-        + 24;
+    let label_px = row_label_width(rows);
     let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
     let x_max = top * 1.15;
     let mut chart = ChartBuilder::on(area)
@@ -958,14 +974,7 @@ fn draw_bars<DB: DrawingBackend>(
         .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
         .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
         .map_err(err)?;
-    let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let y_format = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) => labels
-            .get((n - 1 - i) as usize)
-            .cloned()
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
+    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
     chart
         .configure_mesh()
         .x_desc(x_label)
@@ -1023,13 +1032,7 @@ fn draw_forest<DB: DrawingBackend>(
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
     let n = rows.len().max(1) as i32;
-    let label_px = rows
-        .iter()
-        .map(|r| text_width(&r.0, 17))
-        .max()
-        .unwrap_or(40)
-        .clamp(40, 420)
-        + 24;
+    let label_px = row_label_width(rows);
     let lo = rows.iter().fold(0.0f64, |m, r| m.min(r.2));
     let hi = rows.iter().fold(0.0f64, |m, r| m.max(r.3));
     let span = (hi - lo).max(0.1);
@@ -1040,14 +1043,7 @@ fn draw_forest<DB: DrawingBackend>(
         .y_label_area_size(label_px)
         .build_cartesian_2d(x_lo..x_hi, (0..n - 1).into_segmented())
         .map_err(err)?;
-    let labels: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-    let y_format = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) => labels
-            .get((n - 1 - i) as usize)
-            .cloned()
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
+    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
     chart
         .configure_mesh()
         .x_desc(x_label)
