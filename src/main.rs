@@ -18,7 +18,11 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run scenarios and write summary.csv, distributions.csv and manifest.json.
+    /// Run scenarios and write summary.csv, distributions.csv, manifest.json, the charts and
+    /// report.html.
+    #[command(
+        after_help = "Example:\n  duelsim run scenarios/twin-d20/knight-vs-brigand.toml -o reports/knights --trials 200000"
+    )]
     Run {
         /// Scenario files (TOML).
         #[arg(required = true)]
@@ -49,6 +53,9 @@ enum Command {
     },
     /// Combine the folders of every shard of a split run into the outputs one machine would
     /// have written (byte-identical summary.csv and distributions.csv).
+    #[command(
+        after_help = "Example:\n  duelsim run FILE --shard 1/2 -o s1 && duelsim run FILE --shard 2/2 -o s2\n  duelsim merge s1 s2 -o merged"
+    )]
     Merge {
         /// The shards' output folders.
         #[arg(required = true)]
@@ -61,12 +68,16 @@ enum Command {
         quiet: bool,
     },
     /// Validate scenarios and print what would run.
+    #[command(after_help = "Example:\n  duelsim check scenarios/zone-d100/*.toml")]
     Check {
         /// Scenario files (TOML).
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
     },
     /// Narrate one duel blow by blow, every die with its label.
+    #[command(
+        after_help = "Example:\n  duelsim trace tests/fixtures/example-one-die.toml --dice 3,11,1,1,5,1"
+    )]
     Trace {
         /// Scenario file (TOML).
         scenario: PathBuf,
@@ -81,6 +92,7 @@ enum Command {
         dice: Option<Vec<u32>>,
     },
     /// List the rulesets, or one ruleset's parameters and defaults.
+    #[command(after_help = "Example:\n  duelsim rulesets zone-d100")]
     Rulesets {
         /// A ruleset id.
         id: Option<String>,

@@ -986,3 +986,15 @@ fn none_armour_is_no_armour_in_every_ruleset() {
         assert!(o.status.success(), "{scenario}: {}", text(&o.stderr));
     }
 }
+
+#[test]
+fn every_subcommand_help_ends_with_an_example() {
+    for sub in ["run", "merge", "check", "trace", "rulesets"] {
+        let o = duelsim(&[sub, "--help"]);
+        let help = text(&o.stdout);
+        assert!(o.status.success(), "{sub}");
+        assert!(help.contains("Example:\n  duelsim "), "{sub}: {help}");
+    }
+    let help = text(&duelsim(&["run", "--help"]).stdout);
+    assert!(help.contains("report.html"), "{help}");
+}

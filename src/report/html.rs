@@ -239,7 +239,7 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
     point_header(h, s);
     let _ = writeln!(
         h,
-        "<th>trials</th><th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th><th>wounded survivors</th><th>days to whole (mean)</th><th>die in recovery</th><th>lasting impairment</th></tr>",
+        "<th>trials</th><th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th><th>wounded survivors</th><th>days to whole (mean)</th><th>days to whole (median)</th><th>days to whole (90%)</th><th>unhealed at the horizon</th><th>die in recovery</th><th>lasting impairment</th></tr>",
         a = escape(names[0]),
         b = escape(names[1])
     );
@@ -346,6 +346,15 @@ fn row(h: &mut String, t: &Tally) {
         mean(t.rounds.mean()),
         pooled.patients.to_string(),
         mean(pooled.days_to_whole.mean()),
+        pooled
+            .days_to_whole
+            .quantile(0.5)
+            .map_or_else(String::new, |d| d.to_string()),
+        pooled
+            .days_to_whole
+            .quantile(0.9)
+            .map_or_else(String::new, |d| d.to_string()),
+        pct(pooled.unhealed, pooled.patients),
         pct(pooled.deaths, pooled.patients),
         pct(pooled.impaired, pooled.patients),
     ];

@@ -92,7 +92,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
     },
     RulesetInfo {
         id: "zone-d100",
-        summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale: melee duels (missiles and healing in progress)",
+        summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale; melee and missile duels; the whole healing sequence",
         implemented: true,
     },
     RulesetInfo {
