@@ -90,11 +90,34 @@ fn bench_rulesets(c: &mut Criterion) {
     }
 }
 
+/// One chunk of 8192 trials of twin-d20 as `run` runs them (`engine::run_chunk_into`: each trial
+/// starts its own dice from the chunk's seed), to see what the engine adds to the trials.
+fn bench_chunk(c: &mut Criterion) {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml");
+    let scenario = match scenario::load(&path) {
+        Ok(s) => s,
+        Err(e) => panic!("the bench scenario must load: {e}"),
+    };
+    let mut group = c.benchmark_group("chunk");
+    duelsim::with_model!(&scenario.points[0].model, m => {
+        let mut tally = Tally::new(m.shape());
+        let mut seed = 0u64;
+        group.bench_function("twin-d20", |b| {
+            b.iter(|| {
+                seed += 1;
+                duelsim::engine::run_chunk_into(m, black_box(seed), 8192, &mut tally);
+            })
+        });
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // No criterion plots: plotters is built with duelsim's bundled-font feature, and the
     // figures this bench is read for are the printed medians.
     config = Criterion::default().without_plots();
-    targets = bench_dice, bench_rulesets
+    targets = bench_dice, bench_rulesets, bench_chunk
 }
 criterion_main!(benches);
