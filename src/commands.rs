@@ -615,6 +615,101 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     }
 }
 
+/// The starter scenario of each ruleset: a shipped scenario that needs no catalogue.
+const STARTERS: [(&str, &str, &str); 5] = [
+    (
+        "twin-d20",
+        "scenarios/twin-d20/knight-vs-brigand.toml",
+        include_str!("../scenarios/twin-d20/knight-vs-brigand.toml"),
+    ),
+    (
+        "guard-pierce",
+        "scenarios/guard-pierce/cudgel-vs-sword.toml",
+        include_str!("../scenarios/guard-pierce/cudgel-vs-sword.toml"),
+    ),
+    (
+        "zone-d100",
+        "scenarios/zone-d100/broadsword-vs-spear.toml",
+        include_str!("../scenarios/zone-d100/broadsword-vs-spear.toml"),
+    ),
+    (
+        "wound-levels",
+        "scenarios/wound-levels/bruiser-vs-fencer.toml",
+        include_str!("../scenarios/wound-levels/bruiser-vs-fencer.toml"),
+    ),
+    (
+        "d6-pool",
+        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        include_str!("../scenarios/d6-pool/berserker-vs-shieldwall.toml"),
+    ),
+];
+
+/// `duelsim new`: a commented starter scenario of a ruleset that runs as written, printed, or
+/// written to `file` (never over an existing file). Its name is the file's stem.
+pub fn new_scenario(ruleset: &str, file: Option<&Path>) -> Result<String> {
+    let Some((id, source, text)) = STARTERS.iter().find(|(id, _, _)| *id == ruleset) else {
+        let ids: Vec<&str> = STARTERS.iter().map(|(id, _, _)| *id).collect();
+        return Err(InputError::plain(format!(
+            "new: '{}' is not a ruleset; expected one of: {}",
+            crate::scenario::error::one_line(ruleset, 60),
+            ids.join(", ")
+        ))
+        .into());
+    };
+    let name = file
+        .and_then(|f| f.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| {
+            !s.is_empty()
+                && !s.starts_with('.')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
+        .unwrap_or_else(|| format!("my-{id}-duel"));
+    // The shipped file's own header comment gives way to the starter's; the first `name`
+    // (the scenario's, before the fighters') takes the file's stem.
+    let mut renamed = false;
+    let body: String = text
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| {
+            if !renamed && l.starts_with("name = \"") {
+                renamed = true;
+                format!("name = \"{name}\"")
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let starter = format!(
+        "# A starter {id} scenario, copied from {source}.\n\
+         # Two fighters, their weapons and armour, and the rules' constants: change what you\n\
+         # like, then\n\
+         #   duelsim check FILE    validates it and says what would run\n\
+         #   duelsim run FILE      writes reports/<name>/ (tables, charts, report.html)\n\
+         # `duelsim rulesets {id}` lists every [rules] and [healing] parameter with its default;\n\
+         # docs/rules/{id}.md maps the rule text to them. Add a [sweep] to vary a value, [compare]\n\
+         # to compare sweep points on the same dice, [weights] or [balance] (see the README).\n{body}\n"
+    );
+    if let Some(path) = file {
+        if path.exists() {
+            return Err(InputError {
+                place: path.display().to_string(),
+                field: None,
+                message: "already exists; expected a new file name (nothing was written)".into(),
+            }
+            .into());
+        }
+        crate::journal::write_atomically(path, starter.as_bytes())?;
+        return Ok(format!(
+            "{} written: a {id} scenario named '{name}'\n",
+            path.display()
+        ));
+    }
+    Ok(starter)
+}
+
 /// `duelsim check`: validates every scenario and describes what `run` would do.
 pub fn check(paths: &[PathBuf]) -> Result<String> {
     let scenarios = load_all(paths, None, None)?;

@@ -91,6 +91,16 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
     },
+    /// Write a commented starter scenario of a ruleset that runs as written.
+    #[command(
+        after_help = "Example:\n  duelsim new zone-d100 my-duel.toml && duelsim run my-duel.toml"
+    )]
+    New {
+        /// A ruleset id (duelsim rulesets lists them).
+        ruleset: String,
+        /// The file to write (it must not exist); without it the scenario is printed.
+        file: Option<PathBuf>,
+    },
     /// List the rulesets, or one ruleset's parameters and defaults.
     #[command(after_help = "Example:\n  duelsim rulesets zone-d100")]
     Rulesets {
@@ -128,6 +138,9 @@ fn main() -> ExitCode {
             quiet,
         } => commands::merge(&shards, &output, quiet).map(|_| ()),
         Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
+        Command::New { ruleset, file } => {
+            commands::new_scenario(&ruleset, file.as_deref()).map(|s| print!("{s}"))
+        }
         Command::Trace {
             scenario,
             seed,

@@ -998,3 +998,37 @@ fn every_subcommand_help_ends_with_an_example() {
     let help = text(&duelsim(&["run", "--help"]).stdout);
     assert!(help.contains("report.html"), "{help}");
 }
+
+#[test]
+fn new_writes_a_starter_scenario_that_checks_for_every_ruleset() {
+    let dir = scratch("new");
+    for id in [
+        "twin-d20",
+        "guard-pierce",
+        "zone-d100",
+        "wound-levels",
+        "d6-pool",
+    ] {
+        let file = dir.join(format!("starter-{id}.toml"));
+        let file_text = file.to_string_lossy().into_owned();
+        let o = duelsim(&["new", id, &file_text]);
+        assert!(o.status.success(), "{id}: {}", text(&o.stderr));
+        let o = duelsim(&["check", &file_text]);
+        let said = text(&o.stdout);
+        assert!(o.status.success(), "{id}: {}", text(&o.stderr));
+        assert!(
+            said.contains(&format!("ok: 'starter-{id}' ({id})")),
+            "{said}"
+        );
+        // Never over an existing file.
+        let o = duelsim(&["new", id, &file_text]);
+        assert_eq!(o.status.code(), Some(2), "{id}");
+        assert!(text(&o.stderr).contains("already exists"));
+        // Printed without a file.
+        let o = duelsim(&["new", id]);
+        assert!(text(&o.stdout).starts_with(&format!("# A starter {id} scenario")));
+    }
+    let o = duelsim(&["new", "chess"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("expected one of: twin-d20"));
+}
