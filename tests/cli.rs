@@ -1032,3 +1032,63 @@ fn new_writes_a_starter_scenario_that_checks_for_every_ruleset() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("expected one of: twin-d20"));
 }
+
+#[test]
+fn columns_that_mean_nothing_are_left_out() {
+    let dir = scratch("columns");
+    let run = |scenario: &str, name: &str| {
+        let out = dir.join(name);
+        let o = duelsim(&[
+            "run",
+            scenario,
+            "-q",
+            "--trials",
+            "2000",
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(o.status.success(), "{scenario}: {}", text(&o.stderr));
+        out
+    };
+    // A recovery scenario runs no duel: no win, draw, death or rounds columns.
+    let recovery = run(
+        "scenarios/zone-d100/recovery-g4-shoulder-healers.toml",
+        "recovery",
+    );
+    let summary = text(&std::fs::read(recovery.join("summary.csv")).unwrap_or_default());
+    let header = summary.lines().next().unwrap_or_default();
+    for absent in [
+        "a_win_rate",
+        "draw_rate",
+        "rounds_mean",
+        "damage_per_hit_mean",
+    ] {
+        assert!(
+            !header.split(',').any(|c| c == absent),
+            "{absent} in {header}"
+        );
+    }
+    assert!(header.contains("recovery_death_rate"), "{header}");
+    let report = text(&std::fs::read(recovery.join("report.html")).unwrap_or_default());
+    assert!(
+        !report.contains("wins</th>"),
+        "a recovery report shows wins"
+    );
+    // twin-d20 has no death in recovery and no lasting impairment; zone-d100 has both.
+    let twin = run("scenarios/twin-d20/knight-vs-brigand.toml", "twin");
+    let report = text(&std::fs::read(twin.join("report.html")).unwrap_or_default());
+    assert!(
+        !report.contains("<th>die in recovery</th>"),
+        "twin-d20 report"
+    );
+    assert!(
+        !report.contains("<th>lasting impairment</th>"),
+        "twin-d20 report"
+    );
+    let zone = run("scenarios/zone-d100/broadsword-vs-spear.toml", "zone");
+    let report = text(&std::fs::read(zone.join("report.html")).unwrap_or_default());
+    assert!(
+        report.contains("<th>die in recovery</th>")
+            && report.contains("<th>lasting impairment</th>")
+    );
+}

@@ -44,11 +44,13 @@ fn push(header: &mut Vec<String>, row: &mut Vec<String>, name: &str, value: Stri
     row.push(value);
 }
 
-/// The header and cells of one summary row.
+/// The header and cells of one summary row; `duel` false (a recovery scenario, which runs no
+/// duel) leaves out the duel's columns, which would mean nothing there.
 pub fn summary_row(
     swept: &[(String, String)],
     point: usize,
     t: &Tally,
+    duel: bool,
 ) -> (Vec<String>, Vec<String>) {
     let (mut h, mut r) = (Vec::new(), Vec::new());
     push(&mut h, &mut r, "point", point.to_string());
@@ -56,43 +58,45 @@ pub fn summary_row(
         push(&mut h, &mut r, name, value.clone());
     }
     push(&mut h, &mut r, "trials", t.trials.to_string());
-    push_rate(&mut h, &mut r, "a_win", t.wins(Side::A), t.trials);
-    push_rate(&mut h, &mut r, "b_win", t.wins(Side::B), t.trials);
-    push_rate(&mut h, &mut r, "draw", t.draws(), t.trials);
-    push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.trials);
-    push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.trials);
-    push(&mut h, &mut r, "rounds_mean", optional(t.rounds.mean()));
-    push(
-        &mut h,
-        &mut r,
-        "rounds_se",
-        optional(t.rounds.standard_error()),
-    );
-    push(
-        &mut h,
-        &mut r,
-        "rounds_p50",
-        optional_int(t.rounds.quantile(0.5)),
-    );
-    push(
-        &mut h,
-        &mut r,
-        "rounds_p90",
-        optional_int(t.rounds.quantile(0.9)),
-    );
-    push(&mut h, &mut r, "hits", t.hit_damage.count().to_string());
-    push(
-        &mut h,
-        &mut r,
-        "damage_per_hit_mean",
-        optional(t.hit_damage.mean()),
-    );
-    push(
-        &mut h,
-        &mut r,
-        "damage_per_hit_se",
-        optional(t.hit_damage.standard_error()),
-    );
+    if duel {
+        push_rate(&mut h, &mut r, "a_win", t.wins(Side::A), t.trials);
+        push_rate(&mut h, &mut r, "b_win", t.wins(Side::B), t.trials);
+        push_rate(&mut h, &mut r, "draw", t.draws(), t.trials);
+        push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.trials);
+        push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.trials);
+        push(&mut h, &mut r, "rounds_mean", optional(t.rounds.mean()));
+        push(
+            &mut h,
+            &mut r,
+            "rounds_se",
+            optional(t.rounds.standard_error()),
+        );
+        push(
+            &mut h,
+            &mut r,
+            "rounds_p50",
+            optional_int(t.rounds.quantile(0.5)),
+        );
+        push(
+            &mut h,
+            &mut r,
+            "rounds_p90",
+            optional_int(t.rounds.quantile(0.9)),
+        );
+        push(&mut h, &mut r, "hits", t.hit_damage.count().to_string());
+        push(
+            &mut h,
+            &mut r,
+            "damage_per_hit_mean",
+            optional(t.hit_damage.mean()),
+        );
+        push(
+            &mut h,
+            &mut r,
+            "damage_per_hit_se",
+            optional(t.hit_damage.standard_error()),
+        );
+    }
     let pooled = t.recovery_pooled();
     push_recovery(&mut h, &mut r, "", &pooled);
     for (extra, &count) in t.extras.iter().zip(&t.extra) {
@@ -201,8 +205,13 @@ impl Export for Summary {
 
     fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
         let mut out = csv::Writer::from_writer(Vec::new());
+        let duel = !run
+            .scenario
+            .points
+            .first()
+            .is_some_and(|p| matches!(p.model, crate::scenario::Model::ZoneD100Recovery(_)));
         for (i, (point, tally)) in run.scenario.points.iter().zip(&run.tallies).enumerate() {
-            let (mut header, mut row) = summary_row(&point.swept, i, tally);
+            let (mut header, mut row) = summary_row(&point.swept, i, tally, duel);
             if run.scenario.baseline.is_some() {
                 push_deltas(&mut header, &mut row, tally);
             }

@@ -237,12 +237,27 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
         "<h2>Results</h2>\n<p>Rates are shares of duels (or of wounded survivors, for recovery) with their 95% Wilson intervals in brackets.</p>\n<div class=\"scroll\"><table>"
     );
     point_header(h, s);
-    let _ = writeln!(
+    let shown = Columns::of(run);
+    let _ = write!(h, "<th>trials</th>");
+    if shown.duel {
+        let _ = write!(
+            h,
+            "<th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th>",
+            a = escape(names[0]),
+            b = escape(names[1])
+        );
+    }
+    let _ = write!(
         h,
-        "<th>trials</th><th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th><th>wounded survivors</th><th>days to whole (mean)</th><th>days to whole (median)</th><th>days to whole (90%)</th><th>unhealed at the horizon</th><th>die in recovery</th><th>lasting impairment</th></tr>",
-        a = escape(names[0]),
-        b = escape(names[1])
+        "<th>wounded survivors</th><th>days to whole (mean)</th><th>days to whole (median)</th><th>days to whole (90%)</th><th>unhealed at the horizon</th>"
     );
+    if shown.recovery_deaths {
+        let _ = write!(h, "<th>die in recovery</th>");
+    }
+    if shown.impairment {
+        let _ = write!(h, "<th>lasting impairment</th>");
+    }
+    let _ = writeln!(h, "</tr>");
     for (i, (p, t)) in s
         .points
         .iter()
@@ -251,7 +266,7 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
         .take(MAX_TABLE_ROWS)
     {
         point_cells(h, i, p);
-        row(h, t);
+        row(h, t, shown);
     }
     let _ = writeln!(h, "</table></div>");
     if run.tallies.len() > MAX_TABLE_ROWS {
@@ -334,16 +349,45 @@ fn point_cells(h: &mut String, i: usize, p: &crate::scenario::Point) {
     }
 }
 
-fn row(h: &mut String, t: &Tally) {
+/// Which of the results table's columns mean something here: the duel's (not for a recovery
+/// scenario), deaths in recovery and lasting impairment (only where the ruleset's text has
+/// them; elsewhere they would always read 0.0%).
+#[derive(Clone, Copy, Debug)]
+struct Columns {
+    duel: bool,
+    recovery_deaths: bool,
+    impairment: bool,
+}
+
+impl Columns {
+    fn of(run: &RunResult) -> Columns {
+        let info = crate::rules::info(run.scenario.ruleset);
+        Columns {
+            duel: !run
+                .scenario
+                .points
+                .first()
+                .is_some_and(|p| matches!(p.model, crate::scenario::Model::ZoneD100Recovery(_))),
+            recovery_deaths: info.is_none_or(|i| i.recovery_deaths),
+            impairment: info.is_none_or(|i| i.impairment),
+        }
+    }
+}
+
+fn row(h: &mut String, t: &Tally, shown: Columns) {
     let pooled = t.recovery_pooled();
-    let cells = [
-        t.trials.to_string(),
-        pct(t.wins(Side::A), t.trials),
-        pct(t.wins(Side::B), t.trials),
-        pct(t.draws(), t.trials),
-        pct(t.dead[0], t.trials),
-        pct(t.dead[1], t.trials),
-        mean(t.rounds.mean()),
+    let mut cells = vec![t.trials.to_string()];
+    if shown.duel {
+        cells.extend([
+            pct(t.wins(Side::A), t.trials),
+            pct(t.wins(Side::B), t.trials),
+            pct(t.draws(), t.trials),
+            pct(t.dead[0], t.trials),
+            pct(t.dead[1], t.trials),
+            mean(t.rounds.mean()),
+        ]);
+    }
+    cells.extend([
         pooled.patients.to_string(),
         mean(pooled.days_to_whole.mean()),
         pooled
@@ -355,9 +399,13 @@ fn row(h: &mut String, t: &Tally) {
             .quantile(0.9)
             .map_or_else(String::new, |d| d.to_string()),
         pct(pooled.unhealed, pooled.patients),
-        pct(pooled.deaths, pooled.patients),
-        pct(pooled.impaired, pooled.patients),
-    ];
+    ]);
+    if shown.recovery_deaths {
+        cells.push(pct(pooled.deaths, pooled.patients));
+    }
+    if shown.impairment {
+        cells.push(pct(pooled.impaired, pooled.patients));
+    }
     for c in cells {
         let _ = write!(h, "<td class=\"n\">{c}</td>");
     }

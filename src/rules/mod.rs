@@ -76,6 +76,15 @@ pub struct RulesetInfo {
     pub summary: &'static str,
     /// Whether this version can run it.
     pub implemented: bool,
+    /// Whether its text has death during recovery (else the column means nothing for it).
+    pub recovery_deaths: bool,
+    /// Whether its text leaves lasting impairment.
+    pub impairment: bool,
+}
+
+/// The ruleset of an id.
+pub fn info(id: &str) -> Option<&'static RulesetInfo> {
+    RULESETS.iter().find(|r| r.id == id)
 }
 
 /// Every ruleset id, in the order the shared rules README lists them.
@@ -84,26 +93,36 @@ pub const RULESETS: [RulesetInfo; 5] = [
         id: "twin-d20",
         summary: "black and white d20 vs Defense; Coverage/Protection; wound circles vs Toughness; Aftermath; Recovery and Medicine",
         implemented: true,
+        recovery_deaths: false,
+        impairment: false,
     },
     RulesetInfo {
         id: "guard-pierce",
         summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows, infection",
         implemented: true,
+        recovery_deaths: true,
+        impairment: false,
     },
     RulesetInfo {
         id: "zone-d100",
         summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale; melee and missile duels; the whole healing sequence",
         implemented: true,
+        recovery_deaths: true,
+        impairment: true,
     },
     RulesetInfo {
         id: "wound-levels",
         summary: "4dF plus skill levels, initiative, multiple actions, Evasion and dodges, wound levels 1-7, Critical/Terminal deterioration",
         implemented: true,
+        recovery_deaths: true,
+        impairment: false,
     },
     RulesetInfo {
         id: "d6-pool",
         summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck, heal and ammo pools",
         implemented: true,
+        recovery_deaths: false,
+        impairment: false,
     },
 ];
 
