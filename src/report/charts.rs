@@ -240,6 +240,9 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     }
     if duel {
         charts.push(rounds(run));
+        if tallies.iter().any(|t| t.hit_damage.count() > 0) {
+            charts.push(damage_per_hit(run));
+        }
     }
     if tallies.iter().any(|t| t.recovery_pooled().patients > 0) {
         charts.push(days_to_whole(run));
@@ -590,6 +593,56 @@ fn rounds(run: &RunResult) -> Chart {
             x_label: "rounds".into(),
             y_label: "share of duels (%)".into(),
             x_range: (0.5, f64::from(last) + 0.5),
+            y_range: (0.0, top * 1.08),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// What a hit does: the share of hits at each damage after armour, one curve per point (the
+/// ruleset's own unit: damage, wound circle, injury level).
+fn damage_per_hit(run: &RunResult) -> Chart {
+    let chosen = spread(run.tallies.len(), MAX_SERIES);
+    let mut last = 1;
+    for &i in &chosen {
+        let h = &run.tallies[i].hit_damage;
+        last = last.max(h.quantile(0.995).unwrap_or(1));
+    }
+    let mut series = Vec::new();
+    let mut top: f64 = 1.0;
+    for &i in &chosen {
+        let h = &run.tallies[i].hit_damage;
+        let n = h.count().max(1) as f64;
+        let points: Vec<(f64, f64)> = h
+            .bins()
+            .iter()
+            .enumerate()
+            .take(last as usize + 1)
+            .map(|(d, &c)| (d as f64, 100.0 * c as f64 / n))
+            .collect();
+        top = points.iter().fold(top, |m, p| m.max(p.1));
+        series.push(Series {
+            label: point_label(run, i),
+            points,
+            band: None,
+            step: false,
+        });
+    }
+    Chart {
+        name: "damage-per-hit".into(),
+        title: "What a hit does".into(),
+        caption: format!(
+            "Share of hits, by either fighter, at each damage after armour (0: the armour stopped it all), in the ruleset's own unit (damage, wound circle or injury level); the last bin also holds larger values.{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: swept_title(run),
+            x_label: "damage after armour".into(),
+            y_label: "share of hits (%)".into(),
+            x_range: (-0.5, f64::from(last) + 0.5),
             y_range: (0.0, top * 1.08),
             series,
             integer_x: true,
@@ -1294,7 +1347,16 @@ damage = 2
         let run = finished_run(&s);
         let charts = plan(&run);
         let names: Vec<&str> = charts.iter().map(|c| c.name.as_str()).collect();
-        assert_eq!(names, ["win-rate", "matchup", "rounds", "days-to-whole"]);
+        assert_eq!(
+            names,
+            [
+                "win-rate",
+                "matchup",
+                "rounds",
+                "damage-per-hit",
+                "days-to-whole"
+            ]
+        );
         let Plot::Lines { series, .. } = &charts[0].plot else {
             panic!("win-rate is not a line chart");
         };
@@ -1329,7 +1391,7 @@ damage = 2
         let s = scenario();
         let run = finished_run(&s);
         let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(rendered.len(), 4);
+        assert_eq!(rendered.len(), 5);
         for r in &rendered {
             // The title up to any apostrophe (which SVG text escapes).
             let title = r.title.split('\'').next().unwrap_or_default();
@@ -1364,6 +1426,25 @@ damage = 2
         assert!(x_range.0 > 0.0);
         for line in series {
             assert!(line.points.iter().all(|(x, _)| *x >= 1.0), "{}", line.label);
+        }
+    }
+
+    #[test]
+    fn a_duel_with_hits_draws_what_a_hit_does() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let charts = plan(&run);
+        let chart = charts
+            .iter()
+            .find(|c| c.name == "damage-per-hit")
+            .unwrap_or_else(|| panic!("no damage-per-hit chart"));
+        let Plot::Lines { series, .. } = &chart.plot else {
+            panic!("a line chart");
+        };
+        assert_eq!(series.len(), run.tallies.len().min(MAX_SERIES));
+        for line in series {
+            let total: f64 = line.points.iter().map(|p| p.1).sum();
+            assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");
         }
     }
 }
