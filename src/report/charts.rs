@@ -50,6 +50,8 @@ const MAX_SERIES: usize = 8;
 const MAX_ROWS: usize = 40;
 const FONT: &str = "sans-serif";
 const WIDTH: u32 = 1000;
+/// Pixels of a heatmap's colour scale strip.
+const SCALE_PX: u32 = 120;
 
 /// A line with an optional 95% band.
 #[derive(Debug, Clone)]
@@ -818,7 +820,7 @@ fn heatmap_width(columns: &[String], rows: &[String]) -> u32 {
         .unwrap_or(40)
         .max(70)
         + 18;
-    (row_px + 130 + column_px * columns.len() as u32).max(WIDTH)
+    (row_px + 130 + SCALE_PX + column_px * columns.len() as u32).max(WIDTH)
 }
 
 fn text_width(s: &str, px: u32) -> u32 {
@@ -1164,6 +1166,10 @@ fn draw_heatmap<DB: DrawingBackend>(
         .clamp(40, 360)
         + 24;
     let x_area = 60;
+    // A strip on the right for the colour scale.
+    let (width, height) = area.dim_in_pixel();
+    let (area, scale) = area.split_horizontally(width.saturating_sub(SCALE_PX));
+    let area = &area;
     let mut chart = ChartBuilder::on(area)
         .margin_right(20)
         .x_label_area_size(x_area)
@@ -1258,6 +1264,55 @@ fn draw_heatmap<DB: DrawingBackend>(
         }
     }
     chart.draw_series(rects).map_err(err)?;
+    // The colour scale: the colours from the lowest value (bottom) to the highest, with the
+    // ends and the middle written.
+    let (lowest, highest) = if diverging { (0.0, 1.0) } else { (0.0, top) };
+    let bar_top = 40i32;
+    let bar_bottom = (height as i32 - x_area - 10).max(bar_top + 40);
+    let steps = 60;
+    for k in 0..steps {
+        let t0 = k as f64 / steps as f64;
+        let y0 = bar_bottom - ((bar_bottom - bar_top) as f64 * (t0 + 1.0 / steps as f64)) as i32;
+        let y1 = bar_bottom - ((bar_bottom - bar_top) as f64 * t0) as i32;
+        let v = lowest + (highest - lowest) * (t0 + 0.5 / steps as f64);
+        scale
+            .draw(&Rectangle::new([(20, y0), (44, y1)], colour(v).filled()))
+            .map_err(err)?;
+    }
+    scale
+        .draw(&Rectangle::new(
+            [(20, bar_top), (44, bar_bottom)],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(err)?;
+    let written = |v: f64| {
+        if percent {
+            format!("{:.0}%", 100.0 * v)
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    let label_style = (FONT, 15).into_font().color(&BLACK);
+    for (v, y) in [
+        (highest, bar_top),
+        ((lowest + highest) / 2.0, (bar_top + bar_bottom) / 2),
+        (lowest, bar_bottom),
+    ] {
+        scale
+            .draw(&Text::new(
+                written(v),
+                (50, y),
+                label_style.clone().pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(err)?;
+    }
+    scale
+        .draw(&Text::new(
+            "colour scale",
+            (10, bar_top - 24),
+            label_style.pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+        .map_err(err)?;
     chart
         .draw_series(texts.into_iter().map(|(text, x, y, ink)| {
             Text::new(
@@ -1446,5 +1501,21 @@ damage = 2
             let total: f64 = line.points.iter().map(|p| p.1).sum();
             assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");
         }
+    }
+
+    #[test]
+    fn a_heatmap_has_a_colour_scale() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
+        let heatmap = rendered
+            .iter()
+            .find(|r| r.name == "matchup")
+            .unwrap_or_else(|| panic!("no heatmap"));
+        assert!(heatmap.svg.contains("colour scale"), "no scale");
+        assert!(
+            heatmap.svg.contains("\n100%\n") && heatmap.svg.contains("\n0%\n"),
+            "scale ends"
+        );
     }
 }
