@@ -107,12 +107,14 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
     assert_eq!(
         charts,
         [
+            "damage-per-hit.png",
+            "damage-per-hit.svg",
             "days-to-whole.png",
             "days-to-whole.svg",
             "rounds.png",
             "rounds.svg"
         ],
-        "a single point draws the rounds and days-to-whole charts"
+        "a single point draws the rounds, damage-per-hit and days-to-whole charts"
     );
 }
 
