@@ -550,28 +550,31 @@ fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
     }
 }
 
-/// How many rounds duels last, one curve per point.
-fn rounds(run: &RunResult) -> Chart {
+/// The share of counts at each value of a histogram, one curve per point (spread over at most
+/// [`MAX_SERIES`] points), from `first` to the value under which 99.5% of every drawn point's
+/// counts fall: the points drawn, the series, the last value and the highest share.
+fn share_curves(
+    run: &RunResult,
+    histogram: impl Fn(&Tally) -> &crate::stats::Histogram,
+    first: usize,
+) -> (Vec<usize>, Vec<Series>, u32, f64) {
     let chosen = spread(run.tallies.len(), MAX_SERIES);
     let mut last = 1;
     for &i in &chosen {
-        let h = &run.tallies[i].rounds;
-        last = last.max(h.quantile(0.995).unwrap_or(1));
+        last = last.max(histogram(&run.tallies[i]).quantile(0.995).unwrap_or(1));
     }
     let mut series = Vec::new();
     let mut top: f64 = 1.0;
     for &i in &chosen {
-        let t = &run.tallies[i];
-        let n = t.rounds.count().max(1) as f64;
-        let points: Vec<(f64, f64)> = t
-            .rounds
+        let h = histogram(&run.tallies[i]);
+        let n = h.count().max(1) as f64;
+        let points: Vec<(f64, f64)> = h
             .bins()
             .iter()
             .enumerate()
             .take(last as usize + 1)
-            // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
-            .skip(1)
-            .map(|(r, &c)| (r as f64, 100.0 * c as f64 / n))
+            .skip(first)
+            .map(|(v, &c)| (v as f64, 100.0 * c as f64 / n))
             .collect();
         top = points.iter().fold(top, |m, p| m.max(p.1));
         series.push(Series {
@@ -581,6 +584,13 @@ fn rounds(run: &RunResult) -> Chart {
             step: false,
         });
     }
+    (chosen, series, last, top)
+}
+
+/// How many rounds duels last, one curve per point.
+fn rounds(run: &RunResult) -> Chart {
+    // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
+    let (chosen, series, last, top) = share_curves(run, |t| &t.rounds, 1);
     Chart {
         name: "rounds".into(),
         title: "How many rounds a duel lasts".into(),
@@ -605,32 +615,7 @@ fn rounds(run: &RunResult) -> Chart {
 /// What a hit does: the share of hits at each damage after armour, one curve per point (the
 /// ruleset's own unit: damage, wound circle, injury level).
 fn damage_per_hit(run: &RunResult) -> Chart {
-    let chosen = spread(run.tallies.len(), MAX_SERIES);
-    let mut last = 1;
-    for &i in &chosen {
-        let h = &run.tallies[i].hit_damage;
-        last = last.max(h.quantile(0.995).unwrap_or(1));
-    }
-    let mut series = Vec::new();
-    let mut top: f64 = 1.0;
-    for &i in &chosen {
-        let h = &run.tallies[i].hit_damage;
-        let n = h.count().max(1) as f64;
-        let points: Vec<(f64, f64)> = h
-            .bins()
-            .iter()
-            .enumerate()
-            .take(last as usize + 1)
-            .map(|(d, &c)| (d as f64, 100.0 * c as f64 / n))
-            .collect();
-        top = points.iter().fold(top, |m, p| m.max(p.1));
-        series.push(Series {
-            label: point_label(run, i),
-            points,
-            band: None,
-            step: false,
-        });
-    }
+    let (chosen, series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
     Chart {
         name: "damage-per-hit".into(),
         title: "What a hit does".into(),
