@@ -1838,13 +1838,7 @@ mod tests {
         // heal this time."
         let mut a = fighter(14, 5, 15, 5);
         a.strength = 5;
-        let m = ledger_point(
-            a,
-            fighter(10, 5, 5, 5),
-            Rules::default(),
-            ledger_healing(7, 7, 0),
-            40,
-        );
+        let m = short_horizon(model(a, fighter(10, 5, 5, 5)), 7, 0);
         // Injuries 3 and 9: rolled on 9: 8 succeeds (on 3 it would fail), and 8 is above
         // Strength 5: no healing.
         let (r, infections, story) = ledger_recover(&m, &[3, 9], &[8, 20]);
@@ -1860,13 +1854,7 @@ mod tests {
     fn a_success_equal_to_strength_heals_five_steps() {
         // L60: "If the result is a "success" higher than your Strength, you do not heal this
         // time." L62: "If neither of the above applies, your highest Injury is lowered five steps."
-        let m = ledger_point(
-            fighter(14, 5, 15, 5),
-            fighter(10, 5, 5, 5),
-            Rules::default(),
-            ledger_healing(7, 7, 0),
-            40,
-        );
+        let m = short_horizon(model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5)), 7, 0);
         // Strength 10, Injury 12: 10, 20 -> 10, not higher than 10: 12 drops to 7.
         let (_, _, story) = ledger_recover(&m, &[12], &[10, 20]);
         assert!(
@@ -1879,13 +1867,7 @@ mod tests {
     fn lowering_five_steps_heals_injuries_on_the_way_and_keeps_those_below_the_landing_row() {
         // L62: "your highest Injury is lowered five steps. Any Injuries along the way are also
         // healed."
-        let m = ledger_point(
-            fighter(14, 5, 15, 5),
-            fighter(10, 5, 5, 5),
-            Rules::default(),
-            ledger_healing(7, 7, 0),
-            40,
-        );
+        let m = short_horizon(model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5)), 7, 0);
         // Injuries 2, 6, 10, 12; 5, 20 -> 5 (no Injury on 5, not above Strength 10): 12 drops
         // to 7; the 10 on the way heals; 6 and 2 are below 7 and stay.
         let (_, _, story) = ledger_recover(&m, &[2, 6, 10, 12], &[5, 20]);
@@ -1899,13 +1881,7 @@ mod tests {
     fn dropping_five_rows_onto_an_injury_merges_with_it() {
         // Design (assumptions, "Dropping onto a marked row"): the lowered Injury merges with the
         // Injury there. L62: "Any Injuries along the way are also healed."
-        let m = ledger_point(
-            fighter(14, 5, 15, 5),
-            fighter(10, 5, 5, 5),
-            Rules::default(),
-            ledger_healing(7, 7, 0),
-            40,
-        );
+        let m = short_horizon(model(fighter(14, 5, 15, 5), fighter(10, 5, 5, 5)), 7, 0);
         let (r, _, story) = ledger_recover(&m, &[7, 12], &[5, 20]);
         assert_eq!(r.days_to_whole, None);
         assert!(
@@ -1920,13 +1896,7 @@ mod tests {
         // result for this particular roll (not permanently)."
         let mut a = fighter(14, 5, 15, 5);
         a.strength = 5;
-        let m = ledger_point(
-            a,
-            fighter(10, 5, 5, 5),
-            Rules::default(),
-            ledger_healing(7, 14, 12),
-            40,
-        );
+        let m = short_horizon(model(a, fighter(10, 5, 5, 5)), 14, 12);
         // Week 1: medical 4, 20 -> 4: Injury 12 rolled as 8: 6, 20 -> 6, above Strength 5.
         // Week 2: medical 20, 20 fails: rolled as 12 again: 9, 20 -> 9, above Strength 5.
         let (r, _, story) = ledger_recover(&m, &[12], &[4, 20, 6, 20, 20, 20, 9, 20]);
