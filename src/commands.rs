@@ -363,21 +363,9 @@ fn run_one(
     Ok(())
 }
 
-/// The rate a `[balance]` aims at, from a point's tally: its count over the trials.
-fn balance_rate(tally: &Tally, rate: usize) -> (f64, f64, f64) {
-    let counts = [
-        tally.ends[0],
-        tally.ends[1],
-        tally.ends[2],
-        tally.dead[0],
-        tally.dead[1],
-    ];
-    crate::stats::wilson(counts[rate.min(4)], tally.trials)
-}
-
-/// Runs a `[balance]` search: both ends, then bisection on the same dice until the two values
-/// around the crossing are neighbours (integers) or after the set number of steps (reals); the
-/// evaluations become the points of the outputs, with `balance.csv` and the answer in words.
+/// Runs a `[balance]` search on one machine: each value the bisection asks for, on the same
+/// dice, journaled as it finishes. Split over shards (`--shard K/N`), runs this shard's slice of
+/// every value the search could ask for instead; `merge` then walks the bisection.
 fn run_balance(
     scenario: &Scenario,
     balance: &crate::scenario::balance::Balance,
@@ -386,31 +374,53 @@ fn run_balance(
     threads: usize,
     options: &RunOptions,
 ) -> Result<()> {
-    if options.shard.is_some() {
+    if options.shard.is_some() && scenario.precision.is_some() {
         return Err(InputError::plain(format!(
-            "{}: [balance] is a search in which each value depends on the results before it, so it runs on one machine; expected no --shard",
+            "--shard: {} stops on [precision], which needs every chunk in order on one machine; expected a fixed trial count (give --trials N, or trials = N in the file)",
             scenario.path.display()
         ))
         .into());
     }
+    let plan = match options.shard {
+        Some(_) => Some(balance.shard_plan().map_err(|m| {
+            InputError::plain(format!("{}: --shard: {m}", scenario.path.display()))
+        })?),
+        None => None,
+    };
+    let shard = options.shard.unwrap_or(Shard::WHOLE);
     // Each evaluation is journaled as it finishes: the search is the same sequence of values
     // every time, so a resumed search takes the recorded ones and runs the rest.
-    let (journal, _, _) = Journal::open(dir, scenario, Shard::WHOLE, options.resume)?;
-    let mut done = 0usize;
-    let budget = match scenario.precision {
-        Some(p) => Budget::Precision {
+    crate::journal::remove_stale_temporaries(dir);
+    let (journal, _, _) = Journal::open(dir, scenario, shard, options.resume)?;
+    let budget = match (scenario.precision, options.shard) {
+        (Some(p), _) => Budget::Precision {
             half_width: p.half_width,
             max_trials: p.max_trials,
         },
-        None => Budget::Trials(scenario.trials),
+        (None, Some(shard)) => Budget::Slice {
+            trials: scenario.trials,
+            shard,
+        },
+        (None, None) => Budget::Trials(scenario.trials),
     };
-    let bar = progress_bar(
-        budget.cap() * u64::from(balance.evaluations_at_most()),
-        options.quiet,
-    );
+    let count = plan
+        .as_ref()
+        .map_or(u64::from(balance.evaluations_at_most()), |p| p.len() as u64);
+    let bar = progress_bar(budget.cap() * count, options.quiet);
     let started = Instant::now();
-    let mut evaluated: Vec<(f64, crate::scenario::Model, Tally)> = Vec::new();
-    let mut evaluate = |value: f64| -> Result<(f64, f64, f64)> {
+    let interrupted = || -> anyhow::Error {
+        Interrupted {
+            message: format!(
+                "{}: interrupted during the [balance] search; `duelsim run {}{} -o {} --resume` goes on from its finished evaluations",
+                scenario.name,
+                scenario.path.display(),
+                options.shard.map_or_else(String::new, |s| format!(" --shard {}/{}", s.index + 1, s.count)),
+                dir.display()
+            ),
+        }
+        .into()
+    };
+    let evaluate = |k: usize, value: f64| -> Result<(crate::scenario::Model, Tally)> {
         bar.set_message(format!(
             "{}: {} = {}",
             scenario.name,
@@ -418,166 +428,67 @@ fn run_balance(
             balance.label(value)
         ));
         let model = balance.model_at(value)?;
-        let k = done;
-        done += 1;
         let tally = match journal.recorded(k, model.shape())? {
-            Some(t) => Some(t),
-            None => pool.install(|| {
-                crate::engine::run_model(
-                    &model,
-                    None,
-                    scenario.seed,
-                    budget,
-                    &bar,
-                    &STOP,
-                    crate::engine::Prefix::none(&mut |_, _| {}),
-                )
-            }),
-        };
-        let Some(tally) = tally else {
-            return Err(Interrupted {
-                message: format!(
-                    "{}: interrupted during the [balance] search; `duelsim run {} -o {} --resume` goes on from its finished evaluations",
-                    scenario.name,
-                    scenario.path.display(),
-                    dir.display()
-                ),
-            }
-            .into());
+            Some(t) => t,
+            None => pool
+                .install(|| {
+                    crate::engine::run_model(
+                        &model,
+                        None,
+                        scenario.seed,
+                        budget,
+                        &bar,
+                        &STOP,
+                        crate::engine::Prefix::none(&mut |_, _| {}),
+                    )
+                })
+                .ok_or_else(interrupted)?,
         };
         journal.record(k, &tally)?;
-        let rate = balance_rate(&tally, balance.rate);
+        Ok((model, tally))
+    };
+    if let (Some(plan), Some(shard)) = (&plan, options.shard) {
+        let mut tallies = Vec::with_capacity(plan.len());
+        for (k, &value) in plan.iter().enumerate() {
+            tallies.push(evaluate(k, value)?.1);
+        }
+        bar.finish_and_clear();
+        let result = RunResult {
+            scenario,
+            tallies,
+            threads,
+            duration: started.elapsed(),
+            notes: Vec::new(),
+            extra_files: Vec::new(),
+        };
+        report::shard::write(&result, shard, dir)?;
+        journal.finish()?;
+        if !options.quiet {
+            println!(
+                "{}: [balance] shard {}/{}: {} value(s) of {} run (merge the shards for the answer) -> {}",
+                scenario.name,
+                shard.index + 1,
+                shard.count,
+                plan.len(),
+                balance.path,
+                dir.display()
+            );
+        }
+        return Ok(());
+    }
+    let mut evaluated = Vec::new();
+    let answer = balance.search(balance.real_steps(false), |value| {
+        let (model, tally) = evaluate(evaluated.len(), value)?;
+        let rate = report::balance::rate(&tally, balance.rate);
         evaluated.push((value, model, tally));
-        Ok(rate)
-    };
-    let target = balance.target;
-    let rate_name = crate::scenario::balance::TARGETS[balance.rate];
-    let (mut lo, mut hi) = (balance.from, balance.to);
-    let mut f_lo = evaluate(lo)?;
-    let mut f_hi = evaluate(hi)?;
-    let shown = |r: (f64, f64, f64)| format!("{:.4} [{:.4}, {:.4}]", r.0, r.1, r.2);
-    let answer = if (f_lo.0 - target) * (f_hi.0 - target) > 0.0 {
-        format!(
-            "{rate_name} does not reach {target} for {} from {} to {}: it is {} at {} and {} at {}; the target is not reachable in the range",
-            balance.path,
-            balance.label(lo),
-            balance.label(hi),
-            shown(f_lo),
-            balance.label(lo),
-            shown(f_hi),
-            balance.label(hi)
-        )
-    } else {
-        let mut steps = 0;
-        loop {
-            let done = if balance.integer {
-                hi - lo <= 1.0
-            } else {
-                steps >= crate::scenario::balance::REAL_STEPS
-            };
-            if done || f_lo.0 == target || f_hi.0 == target {
-                break;
-            }
-            steps += 1;
-            let mid = if balance.integer {
-                ((lo + hi) / 2.0).floor()
-            } else {
-                (lo + hi) / 2.0
-            };
-            let f = evaluate(mid)?;
-            if (f.0 - target) * (f_lo.0 - target) > 0.0 {
-                (lo, f_lo) = (mid, f);
-            } else {
-                (hi, f_hi) = (mid, f);
-            }
-        }
-        if f_lo.0 == target || f_hi.0 == target {
-            let (at, f) = if f_lo.0 == target {
-                (lo, f_lo)
-            } else {
-                (hi, f_hi)
-            };
-            format!(
-                "{rate_name} is {target} at {} = {} ({})",
-                balance.path,
-                balance.label(at),
-                shown(f)
-            )
-        } else if balance.integer {
-            format!(
-                "{rate_name} crosses {target} between {} = {} ({}) and {} = {} ({})",
-                balance.path,
-                balance.label(lo),
-                shown(f_lo),
-                balance.path,
-                balance.label(hi),
-                shown(f_hi)
-            )
-        } else {
-            let slope = (f_hi.0 - f_lo.0) / (hi - lo);
-            let at = if slope == 0.0 {
-                (lo + hi) / 2.0
-            } else {
-                lo + (target - f_lo.0) / slope
-            };
-            // The rate's interval near the crossing, carried through the slope.
-            let half = ((f_lo.2 - f_lo.1) + (f_hi.2 - f_hi.1)) / 4.0;
-            let spread = if slope == 0.0 {
-                hi - lo
-            } else {
-                (half / slope).abs()
-            };
-            format!(
-                "{rate_name} crosses {target} at {} = {at:.4} [{:.4}, {:.4}] (interpolated between {} at {} and {} at {})",
-                balance.path,
-                at - spread,
-                at + spread,
-                balance.label(lo),
-                shown(f_lo),
-                balance.label(hi),
-                shown(f_hi)
-            )
-        }
-    };
-    let duration = started.elapsed();
-    bar.finish_and_clear();
-    evaluated.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut csv = format!(
-        "{},trials,{rate_name},lo,hi\n",
-        balance.path.replace(',', " ")
-    );
-    for (value, _, tally) in &evaluated {
-        let (r, l, h) = balance_rate(tally, balance.rate);
-        csv.push_str(&format!(
-            "{},{},{r:.6},{l:.6},{h:.6}\n",
-            balance.label(*value),
-            tally.trials
-        ));
-    }
-    let mut points = Vec::new();
-    let mut tallies = Vec::new();
-    for (value, model, tally) in evaluated {
-        points.push(crate::scenario::Point {
-            swept: vec![(balance.path.clone(), balance.label(value))],
-            model,
-        });
-        tallies.push(tally);
-    }
-    let searched = Scenario {
-        points,
-        balance: None,
-        baseline: None,
-        ..scenario.clone()
-    };
-    let result = RunResult {
-        scenario: &searched,
-        tallies,
+        Ok::<_, anyhow::Error>(rate)
+    })?;
+    let ran = report::balance::Ran {
         threads,
-        duration,
-        notes: vec![answer.clone()],
-        extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
+        duration: started.elapsed(),
     };
-    report::write_all(&result, dir)?;
+    bar.finish_and_clear();
+    report::balance::write(scenario, balance, evaluated, answer.clone(), ran, dir)?;
     journal.finish()?;
     if !options.quiet {
         println!("{}: {answer} -> {}", scenario.name, dir.display());
@@ -732,13 +643,23 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
         };
         let budget = match &s.balance {
             Some(b) => format!(
-                "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations, {budget}",
+                "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations ({}), {budget}",
                 b.path,
                 b.label(b.from),
                 b.label(b.to),
                 crate::scenario::balance::TARGETS[b.rate],
                 b.target,
-                b.evaluations_at_most()
+                b.evaluations_at_most(),
+                match b.shard_plan() {
+                    Ok(plan) => format!(
+                        "with --shard, each of its {} values on every shard",
+                        plan.len()
+                    ),
+                    Err(_) => format!(
+                        "too wide for --shard, which takes at most {} values",
+                        crate::scenario::balance::SHARD_MAX_VALUES
+                    ),
+                }
             ),
             None => budget,
         };

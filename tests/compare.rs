@@ -379,3 +379,71 @@ fn a_killed_balance_search_resumes_from_its_finished_evaluations_to_the_same_byt
     }
     assert!(!cut.join(".partial").exists());
 }
+
+#[test]
+fn a_balance_search_split_over_shards_merges_into_the_answer_of_one_machine() {
+    let dir = scratch("balance-shards");
+    let file = dir.join("known.toml");
+    std::fs::write(
+        &file,
+        format!("{KNOWN}[balance]\npath = \"b.defense\"\nfrom = 0\nto = 19\ntarget = {{ a_win_rate = 0.0005 }}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let file = file.to_string_lossy().into_owned();
+    let check = duelsim(&["check", &file]);
+    let said = String::from_utf8_lossy(&check.stdout).into_owned();
+    assert!(
+        said.contains("with --shard, each of its 20 values"),
+        "{said}"
+    );
+    let whole = dir.join("whole");
+    let o = duelsim(&["run", &file, "-q", "-o", &whole.to_string_lossy()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut args = vec!["merge".to_owned(), "-q".to_owned(), "-o".to_owned()];
+    let merged = dir.join("merged");
+    args.push(merged.to_string_lossy().into_owned());
+    for k in 1..=2 {
+        let out = dir.join(format!("shard{k}"));
+        let o = duelsim(&[
+            "run",
+            &file,
+            "-q",
+            "--shard",
+            &format!("{k}/2"),
+            "-o",
+            &out.to_string_lossy(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(!out.join("balance.csv").exists());
+        args.push(out.to_string_lossy().into_owned());
+    }
+    let o = duelsim(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["summary.csv", "distributions.csv", "balance.csv"] {
+        assert!(
+            read(&whole.join(name)) == read(&merged.join(name)),
+            "{name}: the merged search differs from one machine's"
+        );
+    }
+    let report = String::from_utf8_lossy(&read(&merged.join("report.html"))).into_owned();
+    assert!(
+        report.contains("between b.defense = 12"),
+        "the answer is in the report"
+    );
+    // A range too wide to run every value on every shard is refused, with the limit.
+    std::fs::write(
+        dir.join("wide.toml"),
+        format!("{KNOWN}[balance]\npath = \"round_limit\"\nfrom = 1\nto = 1000\ntarget = {{ a_win_rate = 0.5 }}\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&[
+        "run",
+        &dir.join("wide.toml").to_string_lossy(),
+        "--shard",
+        "1/2",
+        "-o",
+        &dir.join("wide").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at most 257 values"));
+}

@@ -703,3 +703,77 @@ fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks
     }
     assert!(!out.join(".partial").exists());
 }
+
+#[test]
+fn a_shard_folder_carries_its_scenario_and_merges_from_anywhere() {
+    // The shards run a copy of a shipped scenario with its catalogue; then the copy is
+    // deleted and the shard folders are moved: merge reads the texts they carry.
+    let dir = scratch("carried");
+    let shipped = "scenarios/zone-d100/which-weapon-against-mail.toml";
+    let work = dir.join("node/scenarios/zone-d100");
+    std::fs::create_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(dir.join("node/catalogues")).unwrap_or_else(|e| panic!("{e}"));
+    let copy = work.join("which-weapon-against-mail.toml");
+    std::fs::copy(shipped, &copy).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(
+        "catalogues/zone-d100.toml",
+        dir.join("node/catalogues/zone-d100.toml"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let trials = ["--trials", "3000"];
+    let whole = dir.join("whole");
+    let o = duelsim(
+        &[
+            &["run", shipped, "-q", "-o", &whole.to_string_lossy()],
+            &trials[..],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let moved = dir.join("elsewhere");
+    std::fs::create_dir_all(&moved).unwrap_or_else(|e| panic!("{e}"));
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let out = dir.join(format!("node/shard{k}"));
+        let shard = format!("{k}/2");
+        let o = duelsim(
+            &[
+                &[
+                    "run",
+                    &copy.to_string_lossy(),
+                    "-q",
+                    "--shard",
+                    &shard,
+                    "-o",
+                    &out.to_string_lossy(),
+                ],
+                &trials[..],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let there = moved.join(format!("shard{k}"));
+        std::fs::rename(&out, &there).unwrap_or_else(|e| panic!("{e}"));
+        shards.push(there);
+    }
+    std::fs::remove_dir_all(dir.join("node")).unwrap_or_else(|e| panic!("{e}"));
+    let o = merge_three(&moved, &shards);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for file in ["summary.csv", "distributions.csv"] {
+        assert!(
+            read(&moved.join("merged").join(file)) == read(&whole.join(file)),
+            "{file}: the moved shards differ from one machine's run"
+        );
+    }
+    // The copy a shard carries is checked by its hash: an edited catalogue is refused.
+    let catalogue = shards[0].join("source/catalogues/zone-d100.toml");
+    let edited = text(&read(&catalogue)).replacen("= ", "=  ", 1);
+    std::fs::write(&catalogue, edited).unwrap_or_else(|e| panic!("{e}"));
+    let o = merge_three(&moved, &shards);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("other settings"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -2,10 +2,14 @@
 //! which adds the shards' tallies into the outputs one machine would have written.
 //!
 //! A shard's folder holds `shard` (the run's identity, as the journal writes it, with the slice,
-//! then the scenario file's path, the threads and the duration) and one `point-NNNNN.tally` per
-//! point: exact integer tallies. Every chunk belongs to exactly one slice and tallies add
-//! exactly, so the merged `summary.csv` and `distributions.csv` are byte-identical to a
-//! single machine's. This module reads and writes those folders; it runs no trials.
+//! then the scenario file's path, where its copy is, the threads and the duration), one
+//! `point-NNNNN.tally` per point (exact integer tallies), and under `source/` the scenario text
+//! and the catalogues it ran, laid out so the catalogue paths written in the scenario lead to
+//! the copies. `merge` reads the scenario from that copy, so the shards need no shared path, and
+//! the identity's hash of those texts must match every shard's. Every chunk belongs to exactly
+//! one slice and tallies add exactly, so the merged `summary.csv` and `distributions.csv` are
+//! byte-identical to a single machine's. This module reads and writes those folders; it runs
+//! no trials.
 
 use super::RunResult;
 use crate::engine::Shard;
@@ -21,11 +25,67 @@ use std::time::Duration;
 /// The name of the file that says what a shard is.
 pub const FILE: &str = "shard";
 
-/// Writes a finished shard's tallies into `dir`.
+/// The folder of a shard that holds the scenario's texts.
+const SOURCE: &str = "source";
+
+/// The scenario text and its catalogues as files under [`SOURCE`]: the scenario sits as many
+/// folders deep as its catalogue paths climb (`../../catalogues/x.toml` puts it two deep), so
+/// each path written in it leads to its copy. Returns the scenario's copy's path and the files.
+/// A catalogue named by an absolute path is not copied: merge reads it where it is.
+fn source_files(scenario: &Scenario) -> (String, Vec<(String, Vec<u8>)>) {
+    use std::path::Component;
+    let climb = |written: &str| -> usize {
+        let (mut level, mut lowest) = (0i64, 0i64);
+        for part in Path::new(written).components() {
+            match part {
+                Component::ParentDir => level -= 1,
+                Component::Normal(_) => level += 1,
+                _ => {}
+            }
+            lowest = lowest.min(level);
+        }
+        (-lowest) as usize
+    };
+    let relative = |written: &&(String, String)| Path::new(&written.0).is_relative();
+    let catalogues = &scenario.sources.catalogues;
+    let depth = catalogues
+        .iter()
+        .filter(relative)
+        .map(|c| climb(&c.0))
+        .max()
+        .unwrap_or(0);
+    let mut folder: Vec<String> = vec![SOURCE.to_owned()];
+    folder.extend((0..depth).map(|_| "in".to_owned()));
+    let name = scenario
+        .path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| !n.starts_with('.'))
+        .unwrap_or("scenario.toml");
+    let at = format!("{}/{name}", folder.join("/"));
+    let mut files = vec![(at.clone(), scenario.sources.text.clone().into_bytes())];
+    for (written, text) in catalogues.iter().filter(relative) {
+        let mut parts = folder.clone();
+        for part in Path::new(written).components() {
+            match part {
+                Component::ParentDir => {
+                    parts.pop();
+                }
+                Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+                _ => {}
+            }
+        }
+        files.push((parts.join("/"), text.clone().into_bytes()));
+    }
+    (at, files)
+}
+
+/// Writes a finished shard's tallies, and the texts it ran, into `dir`.
 pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
     let id = identity(run.scenario, shard);
+    let (copy, sources) = source_files(run.scenario);
     let description = format!(
-        "{id}file {}\nthreads {}\nduration_s {}\n",
+        "{id}file {}\nsource {copy}\nthreads {}\nduration_s {}\n",
         run.scenario.path.display(),
         run.threads,
         run.duration.as_secs_f64()
@@ -41,6 +101,7 @@ pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
     for (i, tally) in run.tallies.iter().enumerate() {
         files.push((point_file(i), sealed(&id, i, tally).into_bytes()));
     }
+    files.extend(sources);
     super::write(files, dir)?;
     Ok(())
 }
@@ -52,6 +113,7 @@ struct ShardDir {
     identity: String,
     shard: Shard,
     file: PathBuf,
+    source: PathBuf,
     threads: usize,
     duration: Duration,
 }
@@ -108,6 +170,7 @@ fn read(dir: &Path) -> Result<ShardDir> {
             count: n,
         },
         file: PathBuf::from(value("file")?),
+        source: dir.join(value("source")?),
         threads: value("threads")?.parse().unwrap_or(0),
         duration: Duration::from_secs_f64(
             value("duration_s")?
@@ -118,17 +181,19 @@ fn read(dir: &Path) -> Result<ShardDir> {
     })
 }
 
-/// The scenario the shards ran, with the seed and trials they ran it with.
+/// The scenario the shards ran, read from the copy the first carries, with the seed and trials
+/// they ran it with (and the original path, for the report).
 fn scenario_of(first: &ShardDir) -> Result<Scenario> {
-    let mut scenario = scenario::load(&first.file).map_err(|e| {
+    let mut scenario = scenario::load(&first.source).map_err(|e| {
         bad(
             &first.dir,
             format!(
-                "names the scenario file {}, which cannot be read here ({e}); run merge where that path leads to the file",
+                "carries a copy of the scenario {} that cannot be read ({e}); expected the folder as `duelsim run --shard` wrote it",
                 first.file.display()
             ),
         )
     })?;
+    scenario.path = first.file.clone();
     let number = |key: &str| -> Result<u64> {
         first
             .identity
@@ -200,25 +265,77 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
             ));
         }
     }
-    let mut tallies = Vec::with_capacity(scenario.points.len());
-    for (i, point) in scenario.points.iter().enumerate() {
-        let mut sum = Tally::new(point.model.shape());
+    let sum = |i: usize, model: &scenario::Model| -> Result<Tally> {
+        let mut sum = Tally::new(model.shape());
         for s in &shards {
             let path = s.dir.join(point_file(i));
-            let part = unseal(&path, &s.identity, i, point.model.shape())?;
+            let part = unseal(&path, &s.identity, i, model.shape())?;
             sum.merge(&part);
         }
-        tallies.push(sum);
+        Ok(sum)
+    };
+    let threads = shards.iter().map(|s| s.threads).sum();
+    let duration = shards.iter().map(|s| s.duration).sum();
+    crate::journal::remove_stale_temporaries(output);
+    if let Some(balance) = &scenario.balance {
+        return merge_balance(&scenario, balance, sum, threads, duration, output);
+    }
+    let mut tallies = Vec::with_capacity(scenario.points.len());
+    for (i, point) in scenario.points.iter().enumerate() {
+        tallies.push(sum(i, &point.model)?);
     }
     let run = RunResult {
         scenario: &scenario,
         tallies,
-        threads: shards.iter().map(|s| s.threads).sum(),
-        duration: shards.iter().map(|s| s.duration).sum(),
+        threads,
+        duration,
         notes: Vec::new(),
         extra_files: Vec::new(),
     };
-    crate::journal::remove_stale_temporaries(output);
     super::write_all(&run, output)?;
     Ok((scenario.name.clone(), run.total_trials()))
+}
+
+/// Merges a split `[balance]` search: sums every value's slices, then walks the bisection one
+/// machine walks over those sums, and writes what it would have written (for a real path, with
+/// the split's fewer halvings, said in the answer).
+fn merge_balance(
+    scenario: &Scenario,
+    balance: &scenario::balance::Balance,
+    sum: impl Fn(usize, &scenario::Model) -> Result<Tally>,
+    threads: usize,
+    duration: Duration,
+    output: &Path,
+) -> Result<(String, u64)> {
+    let plan = balance
+        .shard_plan()
+        .map_err(|m| InputError::plain(format!("merge: {m}")))?;
+    let mut merged = Vec::with_capacity(plan.len());
+    for (k, &value) in plan.iter().enumerate() {
+        let model = balance.model_at(value)?;
+        let tally = sum(k, &model)?;
+        merged.push((value, model, tally));
+    }
+    let trials = merged.iter().map(|e| e.2.trials).sum();
+    let mut evaluated = Vec::new();
+    let mut answer = balance.search(balance.real_steps(true), |value| {
+        let Some(found) = merged.iter().find(|e| e.0.total_cmp(&value).is_eq()) else {
+            return Err(InputError::plain(format!(
+                "merge: the search asked for {} = {value}, which the shards did not run",
+                balance.path
+            )));
+        };
+        evaluated.push(found.clone());
+        Ok(super::balance::rate(&found.2, balance.rate))
+    })?;
+    if !balance.integer {
+        answer.push_str(&format!(
+            " (split over shards: {} halvings of the range rather than {})",
+            scenario::balance::SHARD_REAL_STEPS,
+            scenario::balance::REAL_STEPS
+        ));
+    }
+    let ran = super::balance::Ran { threads, duration };
+    super::balance::write(scenario, balance, evaluated, answer, ran, output)?;
+    Ok((scenario.name.clone(), trials))
 }

@@ -11,7 +11,12 @@
 //!
 //! Every evaluation runs the scenario with the path set to one value, on the same dice as every
 //! other (the seeds do not depend on the point), so the rate moves with the value and not with
-//! luck. This module reads the table and builds the model at a value; `run` does the search.
+//! luck. This module reads the table, builds the model at a value and walks the bisection
+//! ([`Balance::search`]); `run` evaluates the values it asks for.
+//!
+//! A search split over machines (`run --shard K/N`) cannot wait for one value's result before
+//! choosing the next, so every shard runs its slice of each value the search could ask for
+//! ([`Balance::shard_plan`]), and `merge` walks the same bisection over the merged tallies.
 
 use super::error::{InputError, Source};
 use super::{Model, parse_one};
@@ -50,6 +55,16 @@ pub struct Balance {
 /// Bisection steps for a real-valued path after the two ends.
 pub const REAL_STEPS: u32 = 12;
 
+/// Bisection steps for a real-valued path split over shards: every shard runs each of the
+/// 2^6 + 1 values the search could reach.
+pub const SHARD_REAL_STEPS: u32 = 6;
+
+/// The most values of an integer range a split search runs (each on every shard).
+pub const SHARD_MAX_VALUES: u64 = 257;
+
+/// A rate with its 95% interval: (rate, lo, hi).
+pub type Rate = (f64, f64, f64);
+
 impl Balance {
     /// The most evaluations the search can take: the two ends and the bisection steps.
     pub fn evaluations_at_most(&self) -> u32 {
@@ -60,6 +75,142 @@ impl Balance {
             REAL_STEPS
         };
         2 + steps
+    }
+
+    /// Bisection steps after the two ends for a real path: fewer when split over shards.
+    pub fn real_steps(&self, split: bool) -> u32 {
+        if split { SHARD_REAL_STEPS } else { REAL_STEPS }
+    }
+
+    /// Every value a search split over shards could ask for, in increasing order: each integer
+    /// of the range, or each value [`SHARD_REAL_STEPS`] halvings can reach (computed as the
+    /// search computes them, so each is the same `f64`). An error names the limit when an
+    /// integer range is too wide to run every value.
+    pub fn shard_plan(&self) -> Result<Vec<f64>, String> {
+        if self.integer {
+            let count = (self.to - self.from) as u64 + 1;
+            if count > SHARD_MAX_VALUES {
+                return Err(format!(
+                    "a [balance] range split over shards runs every value on every shard, and {} from {} to {} has {count}; expected at most {SHARD_MAX_VALUES} values with --shard (narrow the range, or run the search on one machine, which bisects)",
+                    self.path,
+                    self.label(self.from),
+                    self.label(self.to)
+                ));
+            }
+            return Ok((0..count).map(|k| self.from + k as f64).collect());
+        }
+        fn halve(lo: f64, hi: f64, depth: u32, out: &mut Vec<f64>) {
+            if depth == 0 {
+                return;
+            }
+            let mid = (lo + hi) / 2.0;
+            out.push(mid);
+            halve(lo, mid, depth - 1, out);
+            halve(mid, hi, depth - 1, out);
+        }
+        let mut values = vec![self.from, self.to];
+        halve(self.from, self.to, SHARD_REAL_STEPS, &mut values);
+        values.sort_by(f64::total_cmp);
+        values.dedup();
+        Ok(values)
+    }
+
+    /// Walks the search: both ends, then bisection until the two values around the crossing are
+    /// neighbours (integers) or after `real_steps` (reals), asking `evaluate` for the rate at each
+    /// value in turn. Returns the answer in words.
+    pub fn search<E>(
+        &self,
+        real_steps: u32,
+        mut evaluate: impl FnMut(f64) -> Result<Rate, E>,
+    ) -> Result<String, E> {
+        let target = self.target;
+        let rate_name = TARGETS[self.rate];
+        let (mut lo, mut hi) = (self.from, self.to);
+        let mut f_lo = evaluate(lo)?;
+        let mut f_hi = evaluate(hi)?;
+        let shown = |r: Rate| format!("{:.4} [{:.4}, {:.4}]", r.0, r.1, r.2);
+        if (f_lo.0 - target) * (f_hi.0 - target) > 0.0 {
+            return Ok(format!(
+                "{rate_name} does not reach {target} for {} from {} to {}: it is {} at {} and {} at {}; the target is not reachable in the range",
+                self.path,
+                self.label(lo),
+                self.label(hi),
+                shown(f_lo),
+                self.label(lo),
+                shown(f_hi),
+                self.label(hi)
+            ));
+        }
+        let mut steps = 0;
+        loop {
+            let done = if self.integer {
+                hi - lo <= 1.0
+            } else {
+                steps >= real_steps
+            };
+            if done || f_lo.0 == target || f_hi.0 == target {
+                break;
+            }
+            steps += 1;
+            let mid = if self.integer {
+                ((lo + hi) / 2.0).floor()
+            } else {
+                (lo + hi) / 2.0
+            };
+            let f = evaluate(mid)?;
+            if (f.0 - target) * (f_lo.0 - target) > 0.0 {
+                (lo, f_lo) = (mid, f);
+            } else {
+                (hi, f_hi) = (mid, f);
+            }
+        }
+        if f_lo.0 == target || f_hi.0 == target {
+            let (at, f) = if f_lo.0 == target {
+                (lo, f_lo)
+            } else {
+                (hi, f_hi)
+            };
+            return Ok(format!(
+                "{rate_name} is {target} at {} = {} ({})",
+                self.path,
+                self.label(at),
+                shown(f)
+            ));
+        }
+        if self.integer {
+            return Ok(format!(
+                "{rate_name} crosses {target} between {} = {} ({}) and {} = {} ({})",
+                self.path,
+                self.label(lo),
+                shown(f_lo),
+                self.path,
+                self.label(hi),
+                shown(f_hi)
+            ));
+        }
+        let slope = (f_hi.0 - f_lo.0) / (hi - lo);
+        let at = if slope == 0.0 {
+            (lo + hi) / 2.0
+        } else {
+            lo + (target - f_lo.0) / slope
+        };
+        // The rate's interval near the crossing, carried through the slope.
+        let half = ((f_lo.2 - f_lo.1) + (f_hi.2 - f_hi.1)) / 4.0;
+        let spread = if slope == 0.0 {
+            hi - lo
+        } else {
+            (half / slope).abs()
+        };
+        Ok(format!(
+            "{rate_name} crosses {target} at {} = {at:.4} [{:.4}, {:.4}] (interpolated between {} at {} and {} at {})",
+            self.path,
+            at - spread,
+            at + spread,
+            self.label(lo),
+            shown(f_lo),
+            self.label(hi),
+            shown(f_hi)
+        ))
     }
 
     /// The value as written in a column.
@@ -192,4 +343,46 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
         text: source.text.to_owned(),
         file: source.path.to_owned(),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn balance(from: f64, to: f64, integer: bool) -> Balance {
+        Balance {
+            path: "a.attack".into(),
+            from,
+            to,
+            integer,
+            rate: 0,
+            target: 0.5,
+            text: String::new(),
+            file: PathBuf::new(),
+        }
+    }
+
+    #[test]
+    fn a_split_search_runs_every_value_the_bisection_can_ask_for_and_no_other() {
+        for b in [balance(0.0, 19.0, true), balance(0.3, 2.9, false)] {
+            let plan = b.shard_plan().unwrap_or_else(|e| panic!("{e}"));
+            let expected = if b.integer { 20 } else { (1 << SHARD_REAL_STEPS) + 1 };
+            assert_eq!(plan.len(), expected);
+            // Crossings everywhere in the range: every value asked for is in the plan, bit for bit.
+            for crossing in 0..=64 {
+                let at = b.from + (b.to - b.from) * f64::from(crossing) / 64.0;
+                let mut asked = 0;
+                let answer = b.search(b.real_steps(true), |v| {
+                    asked += 1;
+                    assert!(plan.iter().any(|p| p.total_cmp(&v).is_eq()), "{v} not in the plan");
+                    let r = if v < at { 0.0 } else { 1.0 };
+                    Ok::<_, ()>((r, r, r))
+                });
+                assert!(answer.is_ok());
+                assert!(asked <= 2 + if b.integer { 5 } else { SHARD_REAL_STEPS });
+            }
+        }
+        let wide = balance(0.0, SHARD_MAX_VALUES as f64, true);
+        assert!(wide.shard_plan().is_err_and(|m| m.contains("at most 257 values")));
+    }
 }

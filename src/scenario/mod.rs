@@ -125,6 +125,15 @@ pub struct Precision {
     pub max_trials: u64,
 }
 
+/// The texts a scenario was read from: its file, and each catalogue as the file names it.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    /// The scenario file's text.
+    pub text: String,
+    /// Each catalogue: the path as written in `catalogues`, and the text read.
+    pub catalogues: Vec<(String, String)>,
+}
+
 /// A validated scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -142,8 +151,11 @@ pub struct Scenario {
     pub trials: u64,
     /// Stop each point at the first whole chunk where both win rates are this precise.
     pub precision: Option<Precision>,
-    /// FNV-1a 64 hash of the file's bytes, in hex.
+    /// FNV-1a 64 hash of the file's bytes (and its catalogues'), in hex.
     pub source_hash: String,
+    /// The texts it was read from, which a shard folder carries so that `merge` needs no copy
+    /// of the scenario at the same path.
+    pub sources: Sources,
     /// The points to run.
     pub points: Vec<Point>,
     /// The point every other is compared with on the same dice (`[compare]`), if any.
@@ -405,7 +417,7 @@ where
     let name = check_name(file.name(), source)?;
     let catalogues = file.load_catalogues(source)?;
     let mut identity = source.text.to_owned();
-    for text in &catalogues {
+    for (_, text) in &catalogues {
         identity.push('\u{0}');
         identity.push_str(text);
     }
@@ -420,6 +432,10 @@ where
         trials: file.trials(),
         precision,
         source_hash: fnv1a64_hex(identity.as_bytes()),
+        sources: Sources {
+            text: source.text.to_owned(),
+            catalogues,
+        },
         points: vec![Point {
             swept: Vec::new(),
             model,

@@ -219,9 +219,10 @@ pub trait Envelope {
     fn trials(&self) -> u64;
     /// Its precision target, checked: `None` for a fixed trial count.
     fn precision(&self, source: &Source) -> Result<Option<Precision>, InputError>;
-    /// Reads the catalogues the file names and adds their entries; returns their texts (they
+    /// Reads the catalogues the file names and adds their entries; returns each as written in
+    /// the file with its text (they
     /// belong to the scenario's identity in the manifest).
-    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<String>, InputError>;
+    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<(String, String)>, InputError>;
 }
 
 /// A catalogue file: weapons and armour entries of one ruleset.
@@ -238,7 +239,7 @@ struct Catalogue<W, A> {
 }
 
 impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFile<F, W, A, R, H> {
-    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<String>, InputError> {
+    fn load_catalogues(&mut self, source: &Source) -> Result<Vec<(String, String)>, InputError> {
         let mut texts = Vec::new();
         for written in &self.catalogues {
             let dir = source.path.parent().unwrap_or_else(|| Path::new("."));
@@ -266,7 +267,7 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
             for (name, armour) in catalogue.armour {
                 self.armour.entry(name).or_insert(armour);
             }
-            texts.push(text);
+            texts.push((written.get_ref().clone(), text));
         }
         Ok(texts)
     }

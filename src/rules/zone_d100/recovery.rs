@@ -252,6 +252,10 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
         trials: file.trials.get() as u64,
         precision: None,
         source_hash: fnv1a64_hex(source.text.as_bytes()),
+        sources: crate::scenario::Sources {
+            text: source.text.to_owned(),
+            catalogues: Vec::new(),
+        },
         points,
         baseline: None,
         balance: None,

@@ -1,0 +1,85 @@
+//! The outputs of a `[balance]` search: every value it evaluated becomes a point of the usual
+//! outputs, with `balance.csv` (value, trials, rate and interval) and the answer in words at
+//! the top of the report. One machine's search and `merge` of a split one both end here.
+
+use super::RunResult;
+use crate::scenario::balance::{Balance, Rate, TARGETS};
+use crate::scenario::{Model, Point, Scenario};
+use crate::stats::Tally;
+use anyhow::Result;
+use std::path::Path;
+use std::time::Duration;
+
+/// One value the search evaluated: the value, its model and its tally.
+pub type Evaluation = (f64, Model, Tally);
+
+/// The rate a `[balance]` aims at, from a point's tally: its count over the trials, with the
+/// 95% Wilson interval.
+pub fn rate(tally: &Tally, rate: usize) -> Rate {
+    let counts = [
+        tally.ends[0],
+        tally.ends[1],
+        tally.ends[2],
+        tally.dead[0],
+        tally.dead[1],
+    ];
+    crate::stats::wilson(counts[rate.min(counts.len() - 1)], tally.trials)
+}
+
+/// How the search ran, for the report's header.
+pub struct Ran {
+    /// Worker threads (summed over shards).
+    pub threads: usize,
+    /// Wall time (summed over shards).
+    pub duration: Duration,
+}
+
+/// Writes the outputs of a finished search into `dir`: the evaluations in increasing value.
+pub fn write(
+    scenario: &Scenario,
+    balance: &Balance,
+    mut evaluated: Vec<Evaluation>,
+    answer: String,
+    ran: Ran,
+    dir: &Path,
+) -> Result<()> {
+    evaluated.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let rate_name = TARGETS[balance.rate];
+    let mut csv = format!(
+        "{},trials,{rate_name},lo,hi\n",
+        balance.path.replace(',', " ")
+    );
+    for (value, _, tally) in &evaluated {
+        let (r, l, h) = rate(tally, balance.rate);
+        csv.push_str(&format!(
+            "{},{},{r:.6},{l:.6},{h:.6}\n",
+            balance.label(*value),
+            tally.trials
+        ));
+    }
+    let mut points = Vec::new();
+    let mut tallies = Vec::new();
+    for (value, model, tally) in evaluated {
+        points.push(Point {
+            swept: vec![(balance.path.clone(), balance.label(value))],
+            model,
+        });
+        tallies.push(tally);
+    }
+    let searched = Scenario {
+        points,
+        balance: None,
+        baseline: None,
+        ..scenario.clone()
+    };
+    let result = RunResult {
+        scenario: &searched,
+        tallies,
+        threads: ran.threads,
+        duration: ran.duration,
+        notes: vec![answer],
+        extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
+    };
+    super::write_all(&result, dir)?;
+    Ok(())
+}
