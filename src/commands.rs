@@ -183,6 +183,20 @@ fn run_one(
     threads: usize,
     options: &RunOptions,
 ) -> Result<()> {
+    if let (Some(shard), true) = (options.shard, options.resume)
+        && report::shard::finished(dir, scenario, shard)
+    {
+        if !options.quiet {
+            println!(
+                "{}: shard {}/{} is already finished in {}; nothing to resume",
+                scenario.name,
+                shard.index + 1,
+                shard.count,
+                dir.display()
+            );
+        }
+        return Ok(());
+    }
     if let Some(balance) = &scenario.balance {
         return run_balance(scenario, balance, dir, pool, threads, options);
     }
@@ -198,7 +212,13 @@ fn run_one(
     let (journal, kept, discarded) = Journal::open(dir, scenario, shard, options.resume)?;
     let points = scenario.points.len();
     if !options.quiet {
-        if options.resume {
+        if options.resume && kept.is_empty() {
+            eprintln!(
+                "{}: --resume: no finished point to keep in {}; running all {points}",
+                scenario.name,
+                dir.display()
+            );
+        } else if options.resume {
             eprintln!(
                 "{}: resuming: {} of {points} point(s) kept from the interrupted run",
                 scenario.name,

@@ -420,6 +420,19 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
     }
     assert!(merged.join("report.html").exists() && merged.join("charts/win-rate.svg").exists());
 
+    // A finished shard run again with --resume (a requeued array task) has nothing to do.
+    let before = read(&Path::new(&shards[0]).join("shard"));
+    let o = duelsim(&[
+        "run", RESUME, "--trials", "60000", "--shard", "1/3", "--resume", "-o", &shards[0],
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("already finished"),
+        "{}",
+        text(&o.stdout)
+    );
+    assert!(read(&Path::new(&shards[0]).join("shard")) == before);
+
     // A missing shard, a shard given twice, a shard of another seed: input errors.
     let o = duelsim(&["merge", "-o", &merged_text, &shards[0], &shards[2]]);
     assert_eq!(o.status.code(), Some(2));

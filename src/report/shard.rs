@@ -106,6 +106,12 @@ pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Whether `dir` already holds this shard of this run, finished: a rerun with `--resume` (a
+/// requeued array task, a retried pod) then has nothing to do.
+pub fn finished(dir: &Path, scenario: &Scenario, shard: Shard) -> bool {
+    read(dir).is_ok_and(|s| s.identity == identity(scenario, shard))
+}
+
 /// A shard's folder, read.
 #[derive(Debug)]
 struct ShardDir {

@@ -366,7 +366,11 @@ mod tests {
     fn a_split_search_runs_every_value_the_bisection_can_ask_for_and_no_other() {
         for b in [balance(0.0, 19.0, true), balance(0.3, 2.9, false)] {
             let plan = b.shard_plan().unwrap_or_else(|e| panic!("{e}"));
-            let expected = if b.integer { 20 } else { (1 << SHARD_REAL_STEPS) + 1 };
+            let expected = if b.integer {
+                20
+            } else {
+                (1 << SHARD_REAL_STEPS) + 1
+            };
             assert_eq!(plan.len(), expected);
             // Crossings everywhere in the range: every value asked for is in the plan, bit for bit.
             for crossing in 0..=64 {
@@ -374,7 +378,10 @@ mod tests {
                 let mut asked = 0;
                 let answer = b.search(b.real_steps(true), |v| {
                     asked += 1;
-                    assert!(plan.iter().any(|p| p.total_cmp(&v).is_eq()), "{v} not in the plan");
+                    assert!(
+                        plan.iter().any(|p| p.total_cmp(&v).is_eq()),
+                        "{v} not in the plan"
+                    );
                     let r = if v < at { 0.0 } else { 1.0 };
                     Ok::<_, ()>((r, r, r))
                 });
@@ -383,6 +390,9 @@ mod tests {
             }
         }
         let wide = balance(0.0, SHARD_MAX_VALUES as f64, true);
-        assert!(wide.shard_plan().is_err_and(|m| m.contains("at most 257 values")));
+        assert!(
+            wide.shard_plan()
+                .is_err_and(|m| m.contains("at most 257 values"))
+        );
     }
 }
