@@ -111,10 +111,12 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
             "damage-per-hit.svg",
             "days-to-whole.png",
             "days-to-whole.svg",
+            "rounds-decided.png",
+            "rounds-decided.svg",
             "rounds.png",
             "rounds.svg"
         ],
-        "a single point draws the rounds, damage-per-hit and days-to-whole charts"
+        "a single point draws the rounds, rounds-decided, damage-per-hit and days-to-whole charts"
     );
 }
 

@@ -292,7 +292,7 @@ fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
             path.display(),
             text(&o.stderr)
         );
-        let mut charts = vec!["win-rate", "rounds", "days-to-whole"];
+        let mut charts = vec!["win-rate", "rounds", "rounds-decided", "days-to-whole"];
         if *axes >= 2 {
             charts.push("matchup");
         }
@@ -317,6 +317,52 @@ fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
             );
         }
         assert!(read(&out.join("charts/rounds.png")).starts_with(b"\x89PNG"));
+        // Every SVG says what it is; its text names the swept keys in words, never as the
+        // raw paths of the file; a heatmap carries its colour scale and each cell's interval.
+        let table: toml::Table =
+            toml::from_str(&text(&read(path))).unwrap_or_else(|e| panic!("{e}"));
+        let paths: Vec<String> = table
+            .get("sweep")
+            .and_then(|s| s.as_table())
+            .map(|t| t.keys().cloned().collect())
+            .unwrap_or_default();
+        for chart in &charts {
+            let svg = text(&read(&out.join("charts").join(format!("{chart}.svg"))));
+            assert!(
+                svg.contains("<title>") && svg.contains("<desc>"),
+                "{}: {chart}.svg has no title",
+                path.display()
+            );
+            let drawn: String = svg
+                .split('>')
+                .filter_map(|part| part.split_once("</text").map(|(t, _)| t))
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert!(
+                !drawn.is_empty(),
+                "{}: {chart}.svg has no text",
+                path.display()
+            );
+            for raw in &paths {
+                assert!(
+                    !drawn.contains(raw.as_str()),
+                    "{}: {chart}.svg writes the raw path {raw}: {drawn}",
+                    path.display()
+                );
+            }
+            if ["matchup", "injuries"].contains(chart) {
+                assert!(
+                    drawn.contains("colour scale"),
+                    "{}: {chart}",
+                    path.display()
+                );
+                assert!(
+                    svg.contains("(95% interval)</title>"),
+                    "{}: {chart}",
+                    path.display()
+                );
+            }
+        }
         // Self-contained: nothing is fetched.
         assert!(!report.contains("src=\"http"), "{}", path.display());
         assert!(!report.contains("<script"), "{}", path.display());

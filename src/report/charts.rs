@@ -28,8 +28,57 @@ pub struct Rendered {
     pub caption: String,
     /// The SVG text.
     pub svg: String,
+    /// A heatmap's numbers with their 95% intervals: the corner title, the column heads, and
+    /// each row's head and cells (written "value [lo, hi]").
+    pub table: Option<CellTable>,
     /// The PNG bytes.
     pub png: Vec<u8>,
+}
+
+/// A value with its 95% interval: (value, lo, hi).
+type Rate = (f64, f64, f64);
+
+/// A heatmap's cells as a table: the corner title, the column heads, each row's head and cells.
+pub type CellTable = (String, Vec<String>, Vec<(String, Vec<String>)>);
+
+/// The cells of a heatmap written out with their intervals, for the report's table.
+fn cell_table(chart: &Chart) -> Option<CellTable> {
+    let Plot::Heatmap {
+        x_label,
+        y_label,
+        columns,
+        rows,
+        cells,
+        percent,
+        ..
+    } = &chart.plot
+    else {
+        return None;
+    };
+    let written = |v: f64| {
+        if *percent {
+            format!("{:.1}%", 100.0 * v)
+        } else {
+            format!("{v:.3}")
+        }
+    };
+    let body = rows
+        .iter()
+        .zip(cells)
+        .map(|(head, row)| {
+            let cells = row
+                .iter()
+                .map(|cell| match cell {
+                    Some((v, lo, hi)) => {
+                        format!("{} [{}, {}]", written(*v), written(*lo), written(*hi))
+                    }
+                    None => "–".to_owned(),
+                })
+                .collect();
+            (head.clone(), cells)
+        })
+        .collect();
+    Some((format!("{y_label} \\ {x_label}"), columns.clone(), body))
 }
 
 /// Colours that stay apart for colour-blind readers (Okabe and Ito), then black.
@@ -91,8 +140,8 @@ enum Plot {
         y_label: String,
         columns: Vec<String>,
         rows: Vec<String>,
-        /// Cell values, row by row; `None` for no data.
-        cells: Vec<Vec<Option<f64>>>,
+        /// Cell values with their 95% intervals (value, lo, hi), row by row; `None` for no data.
+        cells: Vec<Vec<Option<Rate>>>,
         /// How a cell's value is written.
         percent: bool,
         /// Diverging around 0.5 (win rates) or sequential from 0.
@@ -119,6 +168,7 @@ pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
             Ok(Rendered {
                 svg: svg(&chart)?,
                 png: png(&chart)?,
+                table: cell_table(&chart),
                 name: chart.name,
                 title: chart.title,
                 caption: chart.caption,
@@ -135,13 +185,50 @@ fn register_font() {
     });
 }
 
+/// Text made safe inside an SVG element.
+fn escaped(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The chart as SVG, with its title and caption as the document's `<title>` and `<desc>` (what
+/// a screen reader or a browser tab shows), and each heatmap cell's interval on hover.
 fn svg(chart: &Chart) -> Result<String> {
     let mut out = String::new();
-    {
+    let hovers = {
         let root =
             SVGBackend::with_string(&mut out, (chart.width, chart.height)).into_drawing_area();
-        draw(&root, chart)?;
+        let hovers = draw(&root, chart)?;
         root.present().map_err(|e| anyhow!("{e}"))?;
+        hovers
+    };
+    let opened = out
+        .find("<svg")
+        .and_then(|at| out[at..].find('>').map(|end| at + end + 1))
+        .ok_or_else(|| anyhow!("the SVG of {} has no <svg> element", chart.name))?;
+    out.insert_str(
+        opened,
+        &format!(
+            "\n<title>{}</title>\n<desc>{}</desc>",
+            escaped(&chart.title),
+            escaped(&chart.caption)
+        ),
+    );
+    if let Some(closing) = out.rfind("</svg>") {
+        let cells: String = hovers
+            .iter()
+            .map(|(x0, y0, x1, y1, text)| {
+                format!(
+                    "<rect x=\"{x0}\" y=\"{y0}\" width=\"{}\" height=\"{}\" fill=\"transparent\"><title>{}</title></rect>\n",
+                    x1 - x0,
+                    y1 - y0,
+                    escaped(text)
+                )
+            })
+            .collect();
+        out.insert_str(closing, &cells);
     }
     Ok(out)
 }
@@ -161,12 +248,59 @@ fn png(chart: &Chart) -> Result<Vec<u8>> {
     Ok(bytes.into_inner())
 }
 
-/// The label of a swept path in the designer's words: `a.skill` is "Knight's skill".
-fn axis_title(path: &str, names: [&str; 2]) -> String {
-    match path.split_once('.') {
-        Some(("a", rest)) => format!("{}'s {rest}", names[0]),
-        Some(("b", rest)) => format!("{}'s {rest}", names[1]),
-        _ => path.to_owned(),
+/// A key in words: `melee_ml` is "melee ML", `impact_modifier` "impact modifier".
+fn key_words(key: &str) -> String {
+    const SHOUTED: [&str; 9] = ["ml", "eml", "hr", "ta", "cf", "ar", "ws", "hp", "sp"];
+    key.split('_')
+        .map(|w| {
+            if SHOUTED.contains(&w) {
+                w.to_uppercase()
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The label of a swept path in the designer's words, from the ruleset's parameter list:
+/// `a.melee_ml` is "Swordsman's melee ML", `weapons.mace.impact_modifier` "mace's impact
+/// modifier", and `rules.damage[6]` names the table entry from the key's documentation
+/// ("damage for three+ 6s (Critical Strike)").
+pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String {
+    let (section, rest) = path.split_once('.').unwrap_or(("", path));
+    match section {
+        "a" => return format!("{}'s {}", names[0], key_words(rest)),
+        "b" => return format!("{}'s {}", names[1], key_words(rest)),
+        "weapons" | "armour" => {
+            if let Some((item, key)) = rest.rsplit_once('.') {
+                return format!("{item}'s {}", key_words(key));
+            }
+        }
+        _ => {}
+    }
+    let (key, index) = match rest.split_once('[') {
+        Some((k, i)) => (k, i.trim_end_matches(']').parse::<usize>().ok()),
+        None => (rest, None),
+    };
+    let doc = crate::rules::parameters(ruleset)
+        .unwrap_or(&[])
+        .iter()
+        .find(|p| p.section == section && p.key == key)
+        .map(|p| p.doc);
+    let entry = index.and_then(|i| {
+        // A table's documentation lists its entries after a colon, one per element.
+        let (_, list) = doc?.split_once(':')?;
+        let entries: Vec<&str> = list.split(", ").map(str::trim).collect();
+        (entries.len() > 1)
+            .then(|| entries.get(i).copied())
+            .flatten()
+    });
+    match (entry, index) {
+        (Some(entry), _) => format!("{} for {entry}", key_words(key)),
+        (None, Some(i)) => format!("{} entry {i} ({section})", key_words(key)),
+        (None, None) if section.is_empty() => key_words(key),
+        (None, None) => format!("{} ({section})", key_words(key)),
     }
 }
 
@@ -190,7 +324,7 @@ fn swept_title(run: &RunResult) -> String {
     run.scenario.points[0]
         .swept
         .iter()
-        .map(|(k, _)| axis_title(k, names))
+        .map(|(k, _)| axis_title(k, names, run.scenario.ruleset))
         .collect::<Vec<_>>()
         .join(" / ")
 }
@@ -242,6 +376,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     }
     if duel {
         charts.push(rounds(run));
+        charts.push(rounds_decided(run));
         if tallies.iter().any(|t| t.hit_damage.count() > 0) {
             charts.push(damage_per_hit(run));
         }
@@ -258,7 +393,67 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if let Some(chart) = differences(run, names) {
         charts.push(chart);
     }
+    for chart in &mut charts {
+        // A heatmap's rows run up the y axis: tall enough for its label written sideways.
+        if let Plot::Heatmap { y_label, .. } = &chart.plot {
+            chart.height = chart.height.max(text_width(y_label, 20) + 200);
+        }
+        if let Plot::Lines {
+            legend_title,
+            series,
+            y_range,
+            ..
+        } = &chart.plot
+        {
+            // The legend under the plot adds to the height rather than squeezing the plot.
+            chart.height += legend_layout(series, legend_title, chart.width).2;
+            chart
+                .caption
+                .push_str(&coinciding_note(series, y_range.1 - y_range.0));
+        }
+    }
     charts
+}
+
+/// Says which curves lie on top of each other (within 1.5% of the axis everywhere), so that a
+/// reader who sees fewer lines than the legend lists knows why.
+fn coinciding_note(series: &[Series], span: f64) -> String {
+    let close = |a: &Series, b: &Series| {
+        a.points.len() == b.points.len()
+            && a.points
+                .iter()
+                .zip(&b.points)
+                .all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() <= 0.015 * span)
+    };
+    let mut group: Vec<usize> = (0..series.len()).collect();
+    for i in 0..series.len() {
+        for j in 0..i {
+            if group[j] == j && close(&series[i], &series[j]) {
+                group[i] = j;
+                break;
+            }
+        }
+    }
+    let sets: Vec<String> = (0..series.len())
+        .filter_map(|g| {
+            let members: Vec<&str> = (0..series.len())
+                .filter(|&i| group[i] == g)
+                .map(|i| series[i].label.as_str())
+                .collect();
+            (members.len() > 1).then(|| match members.split_last() {
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            })
+        })
+        .collect();
+    if sets.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Curves that coincide (within 1.5% of the axis everywhere; their markers are shifted so each shows): {}.",
+            sets.join("; ")
+        )
+    }
 }
 
 /// Every compared point's a-win difference from the baseline on the same dice, with its 95%
@@ -346,7 +541,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
             caption: format!(
                 "Share of duels {} wins, with its 95% interval, at each swept combination ({}).{}",
                 names[0],
-                axes.join(" / "),
+                swept_title(run),
                 shown_note(shown, run.tallies.len())
             ),
             height: bar_height(rows.len()),
@@ -431,7 +626,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
     let caption = if single {
         format!(
             "Share of duels won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
-            axes[k]
+            axis_title(axes[k], names, run.scenario.ruleset)
         )
     } else {
         let note = if chosen.len() < total_groups {
@@ -442,8 +637,12 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
         format!(
             "Share of duels {} wins as {} varies, one curve per {}; the shaded bands are 95% intervals.{note}",
             names[0],
-            axes[k],
-            others.join(" / ")
+            axis_title(axes[k], names, run.scenario.ruleset),
+            others
+                .iter()
+                .map(|a| axis_title(a, names, run.scenario.ruleset))
+                .collect::<Vec<_>>()
+                .join(" / ")
         )
     };
     Some(Chart {
@@ -451,7 +650,7 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
         title: format!(
             "{} win rate against {}",
             if single { "Each side's" } else { names[0] },
-            axis_title(axes[k], names)
+            axis_title(axes[k], names, run.scenario.ruleset)
         ),
         caption,
         height: 620,
@@ -462,11 +661,11 @@ fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
             } else {
                 others
                     .iter()
-                    .map(|a| axis_title(a, names))
+                    .map(|a| axis_title(a, names, run.scenario.ruleset))
                     .collect::<Vec<_>>()
                     .join(" / ")
             },
-            x_label: axis_title(axes[k], names),
+            x_label: axis_title(axes[k], names, run.scenario.ruleset),
             y_label: "share of duels (%)".into(),
             x_range: pad(x0, x1),
             y_range,
@@ -510,14 +709,14 @@ fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
         let r = rows.iter().position(|v| *v == p.swept[0].1);
         let c = columns.iter().position(|v| *v == p.swept[1].1);
         if let (Some(r), Some(c)) = (r, c) {
-            cells[r][c] = Some(a_win(&run.tallies[i]).0);
+            cells[r][c] = Some(a_win(&run.tallies[i]));
         }
     }
     let fixed = if axes.len() > 2 {
         let parts: Vec<String> = axes[2..]
             .iter()
             .zip(&first)
-            .map(|(a, v)| format!("{a} = {v}"))
+            .map(|(a, v)| format!("{} = {v}", axis_title(a, names, run.scenario.ruleset)))
             .collect();
         format!(" With {}.", parts.join(", "))
     } else {
@@ -529,18 +728,18 @@ fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
         title: format!(
             "{} win rate: {} against {}",
             names[0],
-            axis_title(axes[0], names),
-            axis_title(axes[1], names)
+            axis_title(axes[0], names, run.scenario.ruleset),
+            axis_title(axes[1], names, run.scenario.ruleset)
         ),
         caption: format!(
-            "Each cell is the share of duels {} wins (blue: {} favoured, red: {} favoured).{fixed}",
+            "Each cell is the share of duels {} wins (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
             names[0], names[0], names[1]
         ),
         height: (190 + 56 * shown_rows as u32).max(360),
         width: heatmap_width(&columns, &rows[..shown_rows]),
         plot: Plot::Heatmap {
-            x_label: axis_title(axes[1], names),
-            y_label: axis_title(axes[0], names),
+            x_label: axis_title(axes[1], names, run.scenario.ruleset),
+            y_label: axis_title(axes[0], names, run.scenario.ruleset),
             columns,
             rows: rows.into_iter().take(MAX_ROWS).collect(),
             cells: cells.into_iter().take(MAX_ROWS).collect(),
@@ -606,6 +805,38 @@ fn rounds(run: &RunResult) -> Chart {
             y_label: "share of duels (%)".into(),
             x_range: (0.5, f64::from(last) + 0.5),
             y_range: (0.0, top * 1.08),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// The share of duels decided by each round: how often it is over in N rounds.
+fn rounds_decided(run: &RunResult) -> Chart {
+    let (chosen, mut series, last, _) = share_curves(run, |t| &t.rounds, 1);
+    for s in &mut series {
+        let mut total = 0.0;
+        for p in &mut s.points {
+            total += p.1;
+            p.1 = total.min(100.0);
+        }
+        s.step = true;
+    }
+    Chart {
+        name: "rounds-decided".into(),
+        title: "Share of duels over by each round".into(),
+        caption: format!(
+            "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit).{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: swept_title(run),
+            x_label: "rounds".into(),
+            y_label: "duels over (%)".into(),
+            x_range: (0.5, f64::from(last) + 0.5),
+            y_range: (0.0, 100.0),
             series,
             integer_x: true,
         },
@@ -737,12 +968,20 @@ fn injuries(run: &RunResult) -> Option<Chart> {
     let column_names: Vec<String> = columns.iter().map(|(_, c)| c.clone()).collect();
     let row_names: Vec<String> = (0..shown).map(|i| point_label(run, i)).collect();
     let row_title = swept_title(run);
-    let cells: Vec<Vec<Option<f64>>> = run.tallies[..shown]
+    // A mean count per duel, with a normal interval on the count (Poisson: its variance is
+    // about the count itself).
+    let cells: Vec<Vec<Option<Rate>>> = run.tallies[..shown]
         .iter()
         .map(|t| {
             columns
                 .iter()
-                .map(|&(i, _)| (t.trials > 0).then(|| t.extra[i] as f64 / t.trials as f64))
+                .map(|&(i, _)| {
+                    (t.trials > 0).then(|| {
+                        let (count, n) = (t.extra[i] as f64, t.trials as f64);
+                        let half = 1.96 * count.sqrt() / n;
+                        (count / n, (count / n - half).max(0.0), count / n + half)
+                    })
+                })
                 .collect()
         })
         .collect();
@@ -762,7 +1001,7 @@ fn injuries(run: &RunResult) -> Option<Chart> {
         name: "injuries".into(),
         title: "Injuries per duel by zone and severity".into(),
         caption: format!(
-            "Mean number of injuries of each zone and severity per duel, both fighters together.{}",
+            "Mean number of injuries of each zone and severity per duel, both fighters together (hover a cell of the SVG for its 95% interval, from the count).{}",
             shown_note(shown, run.tallies.len())
         ),
         height: (230 + 48 * row_names.len() as u32).max(360),
@@ -818,15 +1057,25 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("{e}")
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> DrawResult {
+/// A region of the drawing (backend pixels: left, top, right, bottom) and what hovering it says.
+type Hover = (i32, i32, i32, i32, String);
+
+/// Draws a chart; returns the regions whose details an SVG gives on hover (heatmap cells).
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<Vec<Hover>> {
     root.fill(&WHITE).map_err(err)?;
     let root = root.margin(10, 14, 14, 24);
     let (title_area, body) = root.split_vertically(54);
+    // The title at 26 px, smaller when a long one would run off the chart.
+    let room = title_area.dim_in_pixel().0;
+    let size = (26..=26)
+        .chain((14..26).rev())
+        .find(|&px| text_width(&chart.title, px) <= room)
+        .unwrap_or(14);
     title_area
         .draw(&Text::new(
             chart.title.clone(),
             (0, 8),
-            (FONT, 26).into_font().color(&BLACK),
+            (FONT, size).into_font().color(&BLACK),
         ))
         .map_err(err)?;
     match &chart.plot {
@@ -847,13 +1096,14 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
             *y_range,
             series,
             *integer_x,
-        ),
+        )
+        .map(|()| Vec::new()),
         Plot::Bars {
             x_label,
             y_label,
             rows,
-        } => draw_bars(&body, x_label, y_label, rows),
-        Plot::Forest { x_label, rows } => draw_forest(&body, x_label, rows),
+        } => draw_bars(&body, x_label, y_label, rows).map(|()| Vec::new()),
+        Plot::Forest { x_label, rows } => draw_forest(&body, x_label, rows).map(|()| Vec::new()),
         Plot::Heatmap {
             x_label,
             y_label,
@@ -868,6 +1118,78 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Dra
     }
 }
 
+/// Dash patterns (dash, gap in pixels; `None` solid) that tell series apart without colour.
+const DASHES: [Option<(u32, u32)>; 8] = [
+    None,
+    Some((14, 7)),
+    Some((4, 5)),
+    Some((24, 8)),
+    None,
+    Some((14, 7)),
+    Some((4, 5)),
+    Some((24, 8)),
+];
+/// The most markers drawn on one series (spread along it).
+const MARKERS_PER_SERIES: usize = 12;
+
+/// One of five marker shapes, by series: circle, triangle, square, cross, diamond.
+fn marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    i: usize,
+    colour: RGBColor,
+) -> DrawResult {
+    let (x, y) = at;
+    let r = 6;
+    match i % 5 {
+        0 => area.draw(&Circle::new(at, r, colour.filled())),
+        1 => area.draw(&Polygon::new(
+            vec![(x, y - r - 1), (x - r - 1, y + r), (x + r + 1, y + r)],
+            colour.filled(),
+        )),
+        2 => area.draw(&Rectangle::new(
+            [(x - r + 1, y - r + 1), (x + r - 1, y + r - 1)],
+            colour.filled(),
+        )),
+        3 => {
+            area.draw(&PathElement::new(
+                vec![(x - r, y - r), (x + r, y + r)],
+                colour.stroke_width(3),
+            ))
+            .map_err(err)?;
+            area.draw(&PathElement::new(
+                vec![(x - r, y + r), (x + r, y - r)],
+                colour.stroke_width(3),
+            ))
+        }
+        _ => area.draw(&Polygon::new(
+            vec![
+                (x, y - r - 1),
+                (x + r + 1, y),
+                (x, y + r + 1),
+                (x - r - 1, y),
+            ],
+            colour.filled(),
+        )),
+    }
+    .map_err(err)
+}
+
+/// The legend of a line chart laid out in columns under the plot: (columns, rows, height).
+fn legend_layout(series: &[Series], title: &str, width: u32) -> (usize, usize, u32) {
+    let entry = series
+        .iter()
+        .map(|s| text_width(&s.label, 17))
+        .max()
+        .unwrap_or(0)
+        .clamp(80, 420)
+        + 76;
+    let columns = ((width / entry) as usize).clamp(1, series.len().max(1));
+    let rows = series.len().div_ceil(columns);
+    let height = 26 * (rows + usize::from(!title.is_empty())) as u32 + 12;
+    (columns, rows, height)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -879,15 +1201,10 @@ fn draw_lines<DB: DrawingBackend>(
     series: &[Series],
     integer_x: bool,
 ) -> DrawResult {
-    let legend_px = series
-        .iter()
-        .map(|s| text_width(&s.label, 17))
-        .chain(std::iter::once(text_width(legend_title, 17)))
-        .max()
-        .unwrap_or(0)
-        .clamp(120, 330)
-        + 56;
-    let (plot_area, legend) = area.split_horizontally(area.dim_in_pixel().0 - legend_px);
+    // The legend sits under the plot, in as many columns as fit, so the plot keeps its width.
+    let (width, height) = area.dim_in_pixel();
+    let (columns, _, legend_px) = legend_layout(series, legend_title, width);
+    let (plot_area, legend) = area.split_vertically(height.saturating_sub(legend_px));
     let mut chart = ChartBuilder::on(&plot_area)
         .margin_right(20)
         .x_label_area_size(60)
@@ -927,11 +1244,12 @@ fn draw_lines<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
+    let title_rows = i32::from(!legend_title.is_empty());
     if !legend_title.is_empty() {
         legend
             .draw(&Text::new(
                 legend_title.to_owned(),
-                (8, 14),
+                (84, 18),
                 (FONT, 17)
                     .into_font()
                     .style(FontStyle::Bold)
@@ -940,6 +1258,14 @@ fn draw_lines<DB: DrawingBackend>(
             ))
             .map_err(err)?;
     }
+    let column_px = (width as i32 - 84) / columns as i32;
+    let plotted = chart.plotting_area().clone();
+    let pixels = plotted.strip_coord_spec();
+    let base = pixels.get_base_pixel();
+    let at = |p: &(f64, f64)| {
+        let (x, y) = plotted.map_coordinate(p);
+        (x - base.0, y - base.1)
+    };
     for (i, s) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
         let style = colour.stroke_width(3);
@@ -950,28 +1276,41 @@ fn draw_lines<DB: DrawingBackend>(
             }
             line.push((x, y));
         }
-        chart
-            .draw_series(LineSeries::new(line, style))
-            .map_err(err)?;
-        let y = 14 + 28 * (i as i32 + i32::from(!legend_title.is_empty()));
-        legend
-            .draw(&PathElement::new(vec![(8, y), (36, y)], style))
-            .map_err(err)?;
+        let dash = DASHES[i % DASHES.len()];
+        match dash {
+            None => chart.draw_series(LineSeries::new(line, style)),
+            Some((on, off)) => chart.draw_series(DashedLineSeries::new(line, on, off, style)),
+        }
+        .map_err(err)?;
+        // Markers at a few points, shifted by series so that coinciding curves show each.
+        let n = s.points.len();
+        let every = n.div_ceil(MARKERS_PER_SERIES).max(1);
+        for (j, &p) in s.points.iter().enumerate() {
+            if n <= MARKERS_PER_SERIES || j % every == (i * every / series.len().max(1)) % every {
+                marker(&pixels, at(&p), i, colour)?;
+            }
+        }
+        let (col, row) = ((i % columns) as i32, (i / columns) as i32);
+        let (x, y) = (84 + col * column_px, 18 + 26 * (row + title_rows));
+        let sample = vec![(x, y), (x + 44, y)];
+        match dash {
+            None => legend.draw(&PathElement::new(sample, style)),
+            Some((on, off)) => legend.draw(&plotters::element::DashedPathElement::new(
+                sample, on, off, style,
+            )),
+        }
+        .map_err(err)?;
+        marker(&legend, (x + 22, y), i, colour)?;
         legend
             .draw(&Text::new(
                 s.label.clone(),
-                (44, y),
+                (x + 54, y),
                 (FONT, 17)
                     .into_font()
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Left, VPos::Center)),
             ))
             .map_err(err)?;
-        if s.points.len() <= 30 && !s.step {
-            chart
-                .draw_series(s.points.iter().map(|&p| Circle::new(p, 4, colour.filled())))
-                .map_err(err)?;
-        }
     }
     Ok(())
 }
@@ -1138,10 +1477,10 @@ fn draw_heatmap<DB: DrawingBackend>(
     y_label: &str,
     columns: &[String],
     rows: &[String],
-    cells: &[Vec<Option<f64>>],
+    cells: &[Vec<Option<Rate>>],
     percent: bool,
     diverging: bool,
-) -> DrawResult {
+) -> Result<Vec<Hover>> {
     let (nx, ny) = (columns.len().max(1) as i32, rows.len().max(1) as i32);
     let label_px = rows
         .iter()
@@ -1188,7 +1527,7 @@ fn draw_heatmap<DB: DrawingBackend>(
         .iter()
         .flatten()
         .flatten()
-        .fold(1e-12f64, |m, &v| m.max(v));
+        .fold(1e-12f64, |m, &(v, _, _)| m.max(v));
     let colour = |v: f64| -> RGBColor {
         let mix = |a: (f64, f64, f64), b: (f64, f64, f64), t: f64| {
             RGBColor(
@@ -1225,11 +1564,39 @@ fn draw_heatmap<DB: DrawingBackend>(
     };
     let mut rects = Vec::new();
     let mut texts = Vec::new();
+    let mut hovers = Vec::new();
+    let written = |v: f64, decimals: usize| {
+        if percent {
+            format!("{:.*}%", decimals, 100.0 * v)
+        } else {
+            format!("{v:.*}", decimals + 1)
+        }
+    };
     for (r, row) in cells.iter().enumerate() {
         let y = ny - 1 - r as i32;
         for (c, cell) in row.iter().enumerate() {
             let x = c as i32;
-            let Some(v) = *cell else { continue };
+            let Some((v, lo, hi)) = *cell else { continue };
+            let corner = |x: i32, y: i32| {
+                chart
+                    .plotting_area()
+                    .map_coordinate(&(SegmentValue::Exact(x), SegmentValue::Exact(y)))
+            };
+            let (a, b) = (corner(x, y + 1), corner(x + 1, y));
+            hovers.push((
+                a.0.min(b.0),
+                a.1.min(b.1),
+                a.0.max(b.0),
+                a.1.max(b.1),
+                format!(
+                    "{y_label}: {}; {x_label}: {}. {} [{}, {}] (95% interval)",
+                    rows.get(r).map_or("", String::as_str),
+                    columns.get(c).map_or("", String::as_str),
+                    written(v, 1),
+                    written(lo, 1),
+                    written(hi, 1)
+                ),
+            ));
             let mut rect = Rectangle::new(
                 [
                     (SegmentValue::Exact(x), SegmentValue::Exact(y)),
@@ -1310,7 +1677,7 @@ fn draw_heatmap<DB: DrawingBackend>(
             )
         }))
         .map_err(err)?;
-    Ok(())
+    Ok(hovers)
 }
 
 #[cfg(test)]
@@ -1393,6 +1760,7 @@ damage = 2
                 "win-rate",
                 "matchup",
                 "rounds",
+                "rounds-decided",
                 "damage-per-hit",
                 "days-to-whole"
             ]
@@ -1421,9 +1789,52 @@ damage = 2
         assert_eq!(columns, &["9", "12", "15"]);
         for (r, row) in cells.iter().enumerate() {
             for (c, cell) in row.iter().enumerate() {
-                assert_eq!(*cell, Some(rate(3 * r + c) / 100.0));
+                assert_eq!(cell.map(|c| c.0), Some(rate(3 * r + c) / 100.0));
             }
         }
+    }
+
+    #[test]
+    fn swept_paths_are_labelled_in_the_rules_words() {
+        let names = ["Swordsman", "Knight"];
+        assert_eq!(
+            axis_title("a.melee_ml", names, "zone-d100"),
+            "Swordsman's melee ML"
+        );
+        assert_eq!(
+            axis_title("b.armour", names, "zone-d100"),
+            "Knight's armour"
+        );
+        assert_eq!(
+            axis_title("weapons.mace.impact_modifier", names, "zone-d100"),
+            "mace's impact modifier"
+        );
+        assert_eq!(
+            axis_title("rules.damage[6]", names, "d6-pool"),
+            "damage for three+ 6s (Critical Strike)"
+        );
+        assert_eq!(axis_title("round_limit", names, "twin-d20"), "round limit");
+    }
+
+    #[test]
+    fn curves_that_coincide_are_named_in_the_caption() {
+        let curve = |label: &str, lift: f64| Series {
+            label: label.into(),
+            points: (0..5)
+                .map(|x| (f64::from(x), 10.0 * f64::from(x) + lift))
+                .collect(),
+            band: None,
+            step: false,
+        };
+        let series = [
+            curve("sword", 0.0),
+            curve("mace", 5.0),
+            curve("axe", 1.0),
+            curve("club", 5.5),
+        ];
+        let note = coinciding_note(&series, 100.0);
+        assert!(note.contains("sword and axe; mace and club"), "{note}");
+        assert_eq!(coinciding_note(&series[..2], 100.0), "");
     }
 
     #[test]
@@ -1431,7 +1842,7 @@ damage = 2
         let s = scenario();
         let run = finished_run(&s);
         let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(rendered.len(), 5);
+        assert_eq!(rendered.len(), 6);
         for r in &rendered {
             // The title up to any apostrophe (which SVG text escapes).
             let title = r.title.split('\'').next().unwrap_or_default();

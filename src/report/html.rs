@@ -125,6 +125,23 @@ figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
 pre { background: #f7f7f7; padding: 0.8rem; overflow-x: auto; font-size: 0.8rem; }
 code { background: #f3f3f3; padding: 0 0.2rem; }
 .over { background: #fff4d6; }
+details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
+@media print {
+  @page { size: A4; margin: 14mm 12mm; }
+  body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
+  .scroll { overflow: visible; }
+  table { font-size: 6.5pt; max-width: 100%; }
+  th, td { padding: 0.05rem 0.15rem; }
+  th { font-weight: 600; }
+  td.n { white-space: nowrap; }
+  td.n small { font-size: 5.5pt; }
+  tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
+  figure svg { max-height: 230mm; width: auto; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
+  /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
+  h2::after, h3::after { content: \"\"; display: block; height: 60mm; margin-bottom: -60mm; }
+  details.cells, figcaption .links { display: none; }
+}
 ";
 
 /// The whole page.
@@ -208,15 +225,35 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
             .trim();
         let _ = writeln!(
             h,
-            "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></figcaption>\n</figure>",
+            "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
             name = escape(&c.name),
             title = escape(&c.title),
             caption = escape(&c.caption),
         );
+        if let Some((corner, columns, rows)) = &c.table {
+            let _ = write!(
+                h,
+                "<details class=\"cells\"><summary>The numbers of this chart, with 95% intervals</summary>\n<div class=\"scroll\"><table>\n<tr><th>{}</th>",
+                escape(corner)
+            );
+            for column in columns {
+                let _ = write!(h, "<th>{}</th>", escape(column));
+            }
+            let _ = writeln!(h, "</tr>");
+            for (head, cells) in rows {
+                let _ = write!(h, "<tr><th>{}</th>", escape(head));
+                for cell in cells {
+                    let _ = write!(h, "<td class=\"n\">{}</td>", escape(cell));
+                }
+                let _ = writeln!(h, "</tr>");
+            }
+            let _ = writeln!(h, "</table></div></details>");
+        }
     }
 
-    let text = std::fs::read_to_string(&s.path).ok();
-    parameters(&mut h, run, text.as_deref());
+    // The text it ran (which a merge reads from the shards, not from the path).
+    let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
+    parameters(&mut h, run, text);
 
     let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));
     if let Some(text) = &text {
@@ -333,11 +370,18 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
     let _ = writeln!(h, "</table></div>");
 }
 
-/// A results table's first header cells: the point and each swept path.
+/// A results table's first header cells: the point and each swept path, in words with the
+/// path as the file writes it under them.
 fn point_header(h: &mut String, s: &crate::scenario::Scenario) {
     let _ = write!(h, "<tr><th>point</th>");
+    let names = s.points[0].model.names();
     for (k, _) in &s.points[0].swept {
-        let _ = write!(h, "<th>{}</th>", escape(k));
+        let _ = write!(
+            h,
+            "<th>{}<br><small><code>{}</code></small></th>",
+            escape(&super::charts::axis_title(k, names, s.ruleset)),
+            escape(k)
+        );
     }
 }
 
