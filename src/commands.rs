@@ -546,6 +546,52 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
     }
 }
 
+/// Parameters as aligned columns under their section headings: key, default, meaning. A key
+/// or default too long for its column puts the meaning on the next line, at its column.
+fn aligned(listed: &[rules::Parameter]) -> String {
+    const KEY_MAX: usize = 28;
+    const DEFAULT_MAX: usize = 16;
+    let key_width = listed
+        .iter()
+        .map(|p| p.key.len())
+        .filter(|&n| n <= KEY_MAX)
+        .max()
+        .unwrap_or(0);
+    let default_width = listed
+        .iter()
+        .map(|p| p.default.len())
+        .filter(|&n| n <= DEFAULT_MAX)
+        .max()
+        .unwrap_or(0);
+    let mut out = String::new();
+    let mut section = "";
+    for p in listed {
+        if p.section != section {
+            section = p.section;
+            let heading = if section.contains(' ') && !section.contains('/') {
+                section.to_owned()
+            } else {
+                format!("[{section}]")
+            };
+            let _ = writeln!(out, "\n{heading}");
+        }
+        let line = format!("  {:<key_width$} = {:<default_width$}", p.key, p.default);
+        if p.key.len() > key_width || p.default.len() > default_width {
+            let _ = writeln!(out, "{}", line.trim_end());
+            let _ = writeln!(
+                out,
+                "  {:width$}   {}",
+                "",
+                p.doc,
+                width = key_width + default_width + 2
+            );
+        } else {
+            let _ = writeln!(out, "{line}  {}", p.doc);
+        }
+    }
+    out
+}
+
 /// The starter scenario of each ruleset: a shipped scenario that needs no catalogue.
 const STARTERS: [(&str, &str, &str); 5] = [
     (
@@ -901,13 +947,121 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
         .into());
     };
     let _ = writeln!(out, "{}: {}", info.id, info.summary);
-    let mut section = "";
+    // Every key a scenario can write, by table: the top level and the tables every ruleset
+    // reads, then the ruleset's own.
+    let shared =
+        |section: &'static str, key: &'static str, default: &'static str, doc: &'static str| {
+            rules::Parameter {
+                section,
+                key,
+                default,
+                doc,
+            }
+        };
+    let mut listed = vec![
+        shared(
+            "top level",
+            "name",
+            "required",
+            "the scenario's name; also its output folder's name",
+        ),
+        shared("top level", "ruleset", "required", "the ruleset's id"),
+        shared(
+            "top level",
+            "description",
+            "none",
+            "free text shown in the report",
+        ),
+        shared(
+            "top level",
+            "seed",
+            "1",
+            "the seed every trial's dice derive from",
+        ),
+        shared(
+            "top level",
+            "trials",
+            "100000",
+            "trials per point (or [precision] decides)",
+        ),
+        shared(
+            "top level",
+            "round_limit",
+            "50",
+            "rounds before a duel is called a draw",
+        ),
+        shared(
+            "top level",
+            "catalogues",
+            "[]",
+            "catalogue files (paths from this file) with [weapons] and [armour] entries",
+        ),
+        shared(
+            "top level",
+            "kind",
+            "\"duel\"",
+            if info.id == crate::rules::zone_d100::ID {
+                "\"duel\", or \"recovery\" (one patient healing: see below)"
+            } else {
+                "\"duel\""
+            },
+        ),
+        shared(
+            "analysis tables",
+            "[sweep] \"<path>\"",
+            "none",
+            "[values] or { from, to, step }: one point per combination",
+        ),
+        shared(
+            "analysis tables",
+            "[compare] baseline",
+            "first point",
+            "{ \"<path>\" = value }: the point the others are compared with",
+        ),
+        shared(
+            "analysis tables",
+            "[weights] \"<path>\"",
+            "none",
+            "a step: what +step of each path is worth, on the same dice",
+        ),
+        shared(
+            "analysis tables",
+            "[balance] path / from / to / target",
+            "none",
+            "the value of path where a rate crosses target = { a_win_rate = 0.5 }",
+        ),
+        shared(
+            "analysis tables",
+            "[precision] half_width / max_trials",
+            "none",
+            "stop each point when both win rates are this precise",
+        ),
+    ];
     for p in parameters {
-        if p.section != section {
-            section = p.section;
-            let _ = writeln!(out, "\n[{section}]");
+        if p.section == "a / b" && !listed.iter().any(|l| l.section == "a / b") {
+            listed.push(shared(
+                "a / b",
+                "name",
+                "\"a\" / \"b\"",
+                "the fighter's name in the report and traces",
+            ));
         }
-        let _ = writeln!(out, "  {:<22} = {:<12} {}", p.key, p.default, p.doc);
+        listed.push(*p);
+    }
+    if info.id == crate::rules::zone_d100::ID {
+        listed.extend_from_slice(crate::rules::zone_d100::recovery::RECOVERY_KEYS);
+    }
+    out.push_str(&aligned(&listed));
+    if info.id == crate::rules::zone_d100::ID {
+        let names: Vec<&str> = crate::rules::zone_d100::schema::LOCATION_NAMES
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        let _ = writeln!(
+            out,
+            "\narmour locations (a piece's `locations`, an injury's `location`):\n  {}",
+            names.join(", ")
+        );
     }
     Ok(out)
 }

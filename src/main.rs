@@ -163,6 +163,13 @@ fn main() -> ExitCode {
         }
         Err(error) => {
             eprintln!("error: {error:#}");
+            // Under the headline, the line of the file it points at, with a caret.
+            if let Some(lines) = error
+                .downcast_ref::<InputError>()
+                .and_then(|e| duelsim::scenario::error::snippet(&e.place))
+            {
+                eprintln!("{lines}");
+            }
             if error.downcast_ref::<InputError>().is_some()
                 || error.downcast_ref::<ScriptError>().is_some()
             {

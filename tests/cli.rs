@@ -262,13 +262,66 @@ fn rulesets_lists_every_parameter_with_its_default() {
         assert!(all.contains(id), "{all}");
     }
     let one = text(&duelsim(&["rulesets", "twin-d20"]).stdout);
-    for line in [
-        "hit_on_defense         = false",
-        "death_margin           = 5",
-        "interval_days          = 7",
-        "first_strike           = \"random\"",
+    for key in [
+        "hit_on_defense",
+        "death_margin",
+        "interval_days",
+        "first_strike",
+        "round_limit",
+        "catalogues",
+        "[weights]",
+        "[balance]",
     ] {
-        assert!(one.contains(line), "missing '{line}' in\n{one}");
+        assert!(
+            one.contains(&format!("  {key} ")),
+            "missing '{key}' in\n{one}"
+        );
+    }
+    for id in [
+        "twin-d20",
+        "guard-pierce",
+        "zone-d100",
+        "wound-levels",
+        "d6-pool",
+    ] {
+        let listed = text(&duelsim(&["rulesets", id]).stdout);
+        assert!(!listed.contains("in progress"), "{listed}");
+        // Every key line has its '=' and its meaning in the same columns (a key too long for
+        // the column puts the meaning on the next line, at the meaning's column).
+        let keyed: Vec<&str> = listed.lines().filter(|l| l.contains(" = ")).collect();
+        let equals = keyed
+            .iter()
+            .filter_map(|l| l.find(" = "))
+            .min()
+            .unwrap_or(0);
+        let mut meaning = None;
+        for line in &keyed {
+            let at = line.find(" = ").unwrap_or(0);
+            if at == equals {
+                let after = &line[at + 3..];
+                let gap = after
+                    .find("  ")
+                    .map(|g| at + 3 + g + after[g..].len() - after[g..].trim_start().len());
+                if let Some(column) = gap {
+                    assert_eq!(*meaning.get_or_insert(column), column, "{id}: '{line}'");
+                }
+            }
+        }
+        let a_b = listed.split("[a / b]").nth(1).unwrap_or_default();
+        assert!(
+            a_b.trim_start().starts_with("name "),
+            "{id}: the fighter's name is listed: {a_b}"
+        );
+    }
+    let zone = text(&duelsim(&["rulesets", "zone-d100"]).stdout);
+    for name in [
+        "skull",
+        "upper_arm",
+        "foot",
+        "[patient]",
+        "compare_physicians",
+    ] {
+        assert!(zone.contains(name), "{name} missing in\n{zone}");
     }
     let o = duelsim(&["rulesets", "twin-d2"]);
     assert_eq!(o.status.code(), Some(2));
@@ -316,6 +369,15 @@ const BAD_INPUTS: &[Bad] = &[
         from: "defense = 6\n",
         to: "defense = 6\nwepon = \"spear\"\n",
         expect: &[":16:1: a.wepon: unknown key 'wepon' (did you mean 'weapon'?)"],
+    },
+    Bad {
+        name: "empty-value",
+        from: "toughness = 9",
+        to: "toughness = ",
+        expect: &[
+            ":16:13: a.toughness: has no value after '='; expected a value",
+            "\n16 | toughness = \n   |             ^",
+        ],
     },
     Bad {
         name: "broken-toml",
@@ -409,7 +471,16 @@ fn bad_input_exits_2_with_one_line_naming_line_and_field_and_creates_nothing() {
             let o = duelsim(&args.iter().map(|s| s.as_ref()).collect::<Vec<&str>>());
             let err = text(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{}: {err}", bad.name);
-            assert_eq!(err.lines().count(), 1, "{}: not one line: {err}", bad.name);
+            assert!(
+                is_headline_with_snippet(&err),
+                "{}: not one headline with the line it points at: {err}",
+                bad.name
+            );
+            assert!(
+                err.lines().count() == 4 || !err.lines().next().unwrap_or("").contains(".toml:"),
+                "{}: an error at a line shows the line: {err}",
+                bad.name
+            );
             assert!(
                 err.starts_with(&format!("error: {file}:")),
                 "{}: {err}",
@@ -803,8 +874,11 @@ fn inputs_past_their_bounds_are_one_line_errors_at_their_place() {
         let o = duelsim(&["check", file]);
         let err = text(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{file}: {err}");
-        assert_eq!(err.lines().count(), 1, "{file}: not one line: {err}");
-        assert!(err.len() < 600, "{file}: {} bytes of error", err.len());
+        assert!(
+            is_headline_with_snippet(&err),
+            "{file}: not one headline: {err}"
+        );
+        assert!(err.len() < 1000, "{file}: {} bytes of error", err.len());
         for e in expected {
             assert!(err.contains(e), "{file}: expected {e:?} in {err}");
         }
@@ -1095,4 +1169,30 @@ fn columns_that_mean_nothing_are_left_out() {
         report.contains("<th>die in recovery</th>")
             && report.contains("<th>lasting impairment</th>")
     );
+}
+
+/// Whether an error is one headline line, optionally followed by the three lines of the file
+/// line it points at (`  |`, `N | text`, `  | ^^`) with the caret at the headline's column.
+fn is_headline_with_snippet(err: &str) -> bool {
+    let lines: Vec<&str> = err.lines().collect();
+    match lines.as_slice() {
+        [_] => true,
+        [headline, top, shown, caret] => {
+            let line_number = shown.split(" | ").next().unwrap_or("").trim();
+            let column = headline
+                .split(':')
+                .skip_while(|p| *p != line_number)
+                .nth(1)
+                .and_then(|c| c.trim().parse::<usize>().ok());
+            let gutter = line_number.len() + 3;
+            // A long line is shown from near the column, after a "…".
+            let windowed = shown.chars().nth(gutter) == Some('…');
+            top.trim() == "|"
+                && !line_number.is_empty()
+                && column
+                    .is_some_and(|c| windowed || caret.chars().nth(gutter + c - 1) == Some('^'))
+                && caret.contains('^')
+        }
+        _ => false,
+    }
 }

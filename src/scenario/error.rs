@@ -1,7 +1,8 @@
 //! Errors in a scenario file, told the way a designer can act on them.
 //!
-//! Every [`InputError`] prints as one line: `file:line:column: field: what was found, what was
-//! expected`, with the nearest known name when a name looks misspelled. This module turns TOML
+//! Every [`InputError`] prints as one headline line: `file:line:column: field: what was found,
+//! what was expected`, with the nearest known name when a name looks misspelled; the command
+//! line prints the line of the file it points at under it, with a caret ([`snippet`]). This module turns TOML
 //! and serde errors (which carry a byte span) into that form; it does not validate anything itself.
 
 use std::fmt;
@@ -103,6 +104,52 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, InputError> {
 
 impl std::error::Error for InputError {}
 
+/// The line an error's `file:line:column` place points at, with a caret under the column
+/// (and under the rest of the word there), for the lines after the error's headline:
+///
+/// ```text
+///    |
+/// 29 | damage = 99
+///    |          ^^
+/// ```
+///
+/// `None` when the place has no line and column, or the file cannot be read again.
+pub fn snippet(place: &str) -> Option<String> {
+    let mut parts = place.rsplitn(3, ':');
+    let column: usize = parts.next()?.parse().ok()?;
+    let line: usize = parts.next()?.parse().ok()?;
+    let path = parts.next()?;
+    let text = read_text(Path::new(path), "file").ok()?;
+    let written = text.lines().nth(line.checked_sub(1)?)?;
+    let skip = column.checked_sub(1)?;
+    // A long line is shown from a little before the column, marked "…".
+    let from = skip.saturating_sub(60) * usize::from(skip > 100);
+    let window: String = written.chars().skip(from).collect();
+    let shown = format!(
+        "{}{}",
+        if from > 0 { "…" } else { "" },
+        one_line(&window, 160)
+    );
+    let word = written
+        .chars()
+        .skip(skip)
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
+        .count()
+        .clamp(1, 60);
+    let lead: String = (if from > 0 { " " } else { "" }).to_owned()
+        + &window
+            .chars()
+            .take(skip - from)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect::<String>();
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    Some(format!(
+        "{gutter} |\n{number} | {shown}\n{gutter} | {lead}{}",
+        "^".repeat(word)
+    ))
+}
+
 impl InputError {
     /// An error about a command-line value or another input without a file position.
     pub fn plain(message: impl Into<String>) -> Self {
@@ -162,6 +209,19 @@ impl<'a> Source<'a> {
     /// for an unknown key or variant.
     pub fn from_toml(&self, error: &toml::de::Error) -> InputError {
         let message = error.message().trim().replace('\n', " ");
+        // `damage = ` with nothing after it: say the value is missing, not how to quote it.
+        if let Some(span) = error.span() {
+            let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
+            let rest = self.text[start..].lines().next().unwrap_or("").trim();
+            let before = self.text[..start].lines().last().unwrap_or("").trim_end();
+            if before.ends_with('=') && (rest.is_empty() || rest.starts_with('#')) {
+                return self.error_at(
+                    Some(span),
+                    None,
+                    "has no value after '='; expected a value: a number, true or false, \"text\" in quotes, or a [list]",
+                );
+            }
+        }
         self.error_at(error.span(), None, explain_serde_message(&message))
     }
 

@@ -17,6 +17,65 @@ use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use serde::Deserialize;
 use toml::Spanned;
 
+/// The keys of a recovery scenario (`kind = "recovery"`) beyond the `[healing]` table, for
+/// `duelsim rulesets zone-d100`.
+pub const RECOVERY_KEYS: &[crate::rules::Parameter] = &[
+    crate::rules::Parameter {
+        section: "kind = \"recovery\": top level",
+        key: "name / ruleset / kind",
+        default: "required",
+        doc: "as a duel, with kind = \"recovery\": one patient healing, no duel",
+    },
+    crate::rules::Parameter {
+        section: "kind = \"recovery\": top level",
+        key: "seed / trials / description",
+        default: "1 / 100000 / none",
+        doc: "as a duel",
+    },
+    crate::rules::Parameter {
+        section: "kind = \"recovery\": top level",
+        key: "compare_physicians",
+        default: "[]",
+        doc: "one point per healer set, each a list of Physician MLs ([] for no healer)",
+    },
+    crate::rules::Parameter {
+        section: "patient",
+        key: "name",
+        default: "\"patient\"",
+        doc: "shown in the report",
+    },
+    crate::rules::Parameter {
+        section: "patient",
+        key: "healing_base / strength_ml / endurance_ml / shock_ml",
+        default: "13 / 60 / 60 / 60",
+        doc: "Healing Base and the MLs the healing rolls against",
+    },
+    crate::rules::Parameter {
+        section: "patient",
+        key: "extended_shock_hr / fatigue",
+        default: "none / 0",
+        doc: "Extended Shock's HR at the start, if in it; fatigue penalty carried in",
+    },
+    crate::rules::Parameter {
+        section: "patient",
+        key: "injuries",
+        default: "required",
+        doc: "[{ location, aspect, level, ... }], each as below",
+    },
+    crate::rules::Parameter {
+        section: "patient.injuries[]",
+        key: "location / aspect / level",
+        default: "required",
+        doc: "an armour location name (above); B, E, P or F; 1-5 (M1, S2, S3, G4, G5)",
+    },
+    crate::rules::Parameter {
+        section: "patient.injuries[]",
+        key: "bleeder / impaled / projectile / broadhead / area",
+        default: "false",
+        doc: "a Bleeder; an impaled arrow; an arrow wound; a broadhead; an Area fire/frost injury",
+    },
+];
+
 /// A recovery scenario file.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

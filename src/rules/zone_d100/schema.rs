@@ -426,7 +426,8 @@ impl Healing {
 /// A whole zone-d100 scenario file.
 pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
 
-const LOCATION_NAMES: [(&str, Location); 15] = [
+/// The armour location names a piece's `locations` list may use.
+pub const LOCATION_NAMES: [(&str, Location); 15] = [
     ("skull", Location::Skull),
     ("face", Location::Face),
     ("neck", Location::Neck),
