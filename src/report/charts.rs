@@ -274,7 +274,7 @@ pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String 
         "b" => return format!("{}'s {}", names[1], key_words(rest)),
         "weapons" | "armour" => {
             if let Some((item, key)) = rest.rsplit_once('.') {
-                return format!("{item}'s {}", key_words(key));
+                return format!("{}'s {}", item.trim_matches('"'), key_words(key));
             }
         }
         _ => {}
@@ -311,9 +311,16 @@ fn point_label(run: &RunResult, i: usize) -> String {
         let names = run.scenario.points[i].model.names();
         return format!("{} vs {}", names[0], names[1]);
     }
+    let names = run.scenario.points[i].model.names();
     swept
         .iter()
-        .map(|(_, v)| v.as_str())
+        .map(|(k, v)| match (k.as_str(), v.rsplit_once(' ')) {
+            // A [weights] point is "path +step": the path in words.
+            ("weights", Some((path, step))) => {
+                format!("{} {step}", axis_title(path, names, run.scenario.ruleset))
+            }
+            _ => v.clone(),
+        })
         .collect::<Vec<_>>()
         .join(" / ")
 }
