@@ -3,6 +3,7 @@
 //! ruleset it prints the mean dice rolled per trial, measured with `CountingDice` over the
 //! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
 //! `BENCH_SCENARIO=path.toml cargo bench --bench duel` benches another twin-d20 scenario.
+//! `exact/grid-16x16-<ruleset>` times the 256-cell rulebook grid of `duelsim exact`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use duelsim::dice::{CountingDice, Dice, FastDice};
@@ -113,11 +114,50 @@ fn bench_chunk(c: &mut Criterion) {
     group.finish();
 }
 
+/// `exact/grid-16x16-<ruleset>`: the rulebook grid of `duelsim exact` (256 cells, each a
+/// compiled model and an exact walk of one exchange), for the shipped grid scenarios.
+fn bench_exact_grid(c: &mut Criterion) {
+    let mut group = c.benchmark_group("exact");
+    group.sample_size(10);
+    for (name, file) in [
+        (
+            "grid-16x16-twin-d20",
+            "scenarios/twin-d20/to-hit-table.toml",
+        ),
+        (
+            "grid-16x16-guard-pierce",
+            "scenarios/guard-pierce/guard-table.toml",
+        ),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => panic!("the bench scenario {file} must read: {e}"),
+        };
+        let source = duelsim::scenario::error::Source {
+            path: &path,
+            text: &text,
+        };
+        let grid = match duelsim::scenario::grid::read(&source) {
+            Ok(Some(g)) => g,
+            other => panic!("{file} must have an [exact] grid: {other:?}"),
+        };
+        assert_eq!(grid.cells(), 256);
+        group.bench_function(name, |b| {
+            b.iter(|| match duelsim::exact::grid_tables(black_box(&grid)) {
+                Ok(tables) => tables.len(),
+                Err(e) => panic!("{e}"),
+            })
+        });
+    }
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     // No criterion plots: plotters is built with duelsim's bundled-font feature, and the
     // figures this bench is read for are the printed medians.
     config = Criterion::default().without_plots();
-    targets = bench_dice, bench_rulesets, bench_chunk
+    targets = bench_dice, bench_rulesets, bench_chunk, bench_exact_grid
 }
 criterion_main!(benches);

@@ -228,6 +228,32 @@ impl EnumeratingDice {
         }
     }
 
+    /// Runs `experiment` once per outcome and passes each result with the denominator of its
+    /// exact probability (1 over the product of the sides of the dice it rolled), until
+    /// `visit` returns false. Returns false when a product would not fit in 128 bits (an
+    /// experiment rolling too many dice for exact fractions); the walk stops there.
+    pub fn for_each_exact<T>(
+        mut experiment: impl FnMut(&mut Self) -> T,
+        mut visit: impl FnMut(T, u128) -> bool,
+    ) -> bool {
+        let mut dice = EnumeratingDice::default();
+        loop {
+            dice.position = 0;
+            let result = experiment(&mut dice);
+            dice.path.truncate(dice.position);
+            let Some(denominator) = dice
+                .path
+                .iter()
+                .try_fold(1u128, |p, &(_, sides)| p.checked_mul(u128::from(sides)))
+            else {
+                return false;
+            };
+            if !visit(result, denominator) || !dice.advance() {
+                return true;
+            }
+        }
+    }
+
     fn advance(&mut self) -> bool {
         while let Some(last) = self.path.last_mut() {
             if last.0 < last.1 {

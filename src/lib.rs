@@ -9,6 +9,7 @@
 pub mod commands;
 pub mod dice;
 pub mod engine;
+pub mod exact;
 pub mod journal;
 pub mod log;
 pub mod report;

@@ -91,6 +91,21 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
     },
+    /// Write the exact distribution of one exchange each way (exact.csv, charts, report.html),
+    /// and the rulebook grid of the file's [exact] grid (grid.csv and its heatmap).
+    #[command(
+        after_help = "Example:\n  duelsim exact scenarios/twin-d20/to-hit-table.toml -o reports/to-hit"
+    )]
+    Exact {
+        /// Scenario file (TOML); its first point is tabulated.
+        scenario: PathBuf,
+        /// Output folder (default: reports/<scenario name>-exact).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// No closing line.
+        #[arg(short, long)]
+        quiet: bool,
+    },
     /// Write a commented starter scenario of a ruleset that runs as written.
     #[command(
         after_help = "Example:\n  duelsim new zone-d100 my-duel.toml && duelsim run my-duel.toml"
@@ -137,6 +152,11 @@ fn main() -> ExitCode {
             output,
             quiet,
         } => commands::merge(&shards, &output, quiet).map(|_| ()),
+        Command::Exact {
+            scenario,
+            output,
+            quiet,
+        } => commands::exact(&scenario, output.as_deref(), quiet).map(|_| ()),
         Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
         Command::New { ruleset, file } => {
             commands::new_scenario(&ruleset, file.as_deref()).map(|s| print!("{s}"))

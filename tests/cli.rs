@@ -1067,7 +1067,7 @@ fn none_armour_is_no_armour_in_every_ruleset() {
 
 #[test]
 fn every_subcommand_help_ends_with_an_example() {
-    for sub in ["run", "merge", "check", "trace", "rulesets"] {
+    for sub in ["run", "merge", "check", "trace", "exact", "new", "rulesets"] {
         let o = duelsim(&[sub, "--help"]);
         let help = text(&o.stdout);
         assert!(o.status.success(), "{sub}");

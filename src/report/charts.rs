@@ -159,6 +159,134 @@ struct Chart {
     height: u32,
 }
 
+/// One rulebook grid of `duelsim exact`, for its heatmap: the paths' titles, the row and
+/// column values, and each cell's chance of a hit.
+pub struct ExactGrid {
+    /// The row path in words.
+    pub rows_title: String,
+    /// The column path in words ("" for a one-path grid).
+    pub columns_title: String,
+    /// Row values.
+    pub rows: Vec<String>,
+    /// Column values.
+    pub columns: Vec<String>,
+    /// P(hit) per cell, row by row.
+    pub hit: Vec<Vec<f64>>,
+    /// Who attacks whom.
+    pub who: String,
+}
+
+/// The charts of `duelsim exact`: per direction, the chance of each hit kind and each value
+/// (exact, so no intervals); and the grid's chance to hit as a heatmap with every cell written.
+pub fn render_exact(
+    directions: &[(String, &crate::exact::Table)],
+    grid: Option<&ExactGrid>,
+) -> Result<Vec<Rendered>> {
+    register_font();
+    let mut charts = Vec::new();
+    for (k, (who, table)) in directions.iter().enumerate() {
+        let mut rows: Vec<(String, f64, f64, f64)> = table
+            .results
+            .iter()
+            .map(|(r, p)| {
+                (
+                    r.to_string(),
+                    percent(p.value()),
+                    percent(p.value()),
+                    percent(p.value()),
+                )
+            })
+            .collect();
+        let values: Vec<_> = table
+            .values
+            .iter()
+            .filter(|(_, p)| p.numerator > 0)
+            .collect();
+        let room = MAX_ROWS.saturating_sub(rows.len());
+        for (v, p) in values.iter().take(room) {
+            let p = percent(p.value());
+            rows.push((format!("{} {v}", table.unit), p, p, p));
+        }
+        let cut = if values.len() > room {
+            format!(
+                " The {} largest values are left out (exact.csv has them).",
+                values.len() - room
+            )
+        } else {
+            String::new()
+        };
+        charts.push(Chart {
+            name: format!("exact-{}", ["a", "b"][k.min(1)]),
+            title: format!("One exchange, exactly: {who}"),
+            caption: format!(
+                "The exact chance of each hit kind, then of each {} (0 includes the misses), walking every die outcome through the rules the duel runs.{cut}",
+                table.unit
+            ),
+            height: bar_height(rows.len()),
+            width: WIDTH,
+            plot: Plot::Bars {
+                x_label: "chance (%)".into(),
+                y_label: String::new(),
+                rows,
+            },
+        });
+    }
+    if let Some(g) = grid {
+        let columns = if g.columns.is_empty() {
+            vec!["P(hit)".to_owned()]
+        } else {
+            g.columns.clone()
+        };
+        let cells = g
+            .hit
+            .iter()
+            .map(|row| row.iter().map(|&p| Some((p, p, p))).collect())
+            .collect();
+        charts.push(Chart {
+            name: "grid".into(),
+            title: format!("Chance to hit: {}", g.who),
+            caption: format!(
+                "The exact chance that one attack hits, for each {}{}; every cell is written, for printing.",
+                g.rows_title,
+                if g.columns_title.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (rows) and {} (columns)", g.columns_title)
+                }
+            ),
+            height: (190 + 40 * g.rows.len().min(MAX_ROWS) as u32).max(360),
+            width: heatmap_width(&columns, &g.rows),
+            plot: Plot::Heatmap {
+                x_label: g.columns_title.clone(),
+                y_label: g.rows_title.clone(),
+                columns,
+                rows: g.rows.clone(),
+                cells,
+                percent: true,
+                diverging: false,
+            },
+        });
+    }
+    for chart in &mut charts {
+        if let Plot::Heatmap { y_label, .. } = &chart.plot {
+            chart.height = chart.height.max(text_width(y_label, 20) + 200);
+        }
+    }
+    charts
+        .into_iter()
+        .map(|chart| {
+            Ok(Rendered {
+                svg: svg(&chart)?,
+                png: png(&chart)?,
+                table: None,
+                name: chart.name,
+                title: chart.title,
+                caption: chart.caption,
+            })
+        })
+        .collect()
+}
+
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
     register_font();
@@ -1595,14 +1723,23 @@ fn draw_heatmap<DB: DrawingBackend>(
                 a.1.min(b.1),
                 a.0.max(b.0),
                 a.1.max(b.1),
-                format!(
-                    "{y_label}: {}; {x_label}: {}. {} [{}, {}] (95% interval)",
-                    rows.get(r).map_or("", String::as_str),
-                    columns.get(c).map_or("", String::as_str),
-                    written(v, 1),
-                    written(lo, 1),
-                    written(hi, 1)
-                ),
+                if lo == hi {
+                    format!(
+                        "{y_label}: {}; {x_label}: {}. {} (exact)",
+                        rows.get(r).map_or("", String::as_str),
+                        columns.get(c).map_or("", String::as_str),
+                        written(v, 2)
+                    )
+                } else {
+                    format!(
+                        "{y_label}: {}; {x_label}: {}. {} [{}, {}] (95% interval)",
+                        rows.get(r).map_or("", String::as_str),
+                        columns.get(c).map_or("", String::as_str),
+                        written(v, 1),
+                        written(lo, 1),
+                        written(hi, 1)
+                    )
+                },
             ));
             let mut rect = Rectangle::new(
                 [

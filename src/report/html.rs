@@ -111,7 +111,7 @@ fn mean(x: Option<f64>) -> String {
     x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
 }
 
-const STYLE: &str = "
+pub(crate) const STYLE: &str = "
 body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
 table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; }

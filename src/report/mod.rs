@@ -7,6 +7,7 @@
 pub mod balance;
 pub mod charts;
 pub mod csv;
+pub mod exact;
 pub mod html;
 pub mod manifest;
 pub mod shard;

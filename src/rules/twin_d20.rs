@@ -403,6 +403,8 @@ impl WoundCircles {
 pub struct Strike {
     /// At least one die hit.
     pub hit: bool,
+    /// How many of the two dice hit (0, 1 or 2).
+    pub dice_hit: u32,
     /// Damage dealt after armour (0 on a miss or when the armour took it all).
     pub dealt: u32,
 }
@@ -616,7 +618,11 @@ impl TwinD20 {
                 attacker, roll, case, damage, struck, dealt, circle, *wounds, log,
             );
         }
-        Strike { hit, dealt }
+        Strike {
+            hit,
+            dice_hit: case.count_ones(),
+            dealt,
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -814,6 +820,23 @@ impl Ruleset for TwinD20 {
                 let recovery = self.recover(side, wounds[side.index()], dice, log);
                 tally.record_recovery(side, &recovery);
             }
+        }
+    }
+}
+
+/// One exchange for exact tables: `strike`, the very attack the duel rolls, on an unwounded
+/// defender.
+impl crate::exact::Exchange for TwinD20 {
+    const UNIT: &'static str = "damage";
+    const RESULTS: &'static [&'static str] = &["miss", "one die hits", "both dice hit"];
+
+    fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
+        let mut wounds = WoundCircles::default();
+        let strike = self.strike(attacker, &mut wounds, dice, &mut crate::log::NoLog);
+        crate::exact::Outcome {
+            result: Self::RESULTS[strike.dice_hit as usize],
+            value: strike.dealt,
+            kind: "",
         }
     }
 }

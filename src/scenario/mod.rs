@@ -9,6 +9,7 @@ pub mod balance;
 pub mod compare;
 pub mod error;
 pub mod fields;
+pub mod grid;
 pub mod schema;
 pub mod sweep;
 

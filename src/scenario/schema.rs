@@ -62,6 +62,9 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// [`crate::scenario::balance`]).
     #[serde(default)]
     pub balance: Option<toml::Table>,
+    /// What `duelsim exact` tabulates (read by [`crate::scenario::grid`]).
+    #[serde(default)]
+    pub exact: Option<toml::Table>,
     /// Rounds before a duel is called a draw.
     #[serde(default = "default_round_limit")]
     pub round_limit: Ranged<1, 10_000>,

@@ -1,0 +1,366 @@
+//! Exact tables: the distribution of one exchange (an attack and its defence, through armour to
+//! its consequence) computed by walking every die outcome through the very rules code the duel
+//! runs, with [`EnumeratingDice`] in place of the random source.
+//!
+//! Each ruleset that has its exchange written as one entry point implements [`Exchange`] (its
+//! duel calls the same function); [`table`] walks it and adds the exact probabilities as
+//! fractions, so the totals are exactly 1. The walk covers the raw tree of die outcomes; one
+//! larger than [`MAX_OUTCOMES`] is refused with its size rather than run for hours.
+
+use crate::dice::{Dice, EnumeratingDice};
+use crate::scenario::Model;
+use crate::stats::Side;
+use std::collections::BTreeMap;
+
+/// The most die outcomes one exchange's walk visits.
+pub const MAX_OUTCOMES: u64 = 20_000_000;
+
+/// What one exchange did, in the ruleset's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The hit kind: one of the ruleset's [`Exchange::RESULTS`].
+    pub result: &'static str,
+    /// What the hit left, in the ruleset's [`Exchange::UNIT`] (0 on a miss).
+    pub value: u32,
+    /// What kind of mark it left ("Stun", "Injury"), or "" where the ruleset has no kinds.
+    pub kind: &'static str,
+}
+
+/// One exchange of a ruleset, from fighters unhurt at its start.
+pub trait Exchange {
+    /// What [`Outcome::value`] counts ("damage", "wound row").
+    const UNIT: &'static str;
+    /// The hit kinds, from the miss (first) to the best (last).
+    const RESULTS: &'static [&'static str];
+    /// Rolls one exchange of `attacker` on the other fighter.
+    fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> Outcome;
+}
+
+/// An exact probability: a reduced fraction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fraction {
+    /// The numerator.
+    pub numerator: u128,
+    /// The denominator (at least 1).
+    pub denominator: u128,
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Fraction {
+    /// Nothing.
+    pub const ZERO: Fraction = Fraction {
+        numerator: 0,
+        denominator: 1,
+    };
+
+    /// `numerator / denominator`, reduced.
+    pub fn new(numerator: u128, denominator: u128) -> Fraction {
+        let g = gcd(numerator, denominator).max(1);
+        Fraction {
+            numerator: numerator / g,
+            denominator: denominator / g,
+        }
+    }
+
+    /// The sum, or `None` past 128 bits.
+    pub fn checked_add(self, other: Fraction) -> Option<Fraction> {
+        let g = gcd(self.denominator, other.denominator).max(1);
+        let lcm = (self.denominator / g).checked_mul(other.denominator)?;
+        let a = self.numerator.checked_mul(lcm / self.denominator)?;
+        let b = other.numerator.checked_mul(lcm / other.denominator)?;
+        Some(Fraction::new(a.checked_add(b)?, lcm))
+    }
+
+    /// As a floating-point probability.
+    pub fn value(self) -> f64 {
+        self.numerator as f64 / self.denominator as f64
+    }
+}
+
+/// The exact distribution of one exchange in one direction.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// What the values count.
+    pub unit: &'static str,
+    /// Each hit kind with its probability, miss first, best last.
+    pub results: Vec<(&'static str, Fraction)>,
+    /// Each value with its probability (0 includes the misses).
+    pub values: Vec<(u32, Fraction)>,
+    /// Each mark kind with its probability, where the ruleset has kinds.
+    pub kinds: Vec<(&'static str, Fraction)>,
+    /// Die outcomes walked.
+    pub outcomes: u64,
+}
+
+impl Table {
+    /// The chance of any hit.
+    pub fn hit(&self) -> f64 {
+        1.0 - self.results.first().map_or(0.0, |r| r.1.value())
+    }
+
+    /// The chance of the best hit kind.
+    pub fn best(&self) -> f64 {
+        self.results.last().map_or(0.0, |r| r.1.value())
+    }
+
+    /// The mean value.
+    pub fn mean(&self) -> f64 {
+        self.values
+            .iter()
+            .map(|(v, p)| f64::from(*v) * p.value())
+            .sum()
+    }
+
+    /// The name of the best hit kind.
+    pub fn best_name(&self) -> &'static str {
+        self.results.last().map_or("", |r| r.0)
+    }
+}
+
+fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
+    // Leaves are counted by outcome and by the denominator of their chance (1 over the product
+    // of their dice's sides): integer counts in the walk, fractions only at the end.
+    let mut counts: BTreeMap<(usize, u32, &'static str, u128), u64> = BTreeMap::new();
+    let mut outcomes = 0u64;
+    let fits = EnumeratingDice::for_each_exact(
+        |dice| model.exchange(attacker, dice),
+        |outcome, denominator| {
+            outcomes += 1;
+            let i = M::RESULTS
+                .iter()
+                .position(|r| *r == outcome.result)
+                .unwrap_or(0);
+            *counts
+                .entry((i, outcome.value, outcome.kind, denominator))
+                .or_default() += 1;
+            outcomes <= MAX_OUTCOMES
+        },
+    );
+    if outcomes > MAX_OUTCOMES {
+        return Err(format!(
+            "the exchange has more than {MAX_OUTCOMES} die outcomes; expected a smaller one (fewer dice) for an exact table"
+        ));
+    }
+    if !fits {
+        return Err(
+            "an outcome rolls too many dice for exact fractions (its probability's denominator outgrows 128 bits)"
+                .to_owned(),
+        );
+    }
+    let too_big = || "the exact fractions outgrow 128 bits; expected fewer dice".to_owned();
+    let mut results = vec![Fraction::ZERO; M::RESULTS.len()];
+    let mut values: BTreeMap<u32, Fraction> = BTreeMap::new();
+    let mut kinds: BTreeMap<&'static str, Fraction> = BTreeMap::new();
+    for (&(i, value, kind, denominator), &count) in &counts {
+        let p = Fraction::new(u128::from(count), denominator);
+        let add = |to: &mut Fraction| -> Result<(), String> {
+            *to = to.checked_add(p).ok_or_else(too_big)?;
+            Ok(())
+        };
+        add(&mut results[i])?;
+        add(values.entry(value).or_insert(Fraction::ZERO))?;
+        if !kind.is_empty() {
+            add(kinds.entry(kind).or_insert(Fraction::ZERO))?;
+        }
+    }
+    Ok(Table {
+        unit: M::UNIT,
+        results: M::RESULTS.iter().copied().zip(results).collect(),
+        values: values.into_iter().collect(),
+        kinds: kinds.into_iter().collect(),
+        outcomes,
+    })
+}
+
+/// The table of a's exchange on b at every cell of a grid, row by row (one cell per row value
+/// for a one-path grid).
+pub fn grid_tables(grid: &crate::scenario::grid::Grid) -> anyhow::Result<Vec<Table>> {
+    let rows = grid.axes.first().map_or(0, |(_, v)| v.len());
+    let columns = grid.axes.get(1).map_or(0, |(_, v)| v.len());
+    let mut tables = Vec::with_capacity(grid.cells());
+    for r in 0..rows {
+        for c in 0..columns.max(1) {
+            let cell = if columns == 0 { vec![r] } else { vec![r, c] };
+            let model = grid.model_at(&cell)?;
+            tables.push(table(&model, Side::A).map_err(|message| {
+                crate::scenario::error::InputError {
+                    place: grid.file().display().to_string(),
+                    field: Some("exact.grid".to_owned()),
+                    message,
+                }
+            })?);
+        }
+    }
+    Ok(tables)
+}
+
+/// The exact table of `attacker`'s exchange on the other fighter of `model`.
+pub fn table(model: &Model, attacker: Side) -> Result<Table, String> {
+    match model {
+        Model::TwinD20(m) => walk(m, attacker),
+        Model::GuardPierce(m) => walk(m, attacker),
+        Model::WoundLevels(_) | Model::D6Pool(_) | Model::ZoneD100(_) => Err(format!(
+            "exact tables are not available for the {} ruleset in this version (twin-d20 and guard-pierce have them)",
+            model_ruleset(model)
+        )),
+        Model::ZoneD100Recovery(_) => {
+            Err("a recovery scenario has no exchange; expected a duel scenario".to_owned())
+        }
+    }
+}
+
+fn model_ruleset(model: &Model) -> &'static str {
+    match model {
+        Model::TwinD20(_) => "twin-d20",
+        Model::GuardPierce(_) => "guard-pierce",
+        Model::WoundLevels(_) => "wound-levels",
+        Model::D6Pool(_) => "d6-pool",
+        Model::ZoneD100(_) | Model::ZoneD100Recovery(_) => "zone-d100",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::FastDice;
+    use std::path::Path;
+
+    fn model(text: &str) -> Model {
+        let scenario = crate::scenario::parse(Path::new("scenarios/x/t.toml"), text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        scenario.points[0].model.clone()
+    }
+
+    const TWIN: &str = r#"
+name = "t"
+ruleset = "twin-d20"
+[a]
+attack = 12
+defense = 6
+toughness = 9
+weapon = "w"
+[b]
+attack = 15
+defense = 6
+toughness = 9
+weapon = "w"
+[weapons.w]
+damage = 2
+"#;
+
+    fn sums_to_one(t: &Table) {
+        let one = Fraction::new(1, 1);
+        let total = |parts: Vec<Fraction>| {
+            parts
+                .into_iter()
+                .try_fold(Fraction::ZERO, |s, p| s.checked_add(p))
+        };
+        assert_eq!(total(t.results.iter().map(|r| r.1).collect()), Some(one));
+        assert_eq!(total(t.values.iter().map(|r| r.1).collect()), Some(one));
+    }
+
+    fn p_value(t: &Table, value: u32) -> Fraction {
+        t.values
+            .iter()
+            .find(|(v, _)| *v == value)
+            .map_or(Fraction::ZERO, |(_, p)| *p)
+    }
+
+    #[test]
+    fn the_texts_examples_are_outcomes_with_their_exact_chances() {
+        // "The Attack is 12 against Defense 6, Damage 2. The black die comes up 3 and the
+        // white one 11 ... for a total of 5." Damage 5 needs one die hitting (7-12: six faces)
+        // and the other missing with last digit 3 (3 or 13): 2 x 6 x 2 = 24 of 400.
+        let t = table(&model(TWIN), Side::A).unwrap_or_else(|e| panic!("{e}"));
+        sums_to_one(&t);
+        assert_eq!(p_value(&t, 5), Fraction::new(3, 50));
+        assert_eq!(t.outcomes, 400);
+        // "Attack 15 vs Defense 5, Damage 3 ... 10 Black, 6 White ... The Damage is 11."
+        // 11 = 3 + 2 x 4: both hit (6-15) four apart, 12 ordered pairs; or one hits and the
+        // other misses with last digit 8 (only 18 misses: 8 hits): 2 x 10 = 20. 32 of 400.
+        let text = TWIN
+            .replace("attack = 12\ndefense = 6", "attack = 15\ndefense = 6")
+            .replace(
+                "[b]\nattack = 15\ndefense = 6",
+                "[b]\nattack = 15\ndefense = 5",
+            )
+            .replace("damage = 2", "damage = 3");
+        let t = table(&model(&text), Side::A).unwrap_or_else(|e| panic!("{e}"));
+        sums_to_one(&t);
+        assert_eq!(p_value(&t, 11), Fraction::new(2, 25));
+    }
+
+    /// Rolls `n` exchanges with random dice and checks every outcome with an expected count of
+    /// 20 or more against the exact table within 4.5 standard errors.
+    fn agrees_with_monte_carlo(model: &Model, n: u64) {
+        for side in [Side::A, Side::B] {
+            let t = table(model, side).unwrap_or_else(|e| panic!("{e}"));
+            sums_to_one(&t);
+            let mut dice = FastDice::seed_from_u64(2026);
+            let mut results: BTreeMap<&str, u64> = BTreeMap::new();
+            let mut values: BTreeMap<u32, u64> = BTreeMap::new();
+            for _ in 0..n {
+                let o = match model {
+                    Model::TwinD20(m) => m.exchange(side, &mut dice),
+                    Model::GuardPierce(m) => m.exchange(side, &mut dice),
+                    _ => panic!("no exchange"),
+                };
+                *results.entry(o.result).or_default() += 1;
+                *values.entry(o.value).or_default() += 1;
+            }
+            let check = |what: String, p: f64, count: u64| {
+                let expected = p * n as f64;
+                if expected < 20.0 {
+                    return;
+                }
+                let se = (n as f64 * p * (1.0 - p)).sqrt();
+                assert!(
+                    (count as f64 - expected).abs() <= 4.5 * se,
+                    "{what}: {count} of {n} against {expected:.1} exactly"
+                );
+            };
+            for (r, p) in &t.results {
+                check(
+                    format!("{side:?} {r}"),
+                    p.value(),
+                    results.get(r).copied().unwrap_or(0),
+                );
+            }
+            for (v, p) in &t.values {
+                check(
+                    format!("{side:?} {} {v}", t.unit),
+                    p.value(),
+                    values.get(v).copied().unwrap_or(0),
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn twin_d20_exact_tables_agree_with_rolled_exchanges() {
+        let text = include_str!("../scenarios/twin-d20/knight-vs-brigand.toml");
+        agrees_with_monte_carlo(&model(text), 200_000);
+    }
+
+    #[test]
+    fn guard_pierce_exact_tables_agree_with_rolled_exchanges() {
+        let text = include_str!("../scenarios/guard-pierce/cudgel-vs-sword.toml");
+        let m = model(text);
+        let t = table(&m, Side::A).unwrap_or_else(|e| panic!("{e}"));
+        assert!(t.kinds.iter().any(|k| k.0 == "Injury" || k.0 == "Stun"));
+        agrees_with_monte_carlo(&m, 200_000);
+    }
+
+    #[test]
+    fn rulesets_without_an_exchange_entry_point_say_so() {
+        let text = include_str!("../scenarios/d6-pool/berserker-vs-shieldwall.toml");
+        let e = table(&model(text), Side::A).err().unwrap_or_default();
+        assert!(e.contains("d6-pool"), "{e}");
+    }
+}

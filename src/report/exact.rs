@@ -1,0 +1,231 @@
+//! The outputs of `duelsim exact`: `exact.csv` (tidy: direction, outcome, value, probability,
+//! numerator, denominator), `grid.csv` for an `[exact] grid`, a chart per direction and the
+//! grid's heatmap, and `report.html` with the tables. Written together, atomically, like a
+//! run's outputs. This module formats finished tables; it walks no dice.
+
+use super::charts::{ExactGrid, Rendered};
+use super::html::{STYLE, escape};
+use crate::exact::{Fraction, Table};
+use crate::scenario::Scenario;
+use anyhow::Result;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// A finished `duelsim exact`.
+pub struct Exact<'a> {
+    /// The scenario tabulated (its first point).
+    pub scenario: &'a Scenario,
+    /// The fighters' names.
+    pub names: [String; 2],
+    /// a's exchange on b, then b's on a.
+    pub tables: [Table; 2],
+    /// The grid: its chart data and each cell's table (row by row), when the file has one.
+    pub grid: Option<(ExactGrid, Vec<Table>, Vec<String>)>,
+}
+
+impl Exact<'_> {
+    fn directions(&self) -> [String; 2] {
+        [
+            format!("{} attacks {}", self.names[0], self.names[1]),
+            format!("{} attacks {}", self.names[1], self.names[0]),
+        ]
+    }
+}
+
+fn fraction_cells(p: &Fraction) -> String {
+    format!("{:.9},{},{}", p.value(), p.numerator, p.denominator)
+}
+
+/// `exact.csv`: every outcome of both directions, with its probability and exact fraction.
+pub fn exact_csv(exact: &Exact) -> String {
+    let mut out = String::from("direction,outcome,value,probability,numerator,denominator\n");
+    for (direction, table) in ["a->b", "b->a"].iter().zip(&exact.tables) {
+        for (result, p) in &table.results {
+            let _ = writeln!(out, "{direction},result,{result},{}", fraction_cells(p));
+        }
+        for (value, p) in &table.values {
+            let unit = table.unit.replace(' ', "_");
+            let _ = writeln!(out, "{direction},{unit},{value},{}", fraction_cells(p));
+        }
+        for (kind, p) in &table.kinds {
+            let _ = writeln!(out, "{direction},mark,{kind},{}", fraction_cells(p));
+        }
+    }
+    out
+}
+
+/// `grid.csv`: one row per cell: the paths' values, P(hit), P(best hit kind), mean value.
+fn grid_csv(paths: &[String], cells: &[(Vec<i64>, &Table)]) -> String {
+    let Some((_, first)) = cells.first() else {
+        return String::new();
+    };
+    let best = first.best_name().replace(' ', "_");
+    let unit = first.unit.replace(' ', "_");
+    let mut out = format!(
+        "{},p_hit,p_{best},mean_{unit}\n",
+        paths
+            .iter()
+            .map(|p| p.replace(',', " "))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for (values, table) in cells {
+        let written: Vec<String> = values.iter().map(i64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "{},{:.9},{:.9},{:.9}",
+            written.join(","),
+            table.hit(),
+            table.best(),
+            table.mean()
+        );
+    }
+    out
+}
+
+/// Writes every output into `dir`; returns the files written.
+pub fn write(exact: &Exact, grid_values: &[(Vec<i64>, usize)], dir: &Path) -> Result<Vec<PathBuf>> {
+    let directions = exact.directions();
+    let charts = super::charts::render_exact(
+        &[
+            (directions[0].clone(), &exact.tables[0]),
+            (directions[1].clone(), &exact.tables[1]),
+        ],
+        exact.grid.as_ref().map(|g| &g.0),
+    )?;
+    let mut files = vec![("exact.csv".to_owned(), exact_csv(exact).into_bytes())];
+    if let Some((_, tables, paths)) = &exact.grid {
+        let cells: Vec<(Vec<i64>, &Table)> = grid_values
+            .iter()
+            .map(|(values, i)| (values.clone(), &tables[*i]))
+            .collect();
+        files.push(("grid.csv".to_owned(), grid_csv(paths, &cells).into_bytes()));
+    }
+    for chart in &charts {
+        files.push((
+            format!("charts/{}.svg", chart.name),
+            chart.svg.clone().into_bytes(),
+        ));
+        files.push((format!("charts/{}.png", chart.name), chart.png.clone()));
+    }
+    files.push(("report.html".to_owned(), html(exact, &charts).into_bytes()));
+    super::write(files, dir)
+}
+
+fn html(exact: &Exact, charts: &[Rendered]) -> String {
+    let s = exact.scenario;
+    let mut h = String::new();
+    let _ = writeln!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} — duelsim exact tables</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{} — exact tables</h1>",
+        escape(&s.name),
+        escape(&s.name)
+    );
+    let _ = writeln!(
+        h,
+        "<p>One exchange of the <code>{}</code> rules (an attack and its defence, through armour to what it leaves), computed exactly by walking every die outcome through the rules code the duel runs, from unhurt fighters. Probabilities are exact fractions; every number is in exact.csv{}.</p>",
+        escape(s.ruleset),
+        if exact.grid.is_some() {
+            " and grid.csv"
+        } else {
+            ""
+        }
+    );
+    for (who, table) in exact.directions().iter().zip(&exact.tables) {
+        let _ = writeln!(
+            h,
+            "<h2>{}</h2>\n<p>{} die outcomes walked. Hits: {:.2}%; {}: {:.2}%; mean {}: {:.3}.</p>\n<table><tr><th>outcome</th><th>value</th><th>probability</th><th>exact</th></tr>",
+            escape(who),
+            table.outcomes,
+            100.0 * table.hit(),
+            escape(table.best_name()),
+            100.0 * table.best(),
+            escape(table.unit),
+            table.mean()
+        );
+        let rows = table
+            .results
+            .iter()
+            .map(|(r, p)| ("result".to_owned(), r.to_string(), *p))
+            .chain(
+                table
+                    .values
+                    .iter()
+                    .map(|(v, p)| (table.unit.to_owned(), v.to_string(), *p)),
+            )
+            .chain(
+                table
+                    .kinds
+                    .iter()
+                    .map(|(k, p)| ("mark".to_owned(), k.to_string(), *p)),
+            );
+        for (outcome, value, p) in rows {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td class=\"n\">{:.4}%</td><td class=\"n\">{}/{}</td></tr>",
+                escape(&outcome),
+                escape(&value),
+                100.0 * p.value(),
+                p.numerator,
+                p.denominator
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    }
+    if let Some((grid, tables, _)) = &exact.grid {
+        let _ = writeln!(
+            h,
+            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit, the chance of {}, and the mean {}.</p>\n<div class=\"scroll\"><table><tr><th>{} \\ {}</th>",
+            escape(&grid.who),
+            escape(tables.first().map_or("", |t| t.best_name())),
+            escape(tables.first().map_or("", |t| t.unit)),
+            escape(&grid.rows_title),
+            escape(&grid.columns_title)
+        );
+        let columns = grid.columns.len().max(1);
+        for c in &grid.columns {
+            let _ = write!(h, "<th>{}</th>", escape(c));
+        }
+        if grid.columns.is_empty() {
+            let _ = write!(h, "<th>value</th>");
+        }
+        let _ = writeln!(h, "</tr>");
+        for (r, row) in grid.rows.iter().enumerate() {
+            let _ = write!(h, "<tr><th>{}</th>", escape(row));
+            for c in 0..columns {
+                if let Some(t) = tables.get(r * columns + c) {
+                    let _ = write!(
+                        h,
+                        "<td class=\"n\">{:.1}%<br><small>{:.1}% · {:.2}</small></td>",
+                        100.0 * t.hit(),
+                        100.0 * t.best(),
+                        t.mean()
+                    );
+                }
+            }
+            let _ = writeln!(h, "</tr>");
+        }
+        let _ = writeln!(h, "</table></div>");
+    }
+    let _ = writeln!(h, "<h2>Charts</h2>");
+    for c in charts {
+        let svg = c
+            .svg
+            .trim_start_matches(|ch: char| ch != '<')
+            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+            .trim();
+        let _ = writeln!(
+            h,
+            "<figure id=\"{name}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
+            name = escape(&c.name),
+            caption = escape(&c.caption),
+        );
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Scenario file</h2>\n<pre>{}</pre>\n<p><small>Written by duelsim {}.</small></p>\n</body>\n</html>",
+        escape(&s.sources.text),
+        env!("CARGO_PKG_VERSION")
+    );
+    h
+}

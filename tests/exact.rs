@@ -1,0 +1,159 @@
+//! `duelsim exact` end to end: the shipped table scenarios write exact.csv (whose fractions sum
+//! to exactly 1 each way), grid.csv and the print-ready heatmap; rulesets without an exchange
+//! entry point and bad grids are input errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn duelsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-exact-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// Adds fractions exactly: (numerator, denominator).
+fn add(a: (u128, u128), b: (u128, u128)) -> (u128, u128) {
+    let d = a.1 / gcd(a.1, b.1) * b.1;
+    let n = a.0 * (d / a.1) + b.0 * (d / b.1);
+    let g = gcd(n, d);
+    (n / g, d / g)
+}
+
+#[test]
+fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
+    for (file, cells) in [
+        ("scenarios/twin-d20/to-hit-table.toml", 256),
+        ("scenarios/guard-pierce/guard-table.toml", 256),
+    ] {
+        let dir = scratch(&file.replace('/', "-"));
+        let o = duelsim(&["exact", file, "-q", "-o", &dir.to_string_lossy()]);
+        assert!(
+            o.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let csv = text(&dir.join("exact.csv"));
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("direction,outcome,value,probability,numerator,denominator")
+        );
+        let mut sums = std::collections::BTreeMap::new();
+        for line in lines {
+            let cells: Vec<&str> = line.split(',').collect();
+            assert_eq!(cells.len(), 6, "{line}");
+            let (n, d): (u128, u128) = match (cells[4].parse(), cells[5].parse()) {
+                (Ok(n), Ok(d)) => (n, d),
+                _ => panic!("{line}"),
+            };
+            let p: f64 = cells[3].parse().unwrap_or(f64::NAN);
+            assert!((p - n as f64 / d as f64).abs() < 1e-8, "{line}");
+            if cells[1] != "mark" {
+                let sum = sums
+                    .entry((cells[0].to_owned(), cells[1].to_owned()))
+                    .or_insert((0, 1));
+                *sum = add(*sum, (n, d));
+            }
+        }
+        assert_eq!(
+            sums.len(),
+            4,
+            "{file}: result and value, each way: {sums:?}"
+        );
+        for (key, sum) in &sums {
+            assert_eq!(*sum, (1, 1), "{file}: {key:?} sums to {sum:?}");
+        }
+        let grid = text(&dir.join("grid.csv"));
+        assert_eq!(grid.lines().count(), cells + 1, "{file}");
+        assert!(grid.starts_with("a.attack,"), "{grid}");
+        let svg = text(&dir.join("charts/grid.svg"));
+        assert!(svg.contains("<title>") && svg.contains("colour scale"));
+        assert!(
+            svg.contains("(exact)</title>"),
+            "each cell's hover says it is exact"
+        );
+        // Every cell's number is printed in it.
+        assert!(
+            svg.matches("%\n</text>").count() >= cells,
+            "{file}: numbers in the cells"
+        );
+        for chart in ["exact-a", "exact-b", "grid"] {
+            assert!(dir.join(format!("charts/{chart}.png")).exists(), "{chart}");
+        }
+        let report = text(&dir.join("report.html"));
+        assert!(report.contains("The rulebook table"), "{file}");
+    }
+}
+
+#[test]
+fn a_ruleset_without_an_exchange_and_a_bad_grid_are_input_errors() {
+    let dir = scratch("refused");
+    let o = duelsim(&[
+        "exact",
+        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        "-o",
+        &dir.join("d6").to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(err.contains("d6-pool"), "{err}");
+    assert!(!dir.join("d6").exists());
+    let shipped = text(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios/twin-d20/to-hit-table.toml")
+            .as_path(),
+    );
+    for (grid, expected) in [
+        (
+            "grid = { \"a.attack\" = { from = 5, to = 99 } }",
+            "a.attack",
+        ),
+        (
+            "grid = { \"a.attack\" = { from = 5 } }",
+            "expected { from = N, to = M }",
+        ),
+        (
+            "grid = { \"a.attack\" = { from = 1, to = 2 }, \"a.defense\" = { from = 1, to = 2 }, \"b.defense\" = { from = 1, to = 2 } }",
+            "expected one or two",
+        ),
+    ] {
+        let file = dir.join("bad.toml");
+        let written = shipped
+            .lines()
+            .map(|l| if l.starts_with("grid = ") { grid } else { l })
+            .collect::<Vec<_>>()
+            .join("\n");
+        std::fs::write(&file, written).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&[
+            "exact",
+            &file.to_string_lossy(),
+            "-o",
+            &dir.join("out").to_string_lossy(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{grid}: {err}");
+        assert!(err.contains(expected), "{grid}: {err}");
+        assert!(
+            err.lines().next().is_some_and(|l| l.contains("bad.toml:")),
+            "{err}"
+        );
+        assert!(!dir.join("out").exists());
+    }
+}
