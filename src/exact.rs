@@ -205,8 +205,9 @@ pub fn table(model: &Model, attacker: Side) -> Result<Table, String> {
     match model {
         Model::TwinD20(m) => walk(m, attacker),
         Model::GuardPierce(m) => walk(m, attacker),
-        Model::WoundLevels(_) | Model::D6Pool(_) | Model::ZoneD100(_) => Err(format!(
-            "exact tables are not available for the {} ruleset in this version (twin-d20 and guard-pierce have them)",
+        Model::WoundLevels(m) => walk(m, attacker),
+        Model::D6Pool(_) | Model::ZoneD100(_) => Err(format!(
+            "exact tables are not available for the {} ruleset in this version (twin-d20, guard-pierce and wound-levels have them)",
             model_ruleset(model)
         )),
         Model::ZoneD100Recovery(_) => {
@@ -309,6 +310,7 @@ damage = 2
                 let o = match model {
                     Model::TwinD20(m) => m.exchange(side, &mut dice),
                     Model::GuardPierce(m) => m.exchange(side, &mut dice),
+                    Model::WoundLevels(m) => m.exchange(side, &mut dice),
                     _ => panic!("no exchange"),
                 };
                 *results.entry(o.result).or_default() += 1;
@@ -355,6 +357,16 @@ damage = 2
         let t = table(&m, Side::A).unwrap_or_else(|e| panic!("{e}"));
         assert!(t.kinds.iter().any(|k| k.0 == "Injury" || k.0 == "Stun"));
         agrees_with_monte_carlo(&m, 200_000);
+    }
+
+    #[test]
+    fn wound_levels_exact_tables_agree_with_rolled_exchanges() {
+        for text in [
+            include_str!("../scenarios/wound-levels/bruiser-vs-fencer.toml"),
+            include_str!("../scenarios/wound-levels/knife-vs-pistol.toml"),
+        ] {
+            agrees_with_monte_carlo(&model(text), 200_000);
+        }
     }
 
     #[test]

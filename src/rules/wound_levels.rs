@@ -881,6 +881,32 @@ impl WoundLevels {
         }
     }
 
+    /// The turn's declarations: the slower declares first; Evasion then turns actions into
+    /// dodges against an attacking opponent.
+    fn plans(&self, slow: Side, states: &[State; 2], engaged: bool) -> [Plan; 2] {
+        let fast = slow.other();
+        let mut plans = [Plan::default(); 2];
+        for side in [slow, fast] {
+            plans[side.index()] = self.declare(side, states, engaged);
+        }
+        for side in [slow, fast] {
+            let me = &self.fighters[side.index()];
+            if me.evasion && plans[side.other().index()].attacks > 0 {
+                let p = &mut plans[side.index()];
+                let mut convert = me.evade;
+                if convert > 0 && p.reload {
+                    p.reload = false;
+                    p.dodges += 1;
+                    convert -= 1;
+                }
+                let from_attacks = convert.min(p.attacks);
+                p.attacks -= from_attacks;
+                p.dodges += from_attacks;
+            }
+        }
+        plans
+    }
+
     fn declare(&self, side: Side, states: &[State; 2], engaged: bool) -> Plan {
         let me = &self.fighters[side.index()];
         let state = &states[side.index()];
@@ -1280,27 +1306,8 @@ impl Ruleset for WoundLevels {
                     self.names[fast.index()]
                 )
             });
-            // The slower declares first; Evasion then turns actions into dodges.
             let slow = fast.other();
-            let mut plans = [Plan::default(); 2];
-            for side in [slow, fast] {
-                plans[side.index()] = self.declare(side, &states, engaged);
-            }
-            for side in [slow, fast] {
-                let me = &self.fighters[side.index()];
-                if me.evasion && plans[side.other().index()].attacks > 0 {
-                    let p = &mut plans[side.index()];
-                    let mut convert = me.evade;
-                    if convert > 0 && p.reload {
-                        p.reload = false;
-                        p.dodges += 1;
-                        convert -= 1;
-                    }
-                    let from_attacks = convert.min(p.attacks);
-                    p.attacks -= from_attacks;
-                    p.dodges += from_attacks;
-                }
-            }
+            let plans = self.plans(slow, &states, engaged);
             log.say(|| {
                 format!(
                     "  {} declares {}; {} declares {}",
@@ -1383,6 +1390,65 @@ impl Ruleset for WoundLevels {
                 tally.record_extra(0, u64::from(r.died));
                 tally.record_extra(1, u64::from(terminal));
             }
+        }
+    }
+}
+
+/// The wound levels by name, 0 unhurt.
+const LEVEL_NAMES: [&str; 8] = [
+    "unhurt",
+    "1 Negligible",
+    "2 Light",
+    "3 Moderate",
+    "4 Serious",
+    "5 Critical",
+    "6 Terminal",
+    "7 Mortal",
+];
+
+/// One exchange for exact tables: the attacker's first attack of its first turn, declared as
+/// the duel declares it (in melee for a melee fighter, at range for a shooter), answered by the
+/// defender's declared dodge, through armour to the damage and the wound level it leaves; the
+/// same `attack` the duel rolls.
+impl crate::exact::Exchange for WoundLevels {
+    const UNIT: &'static str = "damage";
+    const RESULTS: &'static [&'static str] = &["miss", "no attack", "hit"];
+
+    fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
+        let mut states = self.fighters.map(|f| State {
+            damage: 0,
+            ammo: f.clip,
+            spare_clips: f.spare_clips,
+            thrown: false,
+        });
+        let engaged = !self.fighters[attacker.index()].kind.is_ranged();
+        let plans = self.plans(attacker.other(), &states, engaged);
+        if plans[attacker.index()].attacks == 0 {
+            return crate::exact::Outcome {
+                result: "no attack",
+                value: 0,
+                kind: "",
+            };
+        }
+        let mut dodges_left = plans.map(|p| p.dodges);
+        let dealt = self.attack(
+            attacker,
+            &plans,
+            &mut dodges_left,
+            &mut states,
+            engaged,
+            dice,
+            &mut crate::log::NoLog,
+        );
+        let level = Self::level(states[attacker.other().index()].damage) as usize;
+        crate::exact::Outcome {
+            result: if dealt.is_some() { "hit" } else { "miss" },
+            value: dealt.unwrap_or(0),
+            kind: if dealt.is_some() {
+                LEVEL_NAMES[level.min(7)]
+            } else {
+                ""
+            },
         }
     }
 }
