@@ -31,6 +31,24 @@ pub trait Dice {
         (a, b)
     }
 
+    /// Rolls `n` dice of `sides` faces and counts how many show each of the `K` highest faces:
+    /// `counts[k]` is the number showing `sides - K + 1 + k` (a d6 pool's 4s, 5s and 6s with
+    /// `K = 3`). The same as `n` calls of [`Dice::d`] for every source but the enumerating one,
+    /// which walks the distinct counts, each with its multinomial weight, instead of every
+    /// ordered roll.
+    #[inline]
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
+        let mut counts = [0u32; K];
+        let lowest = sides.saturating_sub(K as u32) + 1;
+        for _ in 0..n {
+            let face = self.d(sides, label);
+            if face >= lowest {
+                counts[(face - lowest) as usize] += 1;
+            }
+        }
+        counts
+    }
+
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -201,54 +219,128 @@ impl Dice for ScriptedDice {
 
 /// Walks every outcome of a sequence of rolls whose length and dice may depend on earlier
 /// results (a depth-first odometer). Each run of the experiment sees one outcome; its
-/// probability is the product of 1/sides over the dice it rolled.
+/// probability is the product over its rolls of 1/sides for a die, and of the multinomial
+/// weight over sides^n for a pool whose face counts it walks ([`Dice::count_faces`]).
 #[derive(Clone, Debug, Default)]
 pub struct EnumeratingDice {
-    /// (result, sides) of every die of the current outcome.
-    path: Vec<(u32, u32)>,
+    /// Every roll of the current outcome.
+    path: Vec<Step>,
     position: usize,
+    /// The face-count tables of the pools met so far.
+    pools: Vec<Pool>,
+}
+
+/// One roll of an outcome: the choice made (0-based) among `options`; `pool` 0 for one die of
+/// `options` sides, else the 1-based index of the pool's table.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    choice: u32,
+    options: u32,
+    pool: u32,
+}
+
+/// The distinct face counts of `n` dice of `sides` faces, counting the `counted` highest faces:
+/// each with how many ordered rolls give it.
+#[derive(Clone, Debug)]
+struct Pool {
+    n: u32,
+    sides: u32,
+    counted: u32,
+    /// (counts of the counted faces, lowest first; ordered rolls giving them)
+    outcomes: Vec<(Vec<u32>, u128)>,
+    /// sides^n.
+    total: u128,
+}
+
+/// The most dice one pool walk takes (beyond it the weights outgrow 128 bits).
+pub const MAX_POOL_DICE: u32 = 40;
+
+impl Pool {
+    fn new(n: u32, sides: u32, counted: u32) -> Pool {
+        let binomial = |n: u32, k: u32| -> u128 {
+            (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
+        };
+        let others = u128::from(sides - counted);
+        let mut outcomes = Vec::new();
+        // Every split of n over the counted faces; the rest show the other faces.
+        fn splits(left: u32, parts: u32, prefix: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+            if parts == 0 {
+                out.push(prefix.clone());
+                return;
+            }
+            for c in 0..=left {
+                prefix.push(c);
+                splits(left - c, parts - 1, prefix, out);
+                prefix.pop();
+            }
+        }
+        let mut all = Vec::new();
+        splits(n, counted, &mut Vec::new(), &mut all);
+        for counts in all {
+            let used: u32 = counts.iter().sum();
+            let rest = n - used;
+            if others == 0 && rest > 0 {
+                continue;
+            }
+            let mut weight = binomial(n, rest) * others.pow(rest);
+            let mut left = used;
+            for &c in &counts {
+                weight *= binomial(left, c);
+                left -= c;
+            }
+            outcomes.push((counts, weight));
+        }
+        Pool {
+            n,
+            sides,
+            counted,
+            outcomes,
+            total: u128::from(sides).pow(n),
+        }
+    }
 }
 
 impl EnumeratingDice {
     /// Runs `experiment` once per outcome and passes each result with its exact probability.
-    pub fn for_each<T>(mut experiment: impl FnMut(&mut Self) -> T, mut visit: impl FnMut(T, f64)) {
-        let mut dice = EnumeratingDice::default();
-        loop {
-            dice.position = 0;
-            let result = experiment(&mut dice);
-            dice.path.truncate(dice.position);
-            let probability = dice
-                .path
-                .iter()
-                .fold(1.0, |p, &(_, sides)| p / f64::from(sides));
-            visit(result, probability);
-            if !dice.advance() {
-                return;
-            }
-        }
+    pub fn for_each<T>(experiment: impl FnMut(&mut Self) -> T, mut visit: impl FnMut(T, f64)) {
+        Self::for_each_exact(experiment, |result, numerator, denominator| {
+            visit(result, numerator as f64 / denominator as f64);
+            true
+        });
     }
 
-    /// Runs `experiment` once per outcome and passes each result with the denominator of its
-    /// exact probability (1 over the product of the sides of the dice it rolled), until
-    /// `visit` returns false. Returns false when a product would not fit in 128 bits (an
-    /// experiment rolling too many dice for exact fractions); the walk stops there.
+    /// Runs `experiment` once per outcome and passes each result with its exact probability as
+    /// `numerator / denominator` (not reduced), until `visit` returns false. Returns false when
+    /// a product would not fit in 128 bits (an experiment rolling too many dice for exact
+    /// fractions); the walk stops there.
     pub fn for_each_exact<T>(
         mut experiment: impl FnMut(&mut Self) -> T,
-        mut visit: impl FnMut(T, u128) -> bool,
+        mut visit: impl FnMut(T, u128, u128) -> bool,
     ) -> bool {
         let mut dice = EnumeratingDice::default();
         loop {
             dice.position = 0;
             let result = experiment(&mut dice);
             dice.path.truncate(dice.position);
-            let Some(denominator) = dice
-                .path
-                .iter()
-                .try_fold(1u128, |p, &(_, sides)| p.checked_mul(u128::from(sides)))
-            else {
-                return false;
-            };
-            if !visit(result, denominator) || !dice.advance() {
+            let mut numerator = 1u128;
+            let mut denominator = 1u128;
+            for step in &dice.path {
+                let (weight, total) = match step.pool {
+                    0 => (1, u128::from(step.options)),
+                    k => {
+                        let pool = &dice.pools[k as usize - 1];
+                        (pool.outcomes[step.choice as usize].1, pool.total)
+                    }
+                };
+                match (
+                    numerator.checked_mul(weight),
+                    denominator.checked_mul(total),
+                ) {
+                    (Some(n), Some(d)) => (numerator, denominator) = (n, d),
+                    _ => return false,
+                }
+            }
+            if !visit(result, numerator, denominator) || !dice.advance() {
                 return true;
             }
         }
@@ -256,28 +348,75 @@ impl EnumeratingDice {
 
     fn advance(&mut self) -> bool {
         while let Some(last) = self.path.last_mut() {
-            if last.0 < last.1 {
-                last.0 += 1;
+            if last.choice + 1 < last.options {
+                last.choice += 1;
                 return true;
             }
             self.path.pop();
         }
         false
     }
+
+    /// The step at the current position if it is the same kind of roll, else a new first
+    /// choice (the rolls after a changed one are a new branch).
+    fn step(&mut self, options: u32, pool: u32) -> u32 {
+        let choice = match self.path.get(self.position) {
+            Some(step) if step.options == options && step.pool == pool => step.choice,
+            _ => {
+                self.path.truncate(self.position);
+                self.path.push(Step {
+                    choice: 0,
+                    options,
+                    pool,
+                });
+                0
+            }
+        };
+        self.position += 1;
+        choice
+    }
 }
 
 impl Dice for EnumeratingDice {
     fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
-        let value = match self.path.get(self.position) {
-            Some(&(value, s)) if s == sides => value,
-            _ => {
-                self.path.truncate(self.position);
-                self.path.push((1, sides));
-                1
+        self.step(sides, 0) + 1
+    }
+
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
+        let counted = K as u32;
+        if n > MAX_POOL_DICE || counted > sides {
+            // Too many dice for one table (or a nonsense split): walk them one by one.
+            let mut counts = [0u32; K];
+            let lowest = sides.saturating_sub(counted) + 1;
+            for _ in 0..n {
+                let face = self.d(sides, label);
+                if face >= lowest {
+                    counts[(face - lowest) as usize] += 1;
+                }
+            }
+            return counts;
+        }
+        let index = match self
+            .pools
+            .iter()
+            .position(|p| p.n == n && p.sides == sides && p.counted == counted)
+        {
+            Some(i) => i,
+            None => {
+                self.pools.push(Pool::new(n, sides, counted));
+                self.pools.len() - 1
             }
         };
-        self.position += 1;
-        value
+        let options = self.pools[index].outcomes.len() as u32;
+        let choice = self.step(options, index as u32 + 1);
+        let mut counts = [0u32; K];
+        for (to, from) in counts
+            .iter_mut()
+            .zip(&self.pools[index].outcomes[choice as usize].0)
+        {
+            *to = *from;
+        }
+        counts
     }
 }
 

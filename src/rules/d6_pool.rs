@@ -760,17 +760,10 @@ pub struct D6Pool {
     pub round_limit: u32,
 }
 
-/// Rolls `n` d6 and counts the 4s, 5s and 6s.
+/// Rolls `n` d6 and counts the 4s, 5s and 6s (an exact walk takes the distinct counts).
 #[inline]
 fn roll_counts<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> [u32; 3] {
-    let mut counts = [0u32; 3];
-    for _ in 0..n {
-        let face = dice.d(6, label);
-        if face >= 4 {
-            counts[(face - 4) as usize] += 1;
-        }
-    }
-    counts
+    dice.count_faces::<3>(n, 6, label)
 }
 
 impl D6Pool {
@@ -1009,7 +1002,8 @@ impl D6Pool {
         let needed = self.table.needed(out.column, sixes);
         let (rule, allowed) = defence_rule(&standing);
         out.defence_dice = foe.defence_dice(allowed);
-        let [_, _, blocks] = roll_counts(dice, out.defence_dice, "d6 (defence)");
+        // Only the 6s block.
+        let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;
         out.blocked = blocks >= needed;
         log.say(|| {
@@ -1030,10 +1024,9 @@ impl D6Pool {
         out.damage = self.table.damage[out.column];
         if out.column == CRITICAL {
             out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
-            let mut total = 0;
-            for _ in 0..out.critical_dice {
-                total += dice.d(6, "d6 (critical damage)") as i32;
-            }
+            // The dice are summed: how many show each face is all that matters.
+            let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
+            let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
             let critical = total + weapon.crit_bonus;
             out.damage = match self.rules.crit_damage {
                 CritDamage::Add => out.damage + critical,
@@ -1211,6 +1204,34 @@ impl Ruleset for D6Pool {
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));
             }
+        }
+    }
+}
+
+/// One exchange for exact tables: `attack`, the very attack the duel rolls, from fighters at
+/// the start of the duel; its outcome is the hit (a whiff, blocked, a hit or a Critical
+/// Strike), the damage dealt, and whether it stunned.
+impl crate::exact::Exchange for D6Pool {
+    const UNIT: &'static str = "damage";
+    const RESULTS: &'static [&'static str] = &["whiff", "blocked", "hit", "Critical Strike"];
+
+    fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
+        let mut states = self.fighters.map(|f| State::start(&f));
+        let attack = self.attack(attacker, &mut states, dice, &mut crate::log::NoLog);
+        let result = match (attack.column, attack.blocked) {
+            (WHIFF, _) => "whiff",
+            (_, true) => "blocked",
+            (CRITICAL, _) => "Critical Strike",
+            _ => "hit",
+        };
+        crate::exact::Outcome {
+            result,
+            value: attack.damage.max(0) as u32,
+            kind: match (attack.hit(), attack.stunned) {
+                (false, _) => "",
+                (true, true) => "stunned",
+                (true, false) => "not stunned",
+            },
         }
     }
 }
