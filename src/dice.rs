@@ -252,11 +252,13 @@ struct Pool {
     total: u128,
 }
 
-/// The most dice one pool walk takes (beyond it the weights outgrow 128 bits).
+/// The most dice one pool table takes (with more, or weights past 128 bits, the dice are walked
+/// one by one).
 pub const MAX_POOL_DICE: u32 = 40;
 
 impl Pool {
-    fn new(n: u32, sides: u32, counted: u32) -> Pool {
+    /// The table, or `None` when its weights would outgrow 128 bits.
+    fn new(n: u32, sides: u32, counted: u32) -> Option<Pool> {
         let binomial = |n: u32, k: u32| -> u128 {
             (0..k).fold(1u128, |acc, i| acc * u128::from(n - i) / u128::from(i + 1))
         };
@@ -282,21 +284,21 @@ impl Pool {
             if others == 0 && rest > 0 {
                 continue;
             }
-            let mut weight = binomial(n, rest) * others.pow(rest);
+            let mut weight = binomial(n, rest).checked_mul(others.checked_pow(rest)?)?;
             let mut left = used;
             for &c in &counts {
-                weight *= binomial(left, c);
+                weight = weight.checked_mul(binomial(left, c))?;
                 left -= c;
             }
             outcomes.push((counts, weight));
         }
-        Pool {
+        Some(Pool {
             n,
             sides,
             counted,
             outcomes,
-            total: u128::from(sides).pow(n),
-        }
+            total: u128::from(sides).checked_pow(n)?,
+        })
     }
 }
 
@@ -384,7 +386,21 @@ impl Dice for EnumeratingDice {
 
     fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
         let counted = K as u32;
-        if n > MAX_POOL_DICE || counted > sides {
+        let known = self
+            .pools
+            .iter()
+            .position(|p| p.n == n && p.sides == sides && p.counted == counted);
+        let index = match known {
+            Some(i) => Some(i),
+            None if n <= MAX_POOL_DICE && counted <= sides => {
+                Pool::new(n, sides, counted).map(|pool| {
+                    self.pools.push(pool);
+                    self.pools.len() - 1
+                })
+            }
+            None => None,
+        };
+        let Some(index) = index else {
             // Too many dice for one table (or a nonsense split): walk them one by one.
             let mut counts = [0u32; K];
             let lowest = sides.saturating_sub(counted) + 1;
@@ -395,17 +411,6 @@ impl Dice for EnumeratingDice {
                 }
             }
             return counts;
-        }
-        let index = match self
-            .pools
-            .iter()
-            .position(|p| p.n == n && p.sides == sides && p.counted == counted)
-        {
-            Some(i) => i,
-            None => {
-                self.pools.push(Pool::new(n, sides, counted));
-                self.pools.len() - 1
-            }
         };
         let options = self.pools[index].outcomes.len() as u32;
         let choice = self.step(options, index as u32 + 1);

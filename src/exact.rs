@@ -32,8 +32,11 @@ pub struct Outcome {
 pub trait Exchange {
     /// What [`Outcome::value`] counts ("damage", "wound row").
     const UNIT: &'static str;
-    /// The hit kinds, from the miss (first) to the best (last).
+    /// The results, those that are not hits first (a miss, a block, no attack), then the hit
+    /// kinds up to the best (last).
     const RESULTS: &'static [&'static str];
+    /// How many of the first [`Exchange::RESULTS`] are not hits.
+    const MISSES: usize = 1;
     /// Rolls one exchange of `attacker` on the other fighter.
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> Outcome;
 }
@@ -90,8 +93,10 @@ impl Fraction {
 pub struct Table {
     /// What the values count.
     pub unit: &'static str,
-    /// Each hit kind with its probability, miss first, best last.
+    /// Each result with its probability: the non-hits first, the best hit kind last.
     pub results: Vec<(&'static str, Fraction)>,
+    /// How many of the first results are not hits.
+    pub misses: usize,
     /// Each value with its probability (0 includes the misses).
     pub values: Vec<(u32, Fraction)>,
     /// Each mark kind with its probability, where the ruleset has kinds.
@@ -101,9 +106,13 @@ pub struct Table {
 }
 
 impl Table {
-    /// The chance of any hit.
+    /// The chance of any hit (a result past the misses).
     pub fn hit(&self) -> f64 {
-        1.0 - self.results.first().map_or(0.0, |r| r.1.value())
+        self.results
+            .iter()
+            .skip(self.misses)
+            .map(|r| r.1.value())
+            .sum()
     }
 
     /// The chance of the best hit kind.
@@ -179,6 +188,7 @@ fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
     Ok(Table {
         unit: M::UNIT,
         results: M::RESULTS.iter().copied().zip(results).collect(),
+        misses: M::MISSES,
         values: values.into_iter().collect(),
         kinds: kinds.into_iter().collect(),
         outcomes,
@@ -386,6 +396,17 @@ damage = 2
         ] {
             agrees_with_monte_carlo(&model(text), 200_000);
         }
+        // A blocked attack is not a hit.
+        let text = include_str!("../scenarios/d6-pool/berserker-vs-shieldwall.toml");
+        let t = table(&model(text), Side::A).unwrap_or_else(|e| panic!("{e}"));
+        let p = |r: &str| {
+            t.results
+                .iter()
+                .find(|x| x.0 == r)
+                .map_or(0.0, |x| x.1.value())
+        };
+        assert!(p("blocked") > 0.0);
+        assert!((t.hit() - p("hit") - p("Critical Strike")).abs() < 1e-12);
     }
 
     #[test]

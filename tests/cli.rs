@@ -1,6 +1,8 @@
 //! The `duelsim` binary as a designer uses it: outputs, determinism across threads and seeds,
 //! the text's worked examples through `trace --dice`, and clear exit-2 errors for bad input.
 
+mod common;
+use common::is_headline_with_snippet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -1169,30 +1171,4 @@ fn columns_that_mean_nothing_are_left_out() {
         report.contains("<th>die in recovery</th>")
             && report.contains("<th>lasting impairment</th>")
     );
-}
-
-/// Whether an error is one headline line, optionally followed by the three lines of the file
-/// line it points at (`  |`, `N | text`, `  | ^^`) with the caret at the headline's column.
-fn is_headline_with_snippet(err: &str) -> bool {
-    let lines: Vec<&str> = err.lines().collect();
-    match lines.as_slice() {
-        [_] => true,
-        [headline, top, shown, caret] => {
-            let line_number = shown.split(" | ").next().unwrap_or("").trim();
-            let column = headline
-                .split(':')
-                .skip_while(|p| *p != line_number)
-                .nth(1)
-                .and_then(|c| c.trim().parse::<usize>().ok());
-            let gutter = line_number.len() + 3;
-            // A long line is shown from near the column, after a "…".
-            let windowed = shown.chars().nth(gutter) == Some('…');
-            top.trim() == "|"
-                && !line_number.is_empty()
-                && column
-                    .is_some_and(|c| windowed || caret.chars().nth(gutter + c - 1) == Some('^'))
-                && caret.contains('^')
-        }
-        _ => false,
-    }
 }

@@ -107,14 +107,14 @@ fn a_ruleset_without_an_exchange_and_a_bad_grid_are_input_errors() {
     let dir = scratch("refused");
     let o = duelsim(&[
         "exact",
-        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        "scenarios/zone-d100/broadsword-vs-spear.toml",
         "-o",
-        &dir.join("d6").to_string_lossy(),
+        &dir.join("zone").to_string_lossy(),
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(err.contains("d6-pool"), "{err}");
-    assert!(!dir.join("d6").exists());
+    assert!(err.contains("zone-d100"), "{err}");
+    assert!(!dir.join("zone").exists());
     let shipped = text(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenarios/twin-d20/to-hit-table.toml")

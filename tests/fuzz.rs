@@ -2,7 +2,8 @@
 //! (bytes, numbers at their type's edges, NaN and infinities, huge counts, unknown keys, deep
 //! nesting, unicode and control characters, sweep ranges with zero, negative, tiny and enormous
 //! steps), must be accepted or refused as bad input: no panic, an input error (exit 2) in one
-//! line, and nothing written when refused.
+//! headline line (with the line of the file it points at under it), and nothing written when
+//! refused.
 //!
 //! CI runs a bounded number of cases. A longer run (the note's million cases):
 //!
@@ -14,6 +15,8 @@
 //! `DUELSIM_FUZZ_SEED` picks another sequence of cases. A failing case is written to
 //! `target/fuzz-failure-<n>.toml` with the panic or the bad error.
 
+mod common;
+use common::is_headline_with_snippet;
 use duelsim::scenario::error::InputError;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -473,30 +476,4 @@ fn a_run_of_a_refused_file_writes_nothing_and_says_why_in_one_line() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Whether an error is one headline line, optionally followed by the three lines of the file
-/// line it points at (`  |`, `N | text`, `  | ^^`) with the caret at the headline's column.
-fn is_headline_with_snippet(err: &str) -> bool {
-    let lines: Vec<&str> = err.lines().collect();
-    match lines.as_slice() {
-        [_] => true,
-        [headline, top, shown, caret] => {
-            let line_number = shown.split(" | ").next().unwrap_or("").trim();
-            let column = headline
-                .split(':')
-                .skip_while(|p| *p != line_number)
-                .nth(1)
-                .and_then(|c| c.trim().parse::<usize>().ok());
-            let gutter = line_number.len() + 3;
-            // A long line is shown from near the column, after a "…".
-            let windowed = shown.chars().nth(gutter) == Some('…');
-            top.trim() == "|"
-                && !line_number.is_empty()
-                && column
-                    .is_some_and(|c| windowed || caret.chars().nth(gutter + c - 1) == Some('^'))
-                && caret.contains('^')
-        }
-        _ => false,
-    }
 }

@@ -240,13 +240,22 @@ pub fn render_exact(
         let cells = g
             .hit
             .iter()
+            .take(MAX_ROWS)
             .map(|row| row.iter().map(|&p| Some((p, p, p))).collect())
             .collect();
+        let cut = if g.rows.len() > MAX_ROWS {
+            format!(
+                " The first {MAX_ROWS} of {} rows are drawn; grid.csv has every cell.",
+                g.rows.len()
+            )
+        } else {
+            String::new()
+        };
         charts.push(Chart {
             name: "grid".into(),
             title: format!("Chance to hit: {}", g.who),
             caption: format!(
-                "The exact chance that one attack hits, for each {}{}; every cell is written, for printing.",
+                "The exact chance that one attack hits, for each {}{}; every cell is written, for printing.{cut}",
                 g.rows_title,
                 if g.columns_title.is_empty() {
                     String::new()
@@ -260,7 +269,7 @@ pub fn render_exact(
                 x_label: g.columns_title.clone(),
                 y_label: g.rows_title.clone(),
                 columns,
-                rows: g.rows.clone(),
+                rows: g.rows.iter().take(MAX_ROWS).cloned().collect(),
                 cells,
                 percent: true,
                 diverging: false,

@@ -209,17 +209,7 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
     }
     let _ = writeln!(h, "<h2>Charts</h2>");
     for c in charts {
-        let svg = c
-            .svg
-            .trim_start_matches(|ch: char| ch != '<')
-            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-            .trim();
-        let _ = writeln!(
-            h,
-            "<figure id=\"{name}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
-            name = escape(&c.name),
-            caption = escape(&c.caption),
-        );
+        super::html::figure(&mut h, c);
     }
     let _ = writeln!(
         h,

@@ -144,6 +144,22 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
 }
 ";
 
+/// A chart as a figure: its SVG inline, its caption, links to its files.
+pub(crate) fn figure(h: &mut String, c: &Rendered) {
+    let svg = c
+        .svg
+        .trim_start_matches(|ch: char| ch != '<')
+        .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        .trim();
+    let _ = writeln!(
+        h,
+        "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
+        name = escape(&c.name),
+        title = escape(&c.title),
+        caption = escape(&c.caption),
+    );
+}
+
 /// The whole page.
 pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     let s = run.scenario;
@@ -218,18 +234,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
         let _ = writeln!(h, "<p>This run calls for no charts.</p>");
     }
     for c in charts {
-        let svg = c
-            .svg
-            .trim_start_matches(|ch: char| ch != '<')
-            .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-            .trim();
-        let _ = writeln!(
-            h,
-            "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
-            name = escape(&c.name),
-            title = escape(&c.title),
-            caption = escape(&c.caption),
-        );
+        figure(&mut h, c);
         if let Some((corner, columns, rows)) = &c.table {
             let _ = write!(
                 h,

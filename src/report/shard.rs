@@ -55,7 +55,7 @@ fn source_files(scenario: &Scenario) -> (String, Vec<(String, Vec<u8>)>) {
         .max()
         .unwrap_or(0);
     let mut folder: Vec<String> = vec![SOURCE.to_owned()];
-    folder.extend((0..depth).map(|_| "in".to_owned()));
+    folder.extend((0..depth).map(|_| "up.duelsim".to_owned()));
     let name = scenario
         .path
         .file_name()
@@ -90,18 +90,21 @@ pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
         run.threads,
         run.duration.as_secs_f64()
     );
-    let mut files = vec![(
+    let mut files = Vec::new();
+    for (i, tally) in run.tallies.iter().enumerate() {
+        files.push((point_file(i), sealed(&id, i, tally).into_bytes()));
+    }
+    files.extend(sources);
+    // The description goes into place last: a shard with it is whole (a rerun with --resume
+    // takes it as finished).
+    files.push((
         FILE.to_owned(),
         format!(
             "{description}digest {}\n",
             fnv1a64_hex(description.as_bytes())
         )
         .into_bytes(),
-    )];
-    for (i, tally) in run.tallies.iter().enumerate() {
-        files.push((point_file(i), sealed(&id, i, tally).into_bytes()));
-    }
-    files.extend(sources);
+    ));
     super::write(files, dir)?;
     Ok(())
 }

@@ -1214,6 +1214,7 @@ impl Ruleset for D6Pool {
 impl crate::exact::Exchange for D6Pool {
     const UNIT: &'static str = "damage";
     const RESULTS: &'static [&'static str] = &["whiff", "blocked", "hit", "Critical Strike"];
+    const MISSES: usize = 2;
 
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
         let mut states = self.fighters.map(|f| State::start(&f));

@@ -1413,6 +1413,7 @@ const LEVEL_NAMES: [&str; 8] = [
 impl crate::exact::Exchange for WoundLevels {
     const UNIT: &'static str = "damage";
     const RESULTS: &'static [&'static str] = &["miss", "no attack", "hit"];
+    const MISSES: usize = 2;
 
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
         let mut states = self.fighters.map(|f| State {

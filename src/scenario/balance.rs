@@ -18,10 +18,10 @@
 //! choosing the next, so every shard runs its slice of each value the search could ask for
 //! ([`Balance::shard_plan`]), and `merge` walks the same bisection over the merged tallies.
 
+use super::Model;
 use super::error::{InputError, Source};
-use super::{Model, parse_one};
 use std::path::PathBuf;
-use toml_edit::{DocumentMut, Value};
+use toml_edit::Value;
 
 /// The rates a balance can aim at: name, and which count of the tally over its trials.
 pub const TARGETS: [&str; 5] = [
@@ -224,31 +224,12 @@ impl Balance {
 
     /// The scenario's model with the path set to `value`.
     pub fn model_at(&self, value: f64) -> Result<Model, InputError> {
-        let mut document: DocumentMut = self.text.parse().map_err(|e| InputError {
-            place: self.file.display().to_string(),
-            field: Some("balance".into()),
-            message: format!("cannot read for the balance: {e}"),
-        })?;
         let v = if self.integer {
             Value::from(value as i64)
         } else {
             Value::from(value)
         };
-        super::sweep::set_path(&mut document, &self.path, v).map_err(|m| InputError {
-            place: self.file.display().to_string(),
-            field: Some(format!("balance.path ({})", self.path)),
-            message: m,
-        })?;
-        let scenario = parse_one(&self.file, &document.to_string()).map_err(|e| InputError {
-            message: format!("{} (at {} = {})", e.message, self.path, self.label(value)),
-            ..e
-        })?;
-        scenario
-            .points
-            .into_iter()
-            .next()
-            .map(|p| p.model)
-            .ok_or_else(|| InputError::plain("the balance scenario has no point"))
+        super::model_with(&self.file, &self.text, "balance.path", &[(&self.path, v)])
     }
 }
 

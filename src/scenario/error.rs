@@ -122,13 +122,22 @@ pub fn snippet(place: &str) -> Option<String> {
     let text = read_text(Path::new(path), "file").ok()?;
     let written = text.lines().nth(line.checked_sub(1)?)?;
     let skip = column.checked_sub(1)?;
+    // Each character as shown: a tab as four spaces, a control character escaped; the caret
+    // line gives each the same width, so the caret stays under its column.
+    let shown_char = |c: char| -> String {
+        match c {
+            '\t' => "    ".to_owned(),
+            c if c.is_control() => c.escape_debug().collect(),
+            c => c.to_string(),
+        }
+    };
     // A long line is shown from a little before the column, marked "…".
     let from = skip.saturating_sub(60) * usize::from(skip > 100);
-    let window: String = written.chars().skip(from).collect();
+    let window: Vec<char> = written.chars().skip(from).take(skip - from + 100).collect();
     let shown = format!(
         "{}{}",
         if from > 0 { "…" } else { "" },
-        one_line(&window, 160)
+        window.iter().map(|&c| shown_char(c)).collect::<String>()
     );
     let word = written
         .chars()
@@ -137,11 +146,13 @@ pub fn snippet(place: &str) -> Option<String> {
         .count()
         .clamp(1, 60);
     let lead: String = (if from > 0 { " " } else { "" }).to_owned()
-        + &window
-            .chars()
-            .take(skip - from)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect::<String>();
+        + &" ".repeat(
+            window
+                .iter()
+                .take(skip - from)
+                .map(|&c| shown_char(c).chars().count())
+                .sum::<usize>(),
+        );
     let number = line.to_string();
     let gutter = " ".repeat(number.len());
     Some(format!(
@@ -355,6 +366,26 @@ fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caret_stays_under_its_column_past_tabs_and_control_characters() {
+        let file =
+            std::env::temp_dir().join(format!("duelsim-snippet-{}.toml", std::process::id()));
+        std::fs::write(&file, "name = \"x\"\n\tattack =\t99 \u{1b}\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let place = format!("{}:2:11", file.display());
+        let lines = snippet(&place).unwrap_or_default();
+        let _ = std::fs::remove_file(&file);
+        let rows: Vec<&str> = lines.lines().collect();
+        assert_eq!(rows.len(), 3, "{lines}");
+        let shown = rows[1].find("99").unwrap_or(0);
+        assert_eq!(rows[2].find('^'), Some(shown), "{lines}");
+        assert!(rows[2].ends_with("^^"), "{lines}");
+        assert!(
+            rows[1].contains("\\u{1b}"),
+            "the escape is written out: {lines}"
+        );
+    }
 
     #[test]
     fn nearest_name_finds_typos_only() {

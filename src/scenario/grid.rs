@@ -9,10 +9,10 @@
 //! This module reads the table and builds the model of a cell (the file with the cell's values
 //! written in, compiled as any scenario); `duelsim exact` walks each cell's exchange.
 
+use super::Model;
 use super::error::{InputError, Source};
-use super::{Model, parse_one};
 use std::path::PathBuf;
-use toml_edit::{DocumentMut, Value};
+use toml_edit::Value;
 
 /// The most cells a grid may have.
 pub const MAX_CELLS: usize = 4096;
@@ -29,33 +29,18 @@ pub struct Grid {
 impl Grid {
     /// The scenario's model with each axis set to the value of `cell` (one index per axis).
     pub fn model_at(&self, cell: &[usize]) -> Result<Model, InputError> {
-        let mut document: DocumentMut = self.text.parse().map_err(|e| InputError {
-            place: self.file.display().to_string(),
-            field: Some("exact.grid".into()),
-            message: format!("cannot read for the grid: {e}"),
-        })?;
-        let mut written = Vec::new();
-        for ((path, values), &i) in self.axes.iter().zip(cell) {
-            let value = values.get(i).copied().unwrap_or_default();
-            super::sweep::set_path(&mut document, path, Value::from(value)).map_err(|m| {
-                InputError {
-                    place: self.file.display().to_string(),
-                    field: Some(format!("exact.grid.{path}")),
-                    message: m,
-                }
-            })?;
-            written.push(format!("{path} = {value}"));
-        }
-        let scenario = parse_one(&self.file, &document.to_string()).map_err(|e| InputError {
-            message: format!("{} (at {})", e.message, written.join(", ")),
-            ..e
-        })?;
-        scenario
-            .points
-            .into_iter()
-            .next()
-            .map(|p| p.model)
-            .ok_or_else(|| InputError::plain("the grid scenario has no point"))
+        let values: Vec<(&str, Value)> = self
+            .axes
+            .iter()
+            .zip(cell)
+            .map(|((path, values), &i)| {
+                (
+                    path.as_str(),
+                    Value::from(values.get(i).copied().unwrap_or_default()),
+                )
+            })
+            .collect();
+        super::model_with(&self.file, &self.text, "exact.grid", &values)
     }
 
     /// The scenario file the grid is written in.
@@ -118,7 +103,8 @@ pub fn read(source: &Source) -> Result<Option<Grid>, InputError> {
             ));
         };
         let step = number("step").unwrap_or(1);
-        if step < 1 || to < from || (to - from) / step >= MAX_CELLS as i64 {
+        let span = i128::from(to) - i128::from(from);
+        if step < 1 || span < 0 || span / i128::from(step) >= MAX_CELLS as i128 {
             return Err(bad(
                 item,
                 &field,
@@ -127,7 +113,9 @@ pub fn read(source: &Source) -> Result<Option<Grid>, InputError> {
                 ),
             ));
         }
-        let values: Vec<i64> = (0..=(to - from) / step).map(|k| from + k * step).collect();
+        // At most MAX_CELLS values, each between from and to: no overflow.
+        let count = (span / i128::from(step)) as i64;
+        let values: Vec<i64> = (0..=count).map(|k| from + k * step).collect();
         axes.push((path.to_owned(), values));
     }
     if axes.is_empty() || axes.len() > 2 {

@@ -348,6 +348,41 @@ fn weigh(
     })
 }
 
+/// The model of a file with values written in at dotted paths (a `[balance]` value, a grid
+/// cell): the text with each set, compiled as any scenario; `table` names the table asking
+/// (`balance`, `exact.grid`) in errors.
+pub(crate) fn model_with(
+    file: &Path,
+    text: &str,
+    table: &str,
+    values: &[(&str, toml_edit::Value)],
+) -> Result<Model, InputError> {
+    let mut document: toml_edit::DocumentMut = text.parse().map_err(|e| InputError {
+        place: file.display().to_string(),
+        field: Some(table.to_owned()),
+        message: format!("cannot read the file again: {e}"),
+    })?;
+    let mut written = Vec::new();
+    for (path, value) in values {
+        sweep::set_path(&mut document, path, value.clone()).map_err(|m| InputError {
+            place: file.display().to_string(),
+            field: Some(format!("{table} ({path})")),
+            message: m,
+        })?;
+        written.push(format!("{path} = {}", value.to_string().trim()));
+    }
+    let scenario = parse_one(file, &document.to_string()).map_err(|e| InputError {
+        message: format!("{} (at {})", e.message, written.join(", ")),
+        ..e
+    })?;
+    scenario
+        .points
+        .into_iter()
+        .next()
+        .map(|p| p.model)
+        .ok_or_else(|| InputError::plain(format!("{}: no point to compile", file.display())))
+}
+
 /// Validates and compiles one file's text, without expanding its sweep.
 pub(crate) fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let source = Source { path, text };
