@@ -991,18 +991,35 @@ fn rounds_decided(run: &RunResult) -> Chart {
 /// ruleset's own unit: damage, wound circle, injury level).
 fn damage_per_hit(run: &RunResult) -> Chart {
     let (chosen, series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
+    // What each ruleset records for a hit, in its own words.
+    let (unit, zero) = match run.scenario.ruleset {
+        "guard-pierce" => (
+            "wound row marked",
+            "armour deflected it or nothing was marked",
+        ),
+        "zone-d100" => (
+            "injury level (1-5: M1 to G5)",
+            "no injury, or a glancing blow",
+        ),
+        "d6-pool" => ("damage dealt", "blocked"),
+        "wound-levels" => (
+            "damage after armour (wound levels)",
+            "the armour stopped it all",
+        ),
+        _ => ("damage after armour", "the armour stopped it all"),
+    };
     Chart {
         name: "damage-per-hit".into(),
         title: "What a hit does".into(),
         caption: format!(
-            "Share of hits, by either fighter, at each damage after armour (0: the armour stopped it all), in the ruleset's own unit (damage, wound circle or injury level); the last bin also holds larger values.{}",
+            "Share of hits, by either fighter, at each {unit} (0: {zero}); the last bin also holds larger values.{}",
             shown_note(chosen.len(), run.tallies.len())
         ),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
             legend_title: swept_title(run),
-            x_label: "damage after armour".into(),
+            x_label: unit.into(),
             y_label: "share of hits (%)".into(),
             x_range: (-0.5, f64::from(last) + 0.5),
             y_range: (0.0, top * 1.08),
