@@ -299,14 +299,7 @@ fn run_one(
                 journal.record_prefix(i, *next, prefix)?;
             }
             bar.finish_and_clear();
-            let run = RunResult {
-                scenario,
-                tallies,
-                threads,
-                duration: started.elapsed(),
-                notes: Vec::new(),
-                extra_files: Vec::new(),
-            };
+            let run = RunResult::of(scenario, tallies, threads, started.elapsed());
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
@@ -330,14 +323,12 @@ fn run_one(
         bar.set_position(done_trials);
         tallies.push(tally);
         if i + 1 < points && last_written.elapsed() >= PARTIAL_EVERY {
-            let run = RunResult {
+            let run = RunResult::of(
                 scenario,
-                tallies: std::mem::take(&mut tallies),
+                std::mem::take(&mut tallies),
                 threads,
-                duration: started.elapsed(),
-                notes: Vec::new(),
-                extra_files: Vec::new(),
-            };
+                started.elapsed(),
+            );
             report::write_partial(&run, dir)?;
             tallies = run.tallies;
             last_written = Instant::now();
@@ -345,14 +336,7 @@ fn run_one(
     }
     let duration = started.elapsed();
     bar.finish_and_clear();
-    let result = RunResult {
-        scenario,
-        tallies,
-        threads,
-        duration,
-        notes: Vec::new(),
-        extra_files: Vec::new(),
-    };
+    let result = RunResult::of(scenario, tallies, threads, duration);
     match options.shard {
         Some(shard) => report::shard::write(&result, shard, dir)?,
         None => {
@@ -473,14 +457,7 @@ fn run_balance(
             tallies.push(evaluate(k, value)?.1);
         }
         bar.finish_and_clear();
-        let result = RunResult {
-            scenario,
-            tallies,
-            threads,
-            duration: started.elapsed(),
-            notes: Vec::new(),
-            extra_files: Vec::new(),
-        };
+        let result = RunResult::of(scenario, tallies, threads, started.elapsed());
         report::shard::write(&result, shard, dir)?;
         journal.finish()?;
         if !options.quiet {

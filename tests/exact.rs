@@ -2,16 +2,9 @@
 //! to exactly 1 each way), grid.csv and the print-ready heatmap; rulesets without an exchange
 //! entry point and bad grids are input errors.
 
+mod common;
+use common::duelsim;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn duelsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"))
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("duelsim-exact-{}-{name}", std::process::id()));

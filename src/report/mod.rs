@@ -35,7 +35,24 @@ pub struct RunResult<'a> {
     pub extra_files: Vec<(String, Vec<u8>)>,
 }
 
-impl RunResult<'_> {
+impl<'a> RunResult<'a> {
+    /// A run with no notes and no tables of its own.
+    pub fn of(
+        scenario: &'a Scenario,
+        tallies: Vec<Tally>,
+        threads: usize,
+        duration: Duration,
+    ) -> Self {
+        RunResult {
+            scenario,
+            tallies,
+            threads,
+            duration,
+            notes: Vec::new(),
+            extra_files: Vec::new(),
+        }
+    }
+
     /// Trials over all points.
     pub fn total_trials(&self) -> u64 {
         self.tallies.iter().map(|t| t.trials).sum()

@@ -293,14 +293,7 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
     for (i, point) in scenario.points.iter().enumerate() {
         tallies.push(sum(i, &point.model)?);
     }
-    let run = RunResult {
-        scenario: &scenario,
-        tallies,
-        threads,
-        duration,
-        notes: Vec::new(),
-        extra_files: Vec::new(),
-    };
+    let run = RunResult::of(&scenario, tallies, threads, duration);
     super::write_all(&run, output)?;
     Ok((scenario.name.clone(), run.total_trials()))
 }

@@ -1,4 +1,16 @@
 //! Helpers shared by the integration tests.
+#![allow(dead_code)] // each test binary uses some of them
+
+use std::process::{Command, Output};
+
+/// Runs the `duelsim` binary from the crate's folder.
+pub fn duelsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"))
+}
 
 /// Whether an error is one headline line, optionally followed by the three lines of the file
 /// line it points at (`  |`, `N | text`, `  | ^^`) with the caret at the headline's column.
