@@ -4,8 +4,12 @@
 //! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
 //! `BENCH_SCENARIO=path.toml cargo bench --bench duel` benches another twin-d20 scenario.
 //! `exact/grid-16x16-<ruleset>` times the 256-cell rulebook grid of `duelsim exact`.
+//!
+//! After the benches it prints the floor table from this run's medians (criterion's
+//! `estimates.json`): each trial bench's median, dice per trial, the floor (dice per trial x
+//! the median of `dice/d20`) and the ratio of the two.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use duelsim::dice::{CountingDice, Dice, FastDice};
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
@@ -38,11 +42,15 @@ fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
     bench_group(c, "duel", name, model);
 }
 
+/// Dice per trial of each trial bench (`group/name`), for the floor table.
+static DICE_PER_TRIAL: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+
 fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, model: &R) {
-    eprintln!(
-        "{name}: {:.2} dice rolled per trial (CountingDice, 200000 trials)",
-        rolls_per_trial(model)
-    );
+    let rolls = rolls_per_trial(model);
+    eprintln!("{name}: {rolls:.2} dice rolled per trial (CountingDice, 200000 trials)");
+    if let Ok(mut list) = DICE_PER_TRIAL.lock() {
+        list.push((format!("{group_name}/{name}"), rolls));
+    }
     let mut group = c.benchmark_group(group_name);
     let mut dice = FastDice::seed_from_u64(2);
     let mut tally = Tally::new(model.shape());
@@ -160,4 +168,64 @@ criterion_group! {
     config = Criterion::default().without_plots();
     targets = bench_dice, bench_rulesets, bench_chunk, bench_exact_grid
 }
-criterion_main!(benches);
+
+/// The median (ns) criterion saved for `group/name`, if this run measured it (written after
+/// `since`).
+fn median_ns(id: &str, since: std::time::SystemTime) -> Option<f64> {
+    let home = std::env::var("CRITERION_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|_| {
+            std::env::var("CARGO_TARGET_DIR")
+                .map(std::path::PathBuf::from)
+                .unwrap_or_else(|_| Path::new(env!("CARGO_MANIFEST_DIR")).join("target"))
+                .join("criterion")
+        });
+    let file = home.join(id).join("new/estimates.json");
+    if std::fs::metadata(&file).ok()?.modified().ok()? < since {
+        return None;
+    }
+    let text = std::fs::read_to_string(file).ok()?;
+    let median = &text[text.find("\"median\"")?..];
+    let value = &median[median.find("\"point_estimate\":")? + "\"point_estimate\":".len()..];
+    value[..value.find([',', '}'])?].trim().parse().ok()
+}
+
+fn main() {
+    let started = std::time::SystemTime::now();
+    benches();
+    Criterion::default().final_summary();
+    // The floor table, from this run's medians.
+    let Some(die) = median_ns("dice/d20", started) else {
+        return;
+    };
+    let list = DICE_PER_TRIAL.lock().map(|l| l.clone()).unwrap_or_default();
+    let rows: Vec<String> = list
+        .iter()
+        .filter_map(|(id, dice)| {
+            let median = median_ns(id, started)?;
+            let floor = dice * die;
+            Some(format!(
+                "| {id} | {} | {dice:.1} | {} | {:.1}x |",
+                shown_ns(median),
+                shown_ns(floor),
+                median / floor
+            ))
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    println!("\nThe floor of each trial bench, this run (dice/d20 {die:.2} ns):\n");
+    println!("| bench | median | dice per trial | floor | ratio |\n|---|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
+    }
+}
+
+fn shown_ns(ns: f64) -> String {
+    if ns >= 1000.0 {
+        format!("{:.2} µs", ns / 1000.0)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
