@@ -883,6 +883,7 @@ impl WoundLevels {
 
     /// The turn's declarations: the slower declares first; Evasion then turns actions into
     /// dodges against an attacking opponent.
+    #[inline]
     fn plans(&self, slow: Side, states: &[State; 2], engaged: bool) -> [Plan; 2] {
         let fast = slow.other();
         let mut plans = [Plan::default(); 2];
