@@ -451,15 +451,18 @@ fn point_label(run: &RunResult, i: usize) -> String {
     let names = run.scenario.points[i].model.names();
     swept
         .iter()
-        .map(|(k, v)| match (k.as_str(), v.rsplit_once(' ')) {
-            // A [weights] point is "path +step": the path in words.
-            ("weights", Some((path, step))) => {
-                format!("{} {step}", axis_title(path, names, run.scenario.ruleset))
-            }
-            _ => v.clone(),
-        })
+        .map(|(k, v)| value_words(k, v, names, run.scenario.ruleset))
         .collect::<Vec<_>>()
         .join(" / ")
+}
+
+/// A swept value as a reader says it: a `[weights]` point's "path +step" with the path in words
+/// ("Knight's toughness +1"); any other value as written.
+pub(crate) fn value_words(key: &str, value: &str, names: [&str; 2], ruleset: &str) -> String {
+    match (key, value.rsplit_once(' ')) {
+        ("weights", Some((path, step))) => format!("{} {step}", axis_title(path, names, ruleset)),
+        _ => value.to_owned(),
+    }
 }
 
 /// What the points' labels are: the swept values' titles, in order.

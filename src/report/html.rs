@@ -307,7 +307,7 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
         .enumerate()
         .take(MAX_TABLE_ROWS)
     {
-        point_cells(h, i, p);
+        point_cells(h, i, p, run.scenario.ruleset);
         row(h, t, shown);
     }
     let _ = writeln!(h, "</table></div>");
@@ -356,7 +356,7 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
         .take(MAX_TABLE_ROWS)
     {
         let pooled = t.recovery_pooled();
-        point_cells(h, n, p);
+        point_cells(h, n, p, run.scenario.ruleset);
         let _ = write!(
             h,
             "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
@@ -381,20 +381,28 @@ fn point_header(h: &mut String, s: &crate::scenario::Scenario) {
     let _ = write!(h, "<tr><th>point</th>");
     let names = s.points[0].model.names();
     for (k, _) in &s.points[0].swept {
-        let _ = write!(
-            h,
-            "<th>{}<br><small><code>{}</code></small></th>",
-            escape(&super::charts::axis_title(k, names, s.ruleset)),
-            escape(k)
-        );
+        let words = super::charts::axis_title(k, names, s.ruleset);
+        if words == *k {
+            let _ = write!(h, "<th>{}</th>", escape(k));
+        } else {
+            let _ = write!(
+                h,
+                "<th>{}<br><small><code>{}</code></small></th>",
+                escape(&words),
+                escape(k)
+            );
+        }
     }
 }
 
-/// A results row's first cells: the point's number and its swept values.
-fn point_cells(h: &mut String, i: usize, p: &crate::scenario::Point) {
+/// A results row's first cells: the point's number and its swept values (a `[weights]` path in
+/// words).
+fn point_cells(h: &mut String, i: usize, p: &crate::scenario::Point, ruleset: &str) {
     let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
-    for (_, v) in &p.swept {
-        let _ = write!(h, "<td>{}</td>", escape(v));
+    let names = p.model.names();
+    for (k, v) in &p.swept {
+        let shown = super::charts::value_words(k, v, names, ruleset);
+        let _ = write!(h, "<td>{}</td>", escape(&shown));
     }
 }
 
@@ -548,10 +556,17 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
 
 /// The label of a point in words: its swept values.
 fn point_words(run: &RunResult, i: usize) -> String {
+    let names = run.scenario.points[i].model.names();
     run.scenario.points[i]
         .swept
         .iter()
-        .map(|(k, v)| format!("{k} = {v}"))
+        .map(|(k, v)| {
+            if k == "weights" {
+                super::charts::value_words(k, v, names, run.scenario.ruleset)
+            } else {
+                format!("{k} = {v}")
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
