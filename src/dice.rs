@@ -37,16 +37,11 @@ pub trait Dice {
     /// which walks the distinct counts, each with its multinomial weight, instead of every
     /// ordered roll.
     #[inline]
-    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
-        let mut counts = [0u32; K];
-        let lowest = sides.saturating_sub(K as u32) + 1;
-        for _ in 0..n {
-            let face = self.d(sides, label);
-            if face >= lowest {
-                counts[(face - lowest) as usize] += 1;
-            }
-        }
-        counts
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K]
+    where
+        Self: Sized,
+    {
+        count_one_by_one(self, n, sides, label)
     }
 
     /// True once a scripted source has run out: rules stop their loops when it is set.
@@ -55,6 +50,25 @@ pub trait Dice {
     fn exhausted(&self) -> bool {
         false
     }
+}
+
+/// [`Dice::count_faces`] die by die: `n` calls of [`Dice::d`], counting the `K` highest faces.
+#[inline]
+fn count_one_by_one<D: Dice, const K: usize>(
+    dice: &mut D,
+    n: u32,
+    sides: u32,
+    label: &'static str,
+) -> [u32; K] {
+    let mut counts = [0u32; K];
+    let lowest = sides.saturating_sub(K as u32) + 1;
+    for _ in 0..n {
+        let face = dice.d(sides, label);
+        if face >= lowest {
+            counts[(face - lowest) as usize] += 1;
+        }
+    }
+    counts
 }
 
 /// The fast source: xoshiro256++ with unbiased bounded rolls.
@@ -402,15 +416,7 @@ impl Dice for EnumeratingDice {
         };
         let Some(index) = index else {
             // Too many dice for one table (or a nonsense split): walk them one by one.
-            let mut counts = [0u32; K];
-            let lowest = sides.saturating_sub(counted) + 1;
-            for _ in 0..n {
-                let face = self.d(sides, label);
-                if face >= lowest {
-                    counts[(face - lowest) as usize] += 1;
-                }
-            }
-            return counts;
+            return count_one_by_one(self, n, sides, label);
         };
         let options = self.pools[index].outcomes.len() as u32;
         let choice = self.step(options, index as u32 + 1);

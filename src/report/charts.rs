@@ -277,41 +277,39 @@ pub fn render_exact(
         });
     }
     for chart in &mut charts {
-        if let Plot::Heatmap { y_label, .. } = &chart.plot {
-            chart.height = chart.height.max(text_width(y_label, 20) + 200);
-        }
+        fit_heatmap(chart);
     }
-    charts
-        .into_iter()
-        .map(|chart| {
-            Ok(Rendered {
-                svg: svg(&chart)?,
-                png: png(&chart)?,
-                table: None,
-                name: chart.name,
-                title: chart.title,
-                caption: chart.caption,
-            })
-        })
-        .collect()
+    // Exact cells have no interval to list.
+    charts.into_iter().map(|c| rendered(c, false)).collect()
+}
+
+/// A heatmap's rows run up the y axis: it is made tall enough for its label written sideways.
+fn fit_heatmap(chart: &mut Chart) {
+    if let Plot::Heatmap { y_label, .. } = &chart.plot {
+        chart.height = chart.height.max(text_width(y_label, 20) + 200);
+    }
+}
+
+/// A chart drawn as SVG and PNG, with a heatmap's cell table when `cell_intervals`.
+fn rendered(chart: Chart, cell_intervals: bool) -> Result<Rendered> {
+    Ok(Rendered {
+        svg: svg(&chart)?,
+        png: png(&chart)?,
+        table: if cell_intervals {
+            cell_table(&chart)
+        } else {
+            None
+        },
+        name: chart.name,
+        title: chart.title,
+        caption: chart.caption,
+    })
 }
 
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
     register_font();
-    plan(run)
-        .into_iter()
-        .map(|chart| {
-            Ok(Rendered {
-                svg: svg(&chart)?,
-                png: png(&chart)?,
-                table: cell_table(&chart),
-                name: chart.name,
-                title: chart.title,
-                caption: chart.caption,
-            })
-        })
-        .collect()
+    plan(run).into_iter().map(|c| rendered(c, true)).collect()
 }
 
 fn register_font() {
@@ -541,10 +539,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         charts.push(chart);
     }
     for chart in &mut charts {
-        // A heatmap's rows run up the y axis: tall enough for its label written sideways.
-        if let Plot::Heatmap { y_label, .. } = &chart.plot {
-            chart.height = chart.height.max(text_width(y_label, 20) + 200);
-        }
+        fit_heatmap(chart);
         if let Plot::Lines {
             legend_title,
             series,

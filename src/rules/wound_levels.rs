@@ -883,6 +883,16 @@ impl WoundLevels {
 
     /// The turn's declarations: the slower declares first; Evasion then turns actions into
     /// dodges against an attacking opponent.
+    /// Both fighters as the duel starts them: unhurt, clips full.
+    fn start_states(&self) -> [State; 2] {
+        self.fighters.map(|f| State {
+            damage: 0,
+            ammo: f.clip,
+            spare_clips: f.spare_clips,
+            thrown: false,
+        })
+    }
+
     #[inline]
     fn plans(&self, slow: Side, states: &[State; 2], engaged: bool) -> [Plan; 2] {
         let fast = slow.other();
@@ -1270,12 +1280,7 @@ impl Ruleset for WoundLevels {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let mut states = self.fighters.map(|f| State {
-            damage: 0,
-            ammo: f.clip,
-            spare_clips: f.spare_clips,
-            thrown: false,
-        });
+        let mut states = self.start_states();
         let mut engaged = self.rules.start_engaged;
         let mut winner = None;
         let mut rounds = 0;
@@ -1417,12 +1422,7 @@ impl crate::exact::Exchange for WoundLevels {
     const MISSES: usize = 2;
 
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
-        let mut states = self.fighters.map(|f| State {
-            damage: 0,
-            ammo: f.clip,
-            spare_clips: f.spare_clips,
-            thrown: false,
-        });
+        let mut states = self.start_states();
         let engaged = !self.fighters[attacker.index()].kind.is_ranged();
         let plans = self.plans(attacker.other(), &states, engaged);
         if plans[attacker.index()].attacks == 0 {
