@@ -3,7 +3,8 @@
 //! ruleset it prints the mean dice rolled per trial, measured with `CountingDice` over the
 //! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
 //! `BENCH_SCENARIO=path.toml cargo bench --bench duel` benches another twin-d20 scenario.
-//! `exact/grid-16x16-<ruleset>` times the 256-cell rulebook grid of `duelsim exact`.
+//! `exact/grid-16x16-<ruleset>` times the 256-cell rulebook grid of `duelsim exact` (zone-d100's
+//! shipped grid is 14 x 14), `exact/tables-zone-d100` both exact tables of one zone-d100 duel.
 //!
 //! After the benches it prints the floor table from this run's medians (criterion's
 //! `estimates.json`): each trial bench's median, dice per trial, the floor (dice per trial x
@@ -127,14 +128,21 @@ fn bench_chunk(c: &mut Criterion) {
 fn bench_exact_grid(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     group.sample_size(10);
-    for (name, file) in [
+    for (name, file, cells) in [
         (
             "grid-16x16-twin-d20",
             "scenarios/twin-d20/to-hit-table.toml",
+            256,
         ),
         (
             "grid-16x16-guard-pierce",
             "scenarios/guard-pierce/guard-table.toml",
+            256,
+        ),
+        (
+            "grid-14x14-zone-d100",
+            "scenarios/zone-d100/mace-strike-table.toml",
+            196,
         ),
     ] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
@@ -150,7 +158,7 @@ fn bench_exact_grid(c: &mut Criterion) {
             Ok(Some(g)) => g,
             other => panic!("{file} must have an [exact] grid: {other:?}"),
         };
-        assert_eq!(grid.cells(), 256);
+        assert_eq!(grid.cells(), cells);
         group.bench_function(name, |b| {
             b.iter(|| match duelsim::exact::grid_tables(black_box(&grid)) {
                 Ok(tables) => tables.len(),
@@ -158,6 +166,26 @@ fn bench_exact_grid(c: &mut Criterion) {
             })
         });
     }
+    // One table each way of zone-d100's exchange for two fighters (the acceptance's "under a
+    // minute"): the opposed tests, the TAs and the strike through the armour.
+    let file = "scenarios/zone-d100/broadsword-vs-spear.toml";
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let model = match std::fs::read_to_string(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|text| scenario::parse(&path, &text).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s.points[0].model.clone(),
+        Err(e) => panic!("the bench scenario {file} must compile: {e}"),
+    };
+    group.bench_function("tables-zone-d100", |b| {
+        b.iter(|| {
+            for side in duelsim::stats::Side::BOTH {
+                if let Err(e) = duelsim::exact::table(black_box(&model), side) {
+                    panic!("{e}");
+                }
+            }
+        })
+    });
     group.finish();
 }
 

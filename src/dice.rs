@@ -44,6 +44,25 @@ pub trait Dice {
         count_one_by_one(self, n, sides, label)
     }
 
+    /// Rolls one die of `sides` faces whose result the caller tells apart only by `class`:
+    /// everything it does next depends on the face through `class(face)` alone (a d100 test's
+    /// success level and mishap digit, a Zone Die's zone). The same as [`Dice::d`] for every
+    /// source but the enumerating one, which walks one face per distinct class (the lowest),
+    /// weighted by how many faces share it (merged states), instead of every face.
+    #[inline]
+    fn d_by<K: PartialEq>(
+        &mut self,
+        sides: u32,
+        label: &'static str,
+        class: impl Fn(u32) -> K,
+    ) -> u32
+    where
+        Self: Sized,
+    {
+        let _ = class;
+        self.d(sides, label)
+    }
+
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -245,13 +264,20 @@ pub struct EnumeratingDice {
 }
 
 /// One roll of an outcome: the choice made (0-based) among `options`; `pool` 0 for one die of
-/// `options` sides, else the 1-based index of the pool's table.
+/// `options` sides, [`CLASSED`] for a die walked by classes, else the 1-based index of the
+/// pool's table.
 #[derive(Clone, Copy, Debug)]
 struct Step {
     choice: u32,
     options: u32,
     pool: u32,
+    /// For a die walked by classes: the faces in the chosen class, and the die's sides.
+    faces: u32,
+    sides: u32,
 }
+
+/// [`Step::pool`] of a die walked by classes ([`Dice::d_by`]).
+const CLASSED: u32 = u32::MAX;
 
 /// The distinct face counts of `n` dice of `sides` faces, counting the `counted` highest faces:
 /// each with how many ordered rolls give it.
@@ -343,6 +369,7 @@ impl EnumeratingDice {
             for step in &dice.path {
                 let (weight, total) = match step.pool {
                     0 => (1, u128::from(step.options)),
+                    CLASSED => (u128::from(step.faces), u128::from(step.sides)),
                     k => {
                         let pool = &dice.pools[k as usize - 1];
                         (pool.outcomes[step.choice as usize].1, pool.total)
@@ -384,6 +411,8 @@ impl EnumeratingDice {
                     choice: 0,
                     options,
                     pool,
+                    faces: 0,
+                    sides: 0,
                 });
                 0
             }
@@ -396,6 +425,33 @@ impl EnumeratingDice {
 impl Dice for EnumeratingDice {
     fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
         self.step(sides, 0) + 1
+    }
+
+    fn d_by<K: PartialEq>(
+        &mut self,
+        sides: u32,
+        _label: &'static str,
+        class: impl Fn(u32) -> K,
+    ) -> u32 {
+        // The distinct classes in order of their lowest face: (class, lowest face, faces).
+        let mut classes: Vec<(K, u32, u32)> = Vec::new();
+        for face in 1..=sides {
+            let k = class(face);
+            match classes.iter_mut().find(|c| c.0 == k) {
+                Some(c) => c.2 += 1,
+                None => classes.push((k, face, 1)),
+            }
+        }
+        if classes.is_empty() {
+            return self.d(sides, _label);
+        }
+        let choice = self.step(classes.len() as u32, CLASSED) as usize;
+        let (_, face, faces) = classes[choice];
+        if let Some(step) = self.path.get_mut(self.position - 1) {
+            step.faces = faces;
+            step.sides = sides;
+        }
+        face
     }
 
     fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
@@ -582,5 +638,40 @@ mod tests {
         );
         assert_eq!(seen, vec![(1, 0), (2, 1), (2, 2), (2, 3)]);
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_die_walked_by_classes_has_the_chances_of_its_faces() {
+        // A d100 test at EML 37 told apart by success and a ones digit of 0, then a d6 only on
+        // a success: the classed walk against the raw one, as exact sums per outcome.
+        let class = |r: u32| (r <= 37, r.is_multiple_of(10));
+        let experiment = |d: &mut EnumeratingDice, classed: bool| {
+            let r = if classed {
+                d.d_by(100, "d100", class)
+            } else {
+                d.d(100, "d100")
+            };
+            let extra = if r <= 37 { d.d(6, "d6") } else { 0 };
+            (class(r), extra)
+        };
+        type Sixhundredths = std::collections::BTreeMap<((bool, bool), u32), u128>;
+        let mut sums: [Sixhundredths; 2] = Default::default();
+        let mut walked = [0; 2];
+        for (k, sum) in sums.iter_mut().enumerate() {
+            EnumeratingDice::for_each_exact(
+                |d| experiment(d, k == 0),
+                |outcome, n, den| {
+                    walked[k] += 1;
+                    // Every outcome's denominator here is 100 or 600: count in 600ths.
+                    *sum.entry(outcome).or_default() += n * (600 / den);
+                    true
+                },
+            );
+        }
+        assert_eq!(sums[0], sums[1]);
+        assert_eq!(walked, [2 * 6 + 2, 37 * 6 + 63]);
+        // Scripted and fast sources roll the die itself.
+        let mut scripted = ScriptedDice::new([42]);
+        assert_eq!(scripted.d_by(100, "d100", class), 42);
     }
 }

@@ -134,15 +134,95 @@ impl Table {
     }
 }
 
+/// An exchange walked in two stages: the dice that decide what happens (an opposed test and
+/// the advantages it wins) merged into their distinct setups, then each setup's own dice. The
+/// exact chance of an outcome is the sum over setups of P(setup) x P(outcome | setup), which
+/// holds because the second stage's dice depend on the first only through the setup.
+pub trait StagedExchange: Exchange {
+    /// What the first stage leads to.
+    type Setup: Ord + Copy;
+    /// Rolls the first stage of `attacker`'s exchange.
+    fn setup<D: Dice>(&self, attacker: Side, dice: &mut D) -> Self::Setup;
+    /// Rolls the rest of the exchange from `setup`.
+    fn resolve<D: Dice>(&self, attacker: Side, setup: Self::Setup, dice: &mut D) -> Outcome;
+}
+
+/// A walk of every leaf of one exchange, each passed with its chance as `numerator /
+/// denominator` to a visitor that returns false to stop; the walk returns false when a chance
+/// outgrows 128 bits.
+type Leaves<'a> = dyn FnMut(Outcome, u128, u128) -> bool + 'a;
+
 fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
+    tabulate::<M>(|visit| {
+        EnumeratingDice::for_each_exact(|dice| model.exchange(attacker, dice), visit)
+    })
+}
+
+fn walk_staged<M: StagedExchange>(model: &M, attacker: Side) -> Result<Table, String> {
+    let mut setups: BTreeMap<M::Setup, Fraction> = BTreeMap::new();
+    let mut first_stage = 0u64;
+    let mut sums = true;
+    let fits = EnumeratingDice::for_each_exact(
+        |dice| model.setup(attacker, dice),
+        |setup, numerator, denominator| {
+            first_stage += 1;
+            let sum = setups.entry(setup).or_insert(Fraction::ZERO);
+            match sum.checked_add(Fraction::new(numerator, denominator)) {
+                Some(p) => *sum = p,
+                None => sums = false,
+            }
+            sums && first_stage <= MAX_OUTCOMES
+        },
+    );
+    if first_stage > MAX_OUTCOMES {
+        return Err(too_many());
+    }
+    if !fits || !sums {
+        return Err(TOO_MANY_DICE.to_owned());
+    }
+    let mut table = tabulate::<M>(|visit| {
+        for (&setup, p) in &setups {
+            let mut going = true;
+            let fits = EnumeratingDice::for_each_exact(
+                |dice| model.resolve(attacker, setup, dice),
+                |outcome, numerator, denominator| {
+                    going = match (
+                        numerator.checked_mul(p.numerator),
+                        denominator.checked_mul(p.denominator),
+                    ) {
+                        (Some(n), Some(d)) => visit(outcome, n, d),
+                        _ => false,
+                    };
+                    going
+                },
+            );
+            if !fits || !going {
+                return fits && going;
+            }
+        }
+        true
+    })?;
+    table.outcomes += first_stage;
+    Ok(table)
+}
+
+fn too_many() -> String {
+    format!(
+        "the exchange has more than {MAX_OUTCOMES} die outcomes; expected a smaller one (fewer dice) for an exact table"
+    )
+}
+
+const TOO_MANY_DICE: &str = "an outcome rolls too many dice for exact fractions (its probability's denominator outgrows 128 bits)";
+
+/// Adds up the leaves `leaves` walks into the table of `M`'s outcomes.
+fn tabulate<M: Exchange>(leaves: impl FnOnce(&mut Leaves) -> bool) -> Result<Table, String> {
     // Leaves are counted by outcome and by the denominator of their chance (1 over the product
     // of their dice's sides): integer counts in the walk, fractions only at the end.
     let mut counts: BTreeMap<(usize, u32, &'static str, u128), u128> = BTreeMap::new();
     let mut outcomes = 0u64;
     let mut overflow = false;
-    let fits = EnumeratingDice::for_each_exact(
-        |dice| model.exchange(attacker, dice),
-        |outcome, numerator, denominator| {
+    let fits = leaves(
+        &mut |outcome: Outcome, numerator: u128, denominator: u128| {
             outcomes += 1;
             let i = M::RESULTS
                 .iter()
@@ -159,15 +239,10 @@ fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
         },
     );
     if outcomes > MAX_OUTCOMES {
-        return Err(format!(
-            "the exchange has more than {MAX_OUTCOMES} die outcomes; expected a smaller one (fewer dice) for an exact table"
-        ));
+        return Err(too_many());
     }
     if !fits || overflow {
-        return Err(
-            "an outcome rolls too many dice for exact fractions (its probability's denominator outgrows 128 bits)"
-                .to_owned(),
-        );
+        return Err(TOO_MANY_DICE.to_owned());
     }
     let too_big = || "the exact fractions outgrow 128 bits; expected fewer dice".to_owned();
     let mut results = vec![Fraction::ZERO; M::RESULTS.len()];
@@ -224,23 +299,10 @@ pub fn table(model: &Model, attacker: Side) -> Result<Table, String> {
         Model::GuardPierce(m) => walk(m, attacker),
         Model::WoundLevels(m) => walk(m, attacker),
         Model::D6Pool(m) => walk(m, attacker),
-        Model::ZoneD100(_) => Err(format!(
-            "exact tables are not available for the {} ruleset in this version (twin-d20, guard-pierce, wound-levels and d6-pool have them)",
-            model_ruleset(model)
-        )),
+        Model::ZoneD100(m) => walk_staged(m.as_ref(), attacker),
         Model::ZoneD100Recovery(_) => {
             Err("a recovery scenario has no exchange; expected a duel scenario".to_owned())
         }
-    }
-}
-
-fn model_ruleset(model: &Model) -> &'static str {
-    match model {
-        Model::TwinD20(_) => "twin-d20",
-        Model::GuardPierce(_) => "guard-pierce",
-        Model::WoundLevels(_) => "wound-levels",
-        Model::D6Pool(_) => "d6-pool",
-        Model::ZoneD100(_) | Model::ZoneD100Recovery(_) => "zone-d100",
     }
 }
 
@@ -251,7 +313,7 @@ mod tests {
     use std::path::Path;
 
     fn model(text: &str) -> Model {
-        let scenario = crate::scenario::parse(Path::new("scenarios/x/t.toml"), text)
+        let scenario = crate::scenario::parse(Path::new("scenarios/zone-d100/t.toml"), text)
             .unwrap_or_else(|e| panic!("{e}"));
         scenario.points[0].model.clone()
     }
@@ -330,6 +392,7 @@ damage = 2
                     Model::GuardPierce(m) => m.exchange(side, &mut dice),
                     Model::WoundLevels(m) => m.exchange(side, &mut dice),
                     Model::D6Pool(m) => m.exchange(side, &mut dice),
+                    Model::ZoneD100(m) => m.exchange(side, &mut dice),
                     _ => panic!("no exchange"),
                 };
                 *results.entry(o.result).or_default() += 1;
@@ -444,10 +507,88 @@ damage = 2
         assert_eq!(walked, [35, 1296]);
     }
 
+    const ZONE_BLOCK_VS_COUNTER: &str =
+        include_str!("../scenarios/zone-d100/broadsword-vs-spear.toml");
+    const ZONE_DODGE: &str =
+        include_str!("../scenarios/zone-d100/archer-vs-charging-spearman.toml");
+
     #[test]
-    fn rulesets_without_an_exchange_entry_point_say_so() {
-        let text = include_str!("../scenarios/zone-d100/broadsword-vs-spear.toml");
+    fn zone_d100_exact_tables_agree_with_rolled_exchanges() {
+        // Block against Counterstrike, Dodge (the tie break compares rolls) against
+        // Counterstrike, and Ignore against a precision-first attacker (up to four Zone Dice).
+        let ignore = ZONE_BLOCK_VS_COUNTER
+            .replace("defence = \"block\"", "defence = \"ignore\"")
+            .replace("defence = \"counterstrike\"", "defence = \"ignore\"");
+        for text in [ZONE_BLOCK_VS_COUNTER, ZONE_DODGE, &ignore] {
+            let m = model(text);
+            agrees_with_monte_carlo(&m, 200_000);
+        }
+        let t = table(&model(&ignore), Side::B).unwrap_or_else(|e| panic!("{e}"));
+        // More than one Zone Die was walked: a precision TA against Ignore.
+        assert!(
+            t.results
+                .iter()
+                .any(|r| r.0 == "Grievous" && r.1 != Fraction::ZERO)
+        );
+    }
+
+    #[test]
+    fn zone_d100_against_ignore_only_a_critical_failure_fails_to_strike() {
+        // "Against Ignore ... S earns three stars; a CF still earns none": the chance of no
+        // strike is the chance of a CF, a roll above the EML ending in 0 or 5.
+        for ml in [40, 52, 65, 71, 100] {
+            let text = ZONE_BLOCK_VS_COUNTER
+                .replace("defence = \"block\"", "defence = \"ignore\"")
+                .replace("melee_ml = 65", &format!("melee_ml = {ml}"));
+            let m = model(&text);
+            let Model::ZoneD100(z) = &m else {
+                panic!("not zone-d100")
+            };
+            // The EML the attacker rolls against, as the duel computes it.
+            let mut states = [crate::rules::zone_d100::melee::State::default(); 2];
+            let eml = z
+                .melee
+                .contest(
+                    Side::B,
+                    &mut states,
+                    z.start_in_close,
+                    &mut crate::dice::ScriptedDice::new([50]),
+                    &mut crate::log::NoLog,
+                )
+                .attacker
+                .eml;
+            let t = table(&m, Side::B).unwrap_or_else(|e| panic!("{e}"));
+            sums_to_one(&t);
+            let expected = (1..=100u32)
+                .filter(|r| *r as i32 > eml && r % 5 == 0)
+                .count() as u128;
+            let no_strike = t.results.iter().find(|r| r.0 == "no strike").map(|r| r.1);
+            assert_eq!(no_strike, Some(Fraction::new(expected, 100)), "EML {eml}");
+        }
+    }
+
+    #[test]
+    fn zone_d100_the_staged_walk_equals_the_walk_of_every_die_in_one_go() {
+        // The staged walk sums P(setup) x P(outcome | setup); walking the whole exchange as one
+        // tree of dice must give the same fractions.
+        let m = model(ZONE_DODGE);
+        let Model::ZoneD100(z) = &m else {
+            panic!("not zone-d100")
+        };
+        for side in [Side::A, Side::B] {
+            let staged = walk_staged(z.as_ref(), side).unwrap_or_else(|e| panic!("{e}"));
+            let whole = walk(z.as_ref(), side).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(staged.results, whole.results);
+            assert_eq!(staged.values, whole.values);
+            assert_eq!(staged.kinds, whole.kinds);
+            assert!(staged.outcomes < whole.outcomes);
+        }
+    }
+
+    #[test]
+    fn a_recovery_scenario_has_no_exchange() {
+        let text = include_str!("../scenarios/zone-d100/recovery-g4-shoulder-healers.toml");
         let e = table(&model(text), Side::A).err().unwrap_or_default();
-        assert!(e.contains("zone-d100"), "{e}");
+        assert!(e.contains("no exchange"), "{e}");
     }
 }

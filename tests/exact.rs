@@ -1,6 +1,6 @@
 //! `duelsim exact` end to end: the shipped table scenarios write exact.csv (whose fractions sum
-//! to exactly 1 each way), grid.csv and the print-ready heatmap; rulesets without an exchange
-//! entry point and bad grids are input errors.
+//! to exactly 1 each way), grid.csv and the print-ready heatmap, for every ruleset with a shipped
+//! grid; a recovery scenario (no exchange) and bad grids are input errors.
 
 mod common;
 use common::duelsim;
@@ -31,9 +31,10 @@ fn add(a: (u128, u128), b: (u128, u128)) -> (u128, u128) {
 
 #[test]
 fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
-    for (file, cells) in [
-        ("scenarios/twin-d20/to-hit-table.toml", 256),
-        ("scenarios/guard-pierce/guard-table.toml", 256),
+    for (file, cells, rows) in [
+        ("scenarios/twin-d20/to-hit-table.toml", 256, "a.attack,"),
+        ("scenarios/guard-pierce/guard-table.toml", 256, "a.attack,"),
+        ("scenarios/zone-d100/mace-strike-table.toml", 196, "a.melee_ml,"),
     ] {
         let dir = scratch(&file.replace('/', "-"));
         let o = duelsim(&["exact", file, "-q", "-o", &dir.to_string_lossy()]);
@@ -75,7 +76,7 @@ fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
         }
         let grid = text(&dir.join("grid.csv"));
         assert_eq!(grid.lines().count(), cells + 1, "{file}");
-        assert!(grid.starts_with("a.attack,"), "{grid}");
+        assert!(grid.starts_with(rows), "{grid}");
         let svg = text(&dir.join("charts/grid.svg"));
         assert!(svg.contains("<title>") && svg.contains("colour scale"));
         assert!(
@@ -96,18 +97,18 @@ fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
 }
 
 #[test]
-fn a_ruleset_without_an_exchange_and_a_bad_grid_are_input_errors() {
+fn a_scenario_without_an_exchange_and_a_bad_grid_are_input_errors() {
     let dir = scratch("refused");
     let o = duelsim(&[
         "exact",
-        "scenarios/zone-d100/broadsword-vs-spear.toml",
+        "scenarios/zone-d100/recovery-g4-shoulder-healers.toml",
         "-o",
-        &dir.join("zone").to_string_lossy(),
+        &dir.join("recovery").to_string_lossy(),
     ]);
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert!(err.contains("zone-d100"), "{err}");
-    assert!(!dir.join("zone").exists());
+    assert!(err.contains("recovery scenario has no exchange"), "{err}");
+    assert!(!dir.join("recovery").exists());
     let shipped = text(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("scenarios/twin-d20/to-hit-table.toml")

@@ -258,7 +258,13 @@ pub fn roll_location<D: Dice>(
     let mut best: Option<(u32, Zone, u32)> = None;
     let mut same_zone = 0;
     for _ in 0..aim.zone_dice.max(1) {
-        let zn = zone_number(aim.zn, dice.d(aim.zone_die, "Zone Die"));
+        // Only the zone a Zone Die reaches is read (its number only narrates).
+        let zn = zone_number(
+            aim.zn,
+            dice.d_by(aim.zone_die, "Zone Die", |r| {
+                zone_of(zone_number(aim.zn, r))
+            }),
+        );
         let Some(zone) = zone_of(zn) else { continue };
         match best {
             Some((_, z, _)) if z == zone => same_zone += 1,
@@ -270,9 +276,10 @@ pub fn roll_location<D: Dice>(
         }
     }
     let (zn, zone, _) = best?;
-    let mut row = location_in(zone, dice.d(10, "Location Die (d10)"));
+    let row_of = |r: u32| location_in(zone, r);
+    let mut row = location_in(zone, dice.d_by(10, "Location Die (d10)", row_of));
     for _ in 0..same_zone {
-        let other = location_in(zone, dice.d(10, "extra Location Die (d10)"));
+        let other = location_in(zone, dice.d_by(10, "extra Location Die (d10)", row_of));
         if prefer_location(other) < prefer_location(row) {
             row = other;
         }
@@ -286,7 +293,7 @@ pub fn roll_location<D: Dice>(
         };
     }
     if row.location == Face && aim.face_option {
-        row = face_feature(dice.d(20, "d20 (face option)"));
+        row = face_feature(dice.d_by(20, "d20 (face option)", face_feature));
         if matches!(row.location, Eye | Ear | Cheek) {
             side = if dice.d(2, "d2 (side: 1 left, 2 right)") == 1 {
                 BodySide::Left

@@ -507,19 +507,17 @@ impl Melee {
         }
     }
 
-    /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
-    /// Every strike that lands (the attack, a counterstrike, the strikes of bonus actions) is
-    /// handed to `on_strike`. After the injury: 1) mishaps, 2) Free Press Rolls (not
-    /// simulated), 3) the Bonus Action TA.
-    pub fn exchange<D: Dice, L: Log, F: FnMut(&StrikeReport)>(
+    /// The opposed test that opens an exchange: the defence the other fighter takes (Ignore
+    /// when it cannot act; Dodge when disarmed with nothing to Block with), both d100 tests
+    /// with their modifiers (Setup, stun, a helpless defender) and the victory stars.
+    pub fn contest<D: Dice, L: Log>(
         &self,
         attacker: Side,
         states: &mut [State; 2],
         close: bool,
         dice: &mut D,
         log: &mut L,
-        on_strike: &mut F,
-    ) {
+    ) -> Contest {
         let defender = attacker.other();
         let a = &self.fighters[attacker.index()];
         let d = &self.fighters[defender.index()];
@@ -550,7 +548,13 @@ impl Melee {
         let mut a_test = if a_prohibited {
             self.automatic_cf(attacker, &states[attacker.index()], a_arms, a_eml)
         } else {
-            Test::roll(dice, a_eml, "d100 (attack: Melee)")
+            // Against a Dodge the roll itself breaks tied successes; otherwise only its level
+            // and mishap digit are read.
+            if defence == Defence::Dodge {
+                Test::roll(dice, a_eml, "d100 (attack: Melee)")
+            } else {
+                Test::roll_level(dice, a_eml, "d100 (attack: Melee)")
+            }
         };
         let a_state = &states[attacker.index()];
         if a_state.setup && a_state.turn <= a_state.setup_until && !a_prohibited {
@@ -579,15 +583,13 @@ impl Melee {
                 };
                 self.automatic_cf(defender, &states[defender.index()], arms, eml)
             } else {
-                Test::roll(
-                    dice,
-                    eml,
-                    match defence {
-                        Defence::Block => "d100 (defence: Block)",
-                        Defence::Dodge => "d100 (defence: Dodge)",
-                        _ => "d100 (defence: Counterstrike)",
-                    },
-                )
+                match defence {
+                    Defence::Block => Test::roll_level(dice, eml, "d100 (defence: Block)"),
+                    Defence::Dodge => {
+                        Test::roll_against(dice, eml, "d100 (defence: Dodge)", a_test.roll)
+                    }
+                    _ => Test::roll_level(dice, eml, "d100 (defence: Counterstrike)"),
+                }
             };
             let d_state = &states[defender.index()];
             if d_state.setup
@@ -626,6 +628,35 @@ impl Melee {
                 self.names[defender.index()]
             )
         });
+        Contest {
+            defence,
+            attacker: a_test,
+            defender: d_test,
+            stars: outcome,
+        }
+    }
+
+    /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
+    /// Every strike that lands (the attack, a counterstrike, the strikes of bonus actions) is
+    /// handed to `on_strike`. After the injury: 1) mishaps, 2) Free Press Rolls (not
+    /// simulated), 3) the Bonus Action TA.
+    pub fn exchange<D: Dice, L: Log, F: FnMut(&StrikeReport)>(
+        &self,
+        attacker: Side,
+        states: &mut [State; 2],
+        close: bool,
+        dice: &mut D,
+        log: &mut L,
+        on_strike: &mut F,
+    ) {
+        let defender = attacker.other();
+        let Contest {
+            defence,
+            attacker: a_test,
+            defender: d_test,
+            stars: outcome,
+        } = self.contest(attacker, states, close, dice, log);
+
         // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
         // stumbles). They come after the injury and before a bonus action.
         let mishaps = |states: &mut [State; 2], log: &mut L| {
@@ -643,17 +674,7 @@ impl Melee {
         };
         match outcome {
             Stars::Attacker(n) => {
-                let tas = self.choose(
-                    attacker,
-                    n - 1,
-                    &[
-                        Advantage::Action,
-                        Advantage::Impact,
-                        Advantage::Precision,
-                        Advantage::Setup,
-                    ],
-                    defence == Defence::Ignore,
-                );
+                let tas = self.attacker_advantages(attacker, n, defence);
                 on_strike(&self.strike(attacker, states, tas, dice, log));
                 if tas.setup > 0 {
                     states[attacker.index()].take_setup();
@@ -676,12 +697,7 @@ impl Melee {
             }
             Stars::Defender(n) => match defence {
                 Defence::Counterstrike => {
-                    let tas = self.choose(
-                        defender,
-                        n - 1,
-                        &[Advantage::Impact, Advantage::Precision],
-                        false,
-                    );
+                    let tas = self.counterstrike_advantages(defender, n);
                     on_strike(&self.strike(defender, states, tas, dice, log));
                     mishaps(states, log);
                 }
@@ -716,6 +732,32 @@ impl Melee {
             },
             Stars::NoStrike => mishaps(states, log),
         }
+    }
+
+    /// The TAs of an attacker who wins with `stars` (one fewer than the stars): Action,
+    /// Impact, Precision or Setup by preference; against Ignore only Impact and Precision.
+    pub fn attacker_advantages(&self, attacker: Side, stars: u32, defence: Defence) -> Chosen {
+        self.choose(
+            attacker,
+            stars - 1,
+            &[
+                Advantage::Action,
+                Advantage::Impact,
+                Advantage::Precision,
+                Advantage::Setup,
+            ],
+            defence == Defence::Ignore,
+        )
+    }
+
+    /// The TAs of a defender whose Counterstrike wins with `stars`: Impact or Precision.
+    pub fn counterstrike_advantages(&self, defender: Side, stars: u32) -> Chosen {
+        self.choose(
+            defender,
+            stars - 1,
+            &[Advantage::Impact, Advantage::Precision],
+            false,
+        )
     }
 
     /// The TAs to take: the fighter's preferences among those the result allows.
@@ -803,9 +845,16 @@ impl Melee {
         dice: &mut D,
         log: &mut L,
     ) -> StrikeReport {
+        let blow = self.blow(striker, tas);
+        self.land(striker, states, blow, dice, log)
+    }
+
+    /// The blow of a melee strike by `striker` with its chosen TAs: a Zone Die more for each
+    /// Precision TA, the weapon's Impact TA for each Impact TA.
+    pub fn blow(&self, striker: Side, tas: Chosen) -> Blow {
         let s = &self.fighters[striker.index()];
         let w = s.weapon;
-        let blow = Blow {
+        Blow {
             zone_die: w.zone_die,
             zone_dice: 1 + tas.precision,
             aim: s.aim,
@@ -816,19 +865,19 @@ impl Melee {
             armour_reduction: 0,
             impales: false,
             broadhead: false,
-        };
-        self.land(striker, states, blow, dice, log)
+        }
     }
 
-    /// The Injury Sequence for a blow of `striker` (a melee strike or a missile).
-    pub fn land<D: Dice, L: Log>(
+    /// Steps 1 to 3 of the Injury Sequence for a blow of `striker`: the location it hits (none
+    /// when the Zone Die passes the body table) and the injury its impact leaves through the
+    /// armour there. [`Melee::land`] goes on from here; exact tables stop here.
+    pub fn struck<D: Dice, L: Log>(
         &self,
         striker: Side,
-        states: &mut [State; 2],
         blow: Blow,
         dice: &mut D,
         log: &mut L,
-    ) -> StrikeReport {
+    ) -> Option<Struck> {
         let target = striker.other();
         let w = blow;
         let aim = Aim {
@@ -847,28 +896,58 @@ impl Melee {
         };
         let Some(hit) = roll_location(dice, aim, prefer_zone, prefer_location) else {
             log.say(|| "  the Zone Die passes the body table: a miss".to_owned());
+            return None;
+        };
+        let cover = tf.armour[hit.row.location as usize];
+        let av = (cover.av[w.aspect.index()] - w.armour_reduction).max(0);
+        // The impact is read only through the injury it leaves (or a glancing blow).
+        let injury = |impact_roll: i32| {
+            let effective = impact_roll + w.impact_modifier + w.impact_bonus - av;
+            let is_glancing = glancing(w.aspect, effective, cover.rigid);
+            let il = if is_glancing {
+                0
+            } else {
+                injury_level(effective)
+            };
+            (is_glancing, il)
+        };
+        let impact_roll = dice.d_by(w.impact_die, "impact die", |r| injury(r as i32)) as i32;
+        let strike_impact = impact_roll + w.impact_modifier + w.impact_bonus;
+        let effective = strike_impact - av;
+        let location = hit.row.location;
+        log.say(|| format!("  hits ZN{} {}{location}: impact {impact_roll} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side.prefix(), w.impact_modifier, w.impact_bonus, w.aspect.letter(), av));
+        let (glancing, il) = injury(impact_roll);
+        Some(Struck { hit, il, glancing })
+    }
+
+    /// The Injury Sequence for a blow of `striker` (a melee strike or a missile).
+    pub fn land<D: Dice, L: Log>(
+        &self,
+        striker: Side,
+        states: &mut [State; 2],
+        blow: Blow,
+        dice: &mut D,
+        log: &mut L,
+    ) -> StrikeReport {
+        let target = striker.other();
+        let w = blow;
+        let Some(Struck {
+            hit,
+            il,
+            glancing: is_glancing,
+        }) = self.struck(striker, blow, dice, log)
+        else {
             return StrikeReport {
                 missed: true,
                 ..StrikeReport::default()
             };
         };
-        let impact_roll = dice.d(w.impact_die, "impact die") as i32;
-        let strike_impact = impact_roll + w.impact_modifier + w.impact_bonus;
-        let cover = tf.armour[hit.row.location as usize];
-        let av = (cover.av[w.aspect.index()] - w.armour_reduction).max(0);
-        let effective = strike_impact - av;
+        let tf = &self.fighters[target.index()];
         let state = &mut states[target.index()];
         let location = hit.row.location;
         let mut report = StrikeReport {
             zone: Some(hit.row.zone),
             ..StrikeReport::default()
-        };
-        log.say(|| format!("  hits ZN{} {}{location}: impact {impact_roll} + {} + {} TA = {strike_impact}{}, AV {} = {effective}", hit.zn, hit.side.prefix(), w.impact_modifier, w.impact_bonus, w.aspect.letter(), av));
-        let is_glancing = glancing(w.aspect, effective, cover.rigid);
-        let il = if is_glancing {
-            0
-        } else {
-            injury_level(effective)
         };
         if il == 0 && !is_glancing {
             log.say(|| "  no injury".to_owned());
@@ -1230,6 +1309,30 @@ pub struct Blow {
     pub impales: bool,
     /// A broadhead arrow.
     pub broadhead: bool,
+}
+
+/// Where a blow landed and the injury its impact left ([`Melee::struck`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Struck {
+    /// The location hit.
+    pub hit: super::body::Hit,
+    /// The Injury Level (0: no injury, or a glancing blow).
+    pub il: u8,
+    /// A glancing blow off rigid armour.
+    pub glancing: bool,
+}
+
+/// The opposed test of an exchange ([`Melee::contest`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Contest {
+    /// The defence taken.
+    pub defence: Defence,
+    /// The attacker's test.
+    pub attacker: Test,
+    /// The defender's test (none against Ignore).
+    pub defender: Option<Test>,
+    /// Who won, by how many stars.
+    pub stars: Stars,
 }
 
 /// The TAs a victory buys.

@@ -7,6 +7,7 @@
 //! `docs/rules/zone-d100.md`.
 
 pub mod body;
+pub mod exchange;
 pub mod healing;
 pub mod injury;
 pub mod melee;

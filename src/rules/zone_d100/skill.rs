@@ -101,6 +101,40 @@ impl Test {
         Test::resolve(dice.d(100, label), eml)
     }
 
+    /// Rolls d100 against an EML for a test read only through its level and mishap
+    /// ([`Test::mishap`]): the same roll as [`Test::roll`], which an enumerating source walks
+    /// by those classes (at most 12) instead of 100 faces.
+    #[inline]
+    pub fn roll_level<D: Dice>(dice: &mut D, eml: i32, label: &'static str) -> Test {
+        Test::resolve(
+            dice.d_by(100, label, |r| Test::resolve(r, eml).class()),
+            eml,
+        )
+    }
+
+    /// [`Test::roll_level`] for a test whose roll is also compared with `other`'s (a Dodge's tie
+    /// break): the classes keep which of the two rolls is higher.
+    #[inline]
+    pub fn roll_against<D: Dice>(dice: &mut D, eml: i32, label: &'static str, other: u32) -> Test {
+        Test::resolve(
+            dice.d_by(100, label, |r| {
+                (Test::resolve(r, eml).class(), r.cmp(&other))
+            }),
+            eml,
+        )
+    }
+
+    /// What a test is read by: its level and the ones digit as far as mishaps tell it (0, 5 or
+    /// another).
+    fn class(&self) -> (SuccessLevel, u32) {
+        let digit = match self.roll % 10 {
+            0 => 0,
+            5 => 5,
+            _ => 1,
+        };
+        (self.level, digit)
+    }
+
     /// The mishap of a critical failure: Fumble on a 0, Stumble on a 5.
     /// "The type is indicated by the ones die": a CF lowered from an F (while stunned) whose
     /// ones die is neither 0 nor 5 has no mishap.
