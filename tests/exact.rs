@@ -34,7 +34,11 @@ fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
     for (file, cells, rows) in [
         ("scenarios/twin-d20/to-hit-table.toml", 256, "a.attack,"),
         ("scenarios/guard-pierce/guard-table.toml", 256, "a.attack,"),
-        ("scenarios/zone-d100/mace-strike-table.toml", 196, "a.melee_ml,"),
+        (
+            "scenarios/zone-d100/mace-strike-table.toml",
+            196,
+            "a.melee_ml,",
+        ),
     ] {
         let dir = scratch(&file.replace('/', "-"));
         let o = duelsim(&["exact", file, "-q", "-o", &dir.to_string_lossy()]);
