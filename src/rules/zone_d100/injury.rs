@@ -150,7 +150,8 @@ pub const MAX_INJURIES: usize = 12;
 /// A fighter's injuries, fixed-size.
 #[derive(Clone, Copy, Debug)]
 pub struct Injuries {
-    items: [Option<Injury>; MAX_INJURIES],
+    /// The first `len` are the injuries; the rest are unused.
+    items: [Injury; MAX_INJURIES],
     len: usize,
     received: u16,
 }
@@ -158,7 +159,7 @@ pub struct Injuries {
 impl Default for Injuries {
     fn default() -> Self {
         Injuries {
-            items: [None; MAX_INJURIES],
+            items: [Injury::new(Location::Skull, Aspect::Blunt, 0); MAX_INJURIES],
             len: 0,
             received: 0,
         }
@@ -168,7 +169,7 @@ impl Default for Injuries {
 impl Injuries {
     /// The injuries, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = &Injury> {
-        self.items[..self.len].iter().flatten()
+        self.items[..self.len].iter()
     }
 
     /// How many.
@@ -187,25 +188,23 @@ impl Injuries {
         injury.order = self.received;
         self.received = self.received.saturating_add(1);
         if self.len < MAX_INJURIES {
-            self.items[self.len] = Some(injury);
+            self.items[self.len] = injury;
             self.len += 1;
             return self.len - 1;
         }
-        let weakest = (0..self.len)
-            .min_by_key(|&i| self.items[i].map_or(0, |x| x.il))
-            .unwrap_or(0);
-        self.items[weakest] = Some(injury);
+        let weakest = (0..self.len).min_by_key(|&i| self.items[i].il).unwrap_or(0);
+        self.items[weakest] = injury;
         weakest
     }
 
     /// The injury at an index.
     pub fn get(&self, index: usize) -> Option<&Injury> {
-        self.items.get(index).and_then(Option::as_ref)
+        self.items[..self.len].get(index)
     }
 
     /// The injury at an index, to change.
     pub fn get_mut(&mut self, index: usize) -> Option<&mut Injury> {
-        self.items.get_mut(index).and_then(Option::as_mut)
+        self.items[..self.len].get_mut(index)
     }
 
     /// Compound injury (step 3.1): with other injuries of the same class in the same location,
@@ -214,24 +213,23 @@ impl Injuries {
     pub fn compound<D: Dice>(&mut self, new: usize, dice: &mut D) -> Option<usize> {
         let n = *self.get(new)?;
         let same = |x: &Injury| x.location == n.location && x.side == n.side && x.class == n.class;
-        let others = self
-            .iter()
-            .filter(|x| same(x) && x.order != n.order)
-            .count();
+        // One pass: the others of its class at its location, and the total IL of them all.
+        let mut others = 0;
+        let mut total = 0u32;
+        for x in self.iter() {
+            let counted = same(x);
+            others += u32::from(counted && x.order != n.order);
+            total += u32::from(x.il) * u32::from(counted);
+        }
         if others == 0 {
             return None;
         }
-        let total: u32 = self
-            .iter()
-            .filter(|x| same(x))
-            .map(|x| u32::from(x.il))
-            .sum();
         if dice.d(10, "d10 (compound injury)") > total {
             return None;
         }
         let target = (0..self.len)
-            .filter(|&i| self.items[i].is_some_and(|x| same(&x)))
-            .max_by_key(|&i| self.items[i].map_or((0, 0), |x| (x.il, x.order)))?;
+            .filter(|&i| same(&self.items[i]))
+            .max_by_key(|&i| (self.items[i].il, self.items[i].order))?;
         let injury = self.get_mut(target)?;
         if injury.il >= 5 {
             injury.compounded_g5 = true;
