@@ -768,17 +768,23 @@ impl Melee {
             allowed.contains(a)
                 && (!ignore || matches!(a, Advantage::Impact | Advantage::Precision))
         };
-        let Some(&first) = prefs.iter().find(|a| allowed_here(a)) else {
+        // The allowed preferences in order, found once.
+        let mut order = [Advantage::Action; 4];
+        let mut allowed_count = 0;
+        for a in prefs.iter().filter(|a| allowed_here(a)) {
+            order[allowed_count] = *a;
+            allowed_count += 1;
+        }
+        if allowed_count == 0 {
             return chosen;
-        };
-        for i in 0..count {
+        }
+        for i in 0..count as usize {
             // Take each allowed preference once in order, then repeat the first.
-            let pick = prefs
-                .iter()
-                .filter(|a| allowed_here(a))
-                .nth(i as usize)
-                .copied()
-                .unwrap_or(first);
+            let pick = if i < allowed_count {
+                order[i]
+            } else {
+                order[0]
+            };
             match pick {
                 Advantage::Action => chosen.action += 1,
                 Advantage::Impact => chosen.impact += 1,
