@@ -642,6 +642,38 @@ mod tests {
         assert!((total - 1.0).abs() < 1e-12);
     }
 
+    /// `count_faces::<K>` of `n` d`sides` against counting the same faces one by one.
+    fn counts_as_rolled<const K: usize>(n: u32, sides: u32) {
+        let mut fast = FastDice::seed_from_u64(u64::from(n * 131 + sides));
+        let faces: Vec<u32> = (0..n).map(|_| fast.d(sides, "d")).collect();
+        let mut expected = [0u32; K];
+        let lowest = sides.saturating_sub(K as u32) + 1;
+        for &f in &faces {
+            if f >= lowest {
+                expected[(f - lowest) as usize] += 1;
+            }
+        }
+        let mut scripted = ScriptedDice::new(faces);
+        assert_eq!(
+            scripted.count_faces::<K>(n, sides, "d"),
+            expected,
+            "{n} d{sides}, the {K} highest faces"
+        );
+        assert!(scripted.finish().is_ok());
+    }
+
+    #[test]
+    fn counted_faces_are_the_faces_rolled() {
+        for n in [0, 1, 2, 7, 40, 1023, 1024, 2000] {
+            counts_as_rolled::<1>(n, 6);
+            counts_as_rolled::<3>(n, 6);
+            counts_as_rolled::<6>(n, 6);
+            counts_as_rolled::<7>(n, 6);
+            counts_as_rolled::<2>(n, 20);
+            counts_as_rolled::<4>(n, 2);
+        }
+    }
+
     #[test]
     fn a_die_walked_by_classes_has_the_chances_of_its_faces() {
         // A d100 test at EML 37 told apart by success and a ones digit of 0, then a d6 only on
