@@ -103,7 +103,7 @@ impl Test {
 
     /// Rolls d100 against an EML for a test read only through its level and mishap
     /// ([`Test::mishap`]): the same roll as [`Test::roll`], which an enumerating source walks
-    /// by those classes (at most 12) instead of 100 faces.
+    /// by those classes (six: CS and CF ending 0 or 5, S and F ending otherwise) instead of 100 faces.
     #[inline]
     pub fn roll_level<D: Dice>(dice: &mut D, eml: i32, label: &'static str) -> Test {
         Test::resolve(
