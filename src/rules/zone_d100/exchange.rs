@@ -1,5 +1,5 @@
 //! One exchange for exact tables (`duelsim exact`): from two unhurt fighters in melee, the
-//! opposed test and the TAs it wins ([`Melee::contest`], the same advantages the duel takes),
+//! opposed test and the TAs it wins ([`Melee::contest`], [`Melee::victory`]),
 //! then the first strike's Zone Dice, Location Die and impact through the armour
 //! ([`Melee::struck`]): the very functions the duel's [`Melee::exchange`] calls. Its outcome is
 //! the Injury Level the strike leaves and the zone it lands in; the shock roll, compound
@@ -14,8 +14,7 @@
 use super::ZoneD100;
 use super::body::Zone;
 use super::injury::{Severity, severity};
-use super::melee::{Chosen, Contest, State, Struck};
-use super::skill::{Defence, Stars};
+use super::melee::{Chosen, Contest, State, Struck, Victory};
 use crate::dice::Dice;
 use crate::exact::{Exchange, Outcome, StagedExchange};
 use crate::log::NoLog;
@@ -98,18 +97,14 @@ impl StagedExchange for ZoneD100 {
         states[1].turn = 1;
         let Contest { defence, stars, .. } =
             m.contest(attacker, &mut states, self.start_in_close, dice, &mut NoLog);
-        let strike = |counter: bool, tas: Chosen| Setup::Strike {
-            counter,
-            precision: tas.precision,
-            impact: tas.impact,
-        };
-        match stars {
-            Stars::NoStrike => Setup::NoStrike,
-            Stars::Attacker(n) => strike(false, m.attacker_advantages(attacker, n, defence)),
-            Stars::Defender(n) if defence == Defence::Counterstrike => {
-                strike(true, m.counterstrike_advantages(attacker.other(), n))
-            }
-            Stars::Defender(_) => Setup::Defended,
+        match m.victory(attacker, defence, stars) {
+            Victory::Strike { counter, tas, .. } => Setup::Strike {
+                counter,
+                precision: tas.precision,
+                impact: tas.impact,
+            },
+            Victory::Defended { .. } => Setup::Defended,
+            Victory::NoStrike => Setup::NoStrike,
         }
     }
 

@@ -672,9 +672,12 @@ impl Melee {
                 self.mishap(defender, m, states, log);
             }
         };
-        match outcome {
-            Stars::Attacker(n) => {
-                let tas = self.attacker_advantages(attacker, n, defence);
+        match self.victory(attacker, defence, outcome) {
+            Victory::Strike {
+                counter: false,
+                tas,
+                ..
+            } => {
                 on_strike(&self.strike(attacker, states, tas, dice, log));
                 if tas.setup > 0 {
                     states[attacker.index()].take_setup();
@@ -695,69 +698,77 @@ impl Melee {
                     self.exchange(attacker, states, close, dice, log, on_strike);
                 }
             }
-            Stars::Defender(n) => match defence {
-                Defence::Counterstrike => {
-                    let tas = self.counterstrike_advantages(defender, n);
-                    on_strike(&self.strike(defender, states, tas, dice, log));
-                    mishaps(states, log);
+            Victory::Strike { tas, .. } => {
+                on_strike(&self.strike(defender, states, tas, dice, log));
+                mishaps(states, log);
+            }
+            Victory::Defended { tas } => {
+                if tas.setup > 0 {
+                    states[defender.index()].take_setup();
                 }
-                _ => {
-                    let tas = self.choose(
-                        defender,
-                        n - 1,
-                        &[Advantage::Action, Advantage::Setup],
-                        false,
-                    );
-                    if tas.setup > 0 {
-                        states[defender.index()].take_setup();
-                    }
-                    if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level)
-                    {
-                        self.weapon_damage(defender, states, dice, log);
-                    }
-                    mishaps(states, log);
-                    if tas.action > 0
-                        && states[defender.index()].can_act()
-                        && !states[defender.index()].disarmed
-                    {
-                        log.say(|| {
-                            format!(
-                                "  {} takes a bonus action: an attack",
-                                self.names[defender.index()]
-                            )
-                        });
-                        self.exchange(defender, states, close, dice, log, on_strike);
-                    }
+                if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level) {
+                    self.weapon_damage(defender, states, dice, log);
                 }
-            },
-            Stars::NoStrike => mishaps(states, log),
+                mishaps(states, log);
+                if tas.action > 0
+                    && states[defender.index()].can_act()
+                    && !states[defender.index()].disarmed
+                {
+                    log.say(|| {
+                        format!(
+                            "  {} takes a bonus action: an attack",
+                            self.names[defender.index()]
+                        )
+                    });
+                    self.exchange(defender, states, close, dice, log, on_strike);
+                }
+            }
+            Victory::NoStrike => mishaps(states, log),
         }
     }
 
-    /// The TAs of an attacker who wins with `stars` (one fewer than the stars): Action,
-    /// Impact, Precision or Setup by preference; against Ignore only Impact and Precision.
-    pub fn attacker_advantages(&self, attacker: Side, stars: u32, defence: Defence) -> Chosen {
-        self.choose(
-            attacker,
-            stars - 1,
-            &[
-                Advantage::Action,
-                Advantage::Impact,
-                Advantage::Precision,
-                Advantage::Setup,
-            ],
-            defence == Defence::Ignore,
-        )
-    }
-
-    /// The TAs of a defender whose Counterstrike wins with `stars`: Impact or Precision.
-    pub fn counterstrike_advantages(&self, defender: Side, stars: u32) -> Chosen {
-        self.choose(
-            defender,
-            stars - 1,
-            &[Advantage::Impact, Advantage::Precision],
-            false,
-        )
+    /// What the winner of an opposed test gets: the attacker's strike with its TAs (Action,
+    /// Impact, Precision or Setup by preference; against Ignore only Impact and Precision), the
+    /// defender's Counterstrike with Impact or Precision TAs, a Block or Dodge that won with
+    /// Action or Setup TAs, or nothing. One TA fewer than the stars.
+    pub fn victory(&self, attacker: Side, defence: Defence, stars: Stars) -> Victory {
+        let defender = attacker.other();
+        match stars {
+            Stars::Attacker(n) => Victory::Strike {
+                striker: attacker,
+                counter: false,
+                tas: self.choose(
+                    attacker,
+                    n - 1,
+                    &[
+                        Advantage::Action,
+                        Advantage::Impact,
+                        Advantage::Precision,
+                        Advantage::Setup,
+                    ],
+                    defence == Defence::Ignore,
+                ),
+            },
+            Stars::Defender(n) if defence == Defence::Counterstrike => Victory::Strike {
+                striker: defender,
+                counter: true,
+                tas: self.choose(
+                    defender,
+                    n - 1,
+                    &[Advantage::Impact, Advantage::Precision],
+                    false,
+                ),
+            },
+            Stars::Defender(n) => Victory::Defended {
+                tas: self.choose(
+                    defender,
+                    n - 1,
+                    &[Advantage::Action, Advantage::Setup],
+                    false,
+                ),
+            },
+            Stars::NoStrike => Victory::NoStrike,
+        }
     }
 
     /// The TAs to take: the fighter's preferences among those the result allows.
@@ -1326,6 +1337,27 @@ pub struct Struck {
     pub il: u8,
     /// A glancing blow off rigid armour.
     pub glancing: bool,
+}
+
+/// What the winner of an opposed test gets ([`Melee::victory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Victory {
+    /// A strike: the attacker's, or the defender's Counterstrike (`counter`), with its TAs.
+    Strike {
+        /// Who strikes.
+        striker: Side,
+        /// The defender strikes back.
+        counter: bool,
+        /// The TAs taken.
+        tas: Chosen,
+    },
+    /// A Block or Dodge won: no strike, the defender's TAs.
+    Defended {
+        /// The TAs taken (Action, Setup).
+        tas: Chosen,
+    },
+    /// Both failed: no strike.
+    NoStrike,
 }
 
 /// The opposed test of an exchange ([`Melee::contest`]).
