@@ -1,10 +1,11 @@
 //! Criterion benches of the hot path: the cost of one die (`dice/d20`) and of one whole trial
-//! per ruleset (`duel/<ruleset>`: duel, aftermath and healing timeline). Before benching a
+//! of each ruleset in the registry (`duel/<ruleset>`: duel, aftermath and healing timeline, on
+//! the ruleset's example duel; `recovery/<ruleset>` on its example recovery). Before benching a
 //! ruleset it prints the mean dice rolled per trial, measured with `CountingDice` over the
 //! same scenario, so the floor (rolls per trial x cost of one roll) can be computed from one run.
 //! `BENCH_SCENARIO=path.toml cargo bench --bench duel` benches another twin-d20 scenario.
-//! `exact/grid-16x16-<ruleset>` times the 256-cell rulebook grid of `duelsim exact` (zone-d100's
-//! shipped grid is 14 x 14), `exact/tables-zone-d100` both exact tables of one zone-d100 duel.
+//! `exact/grid-<rows>x<columns>-<ruleset>` times the rulebook grid of `duelsim exact` for each
+//! ruleset's example grid, `exact/tables-zone-d100` both exact tables of one zone-d100 duel.
 //!
 //! After the benches it prints the floor table from this run's medians (criterion's
 //! `estimates.json`): each trial bench's median, dice per trial, the floor (dice per trial x
@@ -14,7 +15,7 @@ use criterion::{Criterion, criterion_group};
 use duelsim::dice::{CountingDice, Dice, FastDice};
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
-use duelsim::scenario;
+use duelsim::rules::registry;
 use duelsim::stats::Tally;
 use std::hint::black_box;
 use std::path::Path;
@@ -61,42 +62,31 @@ fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, mode
     group.finish();
 }
 
-/// The shipped scenario each ruleset is benched with (`BENCH_SCENARIO` replaces the twin-d20 one).
-const BENCH_SCENARIOS: &[(&str, &str)] = &[
-    ("twin-d20", "scenarios/twin-d20/knight-vs-brigand.toml"),
-    (
-        "guard-pierce",
-        "scenarios/guard-pierce/cudgel-vs-sword.toml",
-    ),
-    (
-        "wound-levels",
-        "scenarios/wound-levels/knife-vs-pistol.toml",
-    ),
-    ("zone-d100", "scenarios/zone-d100/broadsword-vs-spear.toml"),
-    ("d6-pool", "scenarios/d6-pool/berserker-vs-shieldwall.toml"),
-];
-
+/// Each ruleset of the registry, benched with its example duel (`BENCH_SCENARIO` replaces the
+/// twin-d20 one) and, where it has one, its example recovery.
 fn bench_rulesets(c: &mut Criterion) {
-    for &(name, file) in BENCH_SCENARIOS {
+    for entry in &registry::RULESETS {
+        let name = entry.id;
         let path = match std::env::var("BENCH_SCENARIO") {
             Ok(p) if name == "twin-d20" => std::path::PathBuf::from(p),
-            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(file),
+            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel),
         };
-        let scenario = match scenario::load(&path) {
+        let scenario = match registry::load(&path) {
             Ok(s) => s,
             Err(e) => panic!("the bench scenario must load: {e}"),
         };
         duelsim::with_model!(&scenario.points[0].model, m => bench_trial(c, name, m));
-    }
-    // One healing timeline of zone-d100: the G4E shoulder bleeder with an ML80 surgeon.
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/zone-d100/recovery-g4-shoulder-healers.toml");
-    let scenario = match scenario::load(&path) {
-        Ok(s) => s,
-        Err(e) => panic!("the bench scenario must load: {e}"),
-    };
-    if let Some(point) = scenario.points.last() {
-        duelsim::with_model!(&point.model, m => bench_group(c, "recovery", "zone-d100", m));
+        // One healing timeline (zone-d100's: the G4E shoulder bleeder with an ML80 surgeon).
+        if let Some(file) = entry.examples.recovery {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+            let scenario = match registry::load(&path) {
+                Ok(s) => s,
+                Err(e) => panic!("the bench scenario must load: {e}"),
+            };
+            if let Some(point) = scenario.points.last() {
+                duelsim::with_model!(&point.model, m => bench_group(c, "recovery", name, m));
+            }
+        }
     }
 }
 
@@ -105,7 +95,7 @@ fn bench_rulesets(c: &mut Criterion) {
 fn bench_chunk(c: &mut Criterion) {
     let path =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml");
-    let scenario = match scenario::load(&path) {
+    let scenario = match registry::load(&path) {
         Ok(s) => s,
         Err(e) => panic!("the bench scenario must load: {e}"),
     };
@@ -123,28 +113,15 @@ fn bench_chunk(c: &mut Criterion) {
     group.finish();
 }
 
-/// `exact/grid-16x16-<ruleset>`: the rulebook grid of `duelsim exact` (256 cells, each a
-/// compiled model and an exact walk of one exchange), for the shipped grid scenarios.
+/// `exact/grid-<rows>x<columns>-<ruleset>`: the rulebook grid of `duelsim exact` (each cell a
+/// compiled model and an exact walk of one exchange), for each ruleset's example grid.
 fn bench_exact_grid(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     group.sample_size(10);
-    for (name, file, cells) in [
-        (
-            "grid-16x16-twin-d20",
-            "scenarios/twin-d20/to-hit-table.toml",
-            256,
-        ),
-        (
-            "grid-16x16-guard-pierce",
-            "scenarios/guard-pierce/guard-table.toml",
-            256,
-        ),
-        (
-            "grid-14x14-zone-d100",
-            "scenarios/zone-d100/mace-strike-table.toml",
-            196,
-        ),
-    ] {
+    for entry in &registry::RULESETS {
+        let Some(file) = entry.examples.grid else {
+            continue;
+        };
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
@@ -154,12 +131,13 @@ fn bench_exact_grid(c: &mut Criterion) {
             path: &path,
             text: &text,
         };
-        let grid = match duelsim::scenario::grid::read(&source) {
+        let grid = match duelsim::scenario::grid::read::<registry::Registry>(&source) {
             Ok(Some(g)) => g,
             other => panic!("{file} must have an [exact] grid: {other:?}"),
         };
-        assert_eq!(grid.cells(), cells);
-        group.bench_function(name, |b| {
+        let shape: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
+        let name = format!("grid-{}-{}", shape.join("x"), entry.id);
+        group.bench_function(&name, |b| {
             b.iter(|| match duelsim::exact::grid_tables(black_box(&grid)) {
                 Ok(tables) => tables.len(),
                 Err(e) => panic!("{e}"),
@@ -172,7 +150,7 @@ fn bench_exact_grid(c: &mut Criterion) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let model = match std::fs::read_to_string(&path)
         .map_err(|e| e.to_string())
-        .and_then(|text| scenario::parse(&path, &text).map_err(|e| e.to_string()))
+        .and_then(|text| registry::parse(&path, &text).map_err(|e| e.to_string()))
     {
         Ok(s) => s.points[0].model.clone(),
         Err(e) => panic!("the bench scenario {file} must compile: {e}"),

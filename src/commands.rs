@@ -10,9 +10,9 @@ use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::log::Log;
 use crate::report::{self, RunResult};
+use crate::rules::registry::{self, Registry, Scenario};
 use crate::rules::{self, Ruleset};
 use crate::scenario::error::{InputError, unknown_name};
-use crate::scenario::{self, Scenario};
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -49,7 +49,7 @@ fn load_all(paths: &[PathBuf], trials: Option<u64>, seed: Option<u64>) -> Result
     paths
         .iter()
         .map(|p| {
-            let mut s = scenario::load(p)?;
+            let mut s = registry::load(p)?;
             if let Some(t) = trials {
                 s.trials = t;
                 s.precision = None;
@@ -424,14 +424,14 @@ fn run_balance(
         }
         .into()
     };
-    let evaluate = |k: usize, value: f64| -> Result<(crate::scenario::Model, Tally)> {
+    let evaluate = |k: usize, value: f64| -> Result<(crate::rules::Model, Tally)> {
         bar.set_message(format!(
             "{}: {} = {}",
             scenario.name,
             balance.path,
             balance.label(value)
         ));
-        let model = balance.model_at(value)?;
+        let model = balance.model_at::<Registry>(value)?;
         let tally = match journal.recorded(k, model.shape())? {
             Some(t) => t,
             None => pool
@@ -835,7 +835,7 @@ fn trace_with<R: Ruleset, D: Dice>(model: &R, dice: D) -> (Vec<String>, Vec<u32>
 /// `duelsim trace`: one trial narrated blow by blow. Scripted dice that run out or do not fit
 /// are an input error (exit 2) reported after the narration so far.
 pub fn trace(options: &TraceOptions) -> Result<String> {
-    let scenario = scenario::load(&options.scenario)?;
+    let scenario = registry::load(&options.scenario)?;
     let Some(point) = scenario.points.get(options.point) else {
         return Err(InputError::plain(format!(
             "--point: expected 0 to {}, found {}",
@@ -905,24 +905,14 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
     let mut out = String::new();
     let Some(id) = id else {
         for r in rules::RULESETS {
-            let state = if r.implemented {
-                ""
-            } else {
-                "  (not implemented yet)"
-            };
-            let _ = writeln!(out, "{:<14} {}{state}", r.id, r.summary);
+            let _ = writeln!(out, "{:<14} {}", r.id, r.summary);
         }
         return Ok(out);
     };
     let Some(info) = rules::RULESETS.iter().find(|r| r.id == id) else {
         return Err(InputError::plain(unknown_name("ruleset", id, &rules::ids())).into());
     };
-    let Some(parameters) = rules::parameters(info.id) else {
-        return Err(InputError::plain(format!(
-            "the ruleset '{id}' is not implemented in this version of duelsim"
-        ))
-        .into());
-    };
+    let parameters = info.parameters;
     let _ = writeln!(out, "{}: {}", info.id, info.summary);
     // Every key a scenario can write, by table: the top level and the tables every ruleset
     // reads, then the ruleset's own.
@@ -977,7 +967,7 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
             "top level",
             "kind",
             "\"duel\"",
-            if info.id == crate::rules::zone_d100::ID {
+            if info.recovery.is_some() {
                 "\"duel\", or \"recovery\" (one patient healing: see below)"
             } else {
                 "\"duel\""
@@ -1025,20 +1015,12 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
         }
         listed.push(*p);
     }
-    if info.id == crate::rules::zone_d100::ID {
-        listed.extend_from_slice(crate::rules::zone_d100::recovery::RECOVERY_KEYS);
+    if let Some(recovery) = info.recovery {
+        listed.extend_from_slice(recovery.keys);
     }
     out.push_str(&aligned(&listed));
-    if info.id == crate::rules::zone_d100::ID {
-        let names: Vec<&str> = crate::rules::zone_d100::schema::LOCATION_NAMES
-            .iter()
-            .map(|(n, _)| *n)
-            .collect();
-        let _ = writeln!(
-            out,
-            "\narmour locations (a piece's `locations`, an injury's `location`):\n  {}",
-            names.join(", ")
-        );
+    if let Some(note) = info.listing_note {
+        let _ = writeln!(out, "{}", note());
     }
     Ok(out)
 }
@@ -1049,7 +1031,7 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
 pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf> {
     use crate::stats::Side;
     let text = crate::scenario::error::read_text(path, "scenario file")?;
-    let scenario = scenario::parse(path, &text)?;
+    let scenario = registry::parse(path, &text)?;
     let Some(first) = scenario.points.first() else {
         return Err(InputError::plain(format!("{}: no point to tabulate", path.display())).into());
     };
@@ -1062,7 +1044,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     let names = model.names().map(str::to_owned);
     let source = crate::scenario::error::Source { path, text: &text };
     let mut grid_values = Vec::new();
-    let grid = match crate::scenario::grid::read(&source)? {
+    let grid = match crate::scenario::grid::read::<Registry>(&source)? {
         None => None,
         Some(g) => {
             let title = |k: usize| {

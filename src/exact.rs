@@ -10,7 +10,7 @@
 //! is refused rather than run for hours.
 
 use crate::dice::{Dice, EnumeratingDice};
-use crate::scenario::Model;
+use crate::rules::Model;
 use crate::stats::Side;
 use std::collections::BTreeMap;
 
@@ -279,7 +279,7 @@ pub fn grid_tables(grid: &crate::scenario::grid::Grid) -> anyhow::Result<Vec<Tab
     for r in 0..rows {
         for c in 0..columns.max(1) {
             let cell = if columns == 0 { vec![r] } else { vec![r, c] };
-            let model = grid.model_at(&cell)?;
+            let model = grid.model_at::<crate::rules::registry::Registry>(&cell)?;
             tables.push(table(&model, Side::A).map_err(|message| {
                 crate::scenario::error::InputError {
                     place: grid.file().display().to_string(),
@@ -313,7 +313,7 @@ mod tests {
     use std::path::Path;
 
     fn model(text: &str) -> Model {
-        let scenario = crate::scenario::parse(Path::new("scenarios/zone-d100/t.toml"), text)
+        let scenario = crate::rules::registry::parse(Path::new("scenarios/zone-d100/t.toml"), text)
             .unwrap_or_else(|e| panic!("{e}"));
         scenario.points[0].model.clone()
     }

@@ -14,7 +14,7 @@
 //! matches and is refused ([`unseal`]) rather than merged into wrong numbers.
 
 use crate::engine::{CHUNK_TRIALS, Shard};
-use crate::scenario::Scenario;
+use crate::rules::registry::Scenario;
 use crate::scenario::error::InputError;
 use crate::scenario::fnv1a64_hex;
 use crate::stats::{Tally, TallyShape};

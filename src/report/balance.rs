@@ -3,8 +3,8 @@
 //! the top of the report. One machine's search and `merge` of a split one both end here.
 
 use super::RunResult;
+use crate::rules::registry::{Model, Point, Scenario};
 use crate::scenario::balance::{Balance, Rate, TARGETS};
-use crate::scenario::{Model, Point, Scenario};
 use crate::stats::Tally;
 use anyhow::Result;
 use std::path::Path;

@@ -509,10 +509,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         .iter()
         .map(|(k, _)| k.as_str())
         .collect();
-    let duel = !matches!(
-        run.scenario.points[0].model,
-        crate::scenario::Model::ZoneD100Recovery(_)
-    );
+    let duel = !run.scenario.points[0].model.is_recovery();
     if duel && !axes.is_empty() {
         charts.extend(win_rate(run, names, &axes));
         if axes.len() >= 2 {
@@ -650,7 +647,7 @@ fn values_of(run: &RunResult, k: usize) -> Vec<String> {
 /// The points that have a tally, with their indexes.
 fn finished<'r>(
     run: &'r RunResult,
-) -> impl Iterator<Item = (usize, &'r crate::scenario::Point)> + 'r {
+) -> impl Iterator<Item = (usize, &'r crate::rules::registry::Point)> + 'r {
     run.scenario
         .points
         .iter()
@@ -1852,7 +1849,7 @@ fn draw_heatmap<DB: DrawingBackend>(
 mod tests {
     use super::*;
     use crate::engine::{Budget, run_model};
-    use crate::scenario::{Scenario, parse};
+    use crate::rules::registry::{Scenario, parse};
     use indicatif::ProgressBar;
     use std::path::Path;
     use std::sync::atomic::AtomicBool;

@@ -209,7 +209,7 @@ impl Export for Summary {
             .scenario
             .points
             .first()
-            .is_some_and(|p| matches!(p.model, crate::scenario::Model::ZoneD100Recovery(_)));
+            .is_some_and(|p| p.model.is_recovery());
         for (i, (point, tally)) in run.scenario.points.iter().zip(&run.tallies).enumerate() {
             let (mut header, mut row) = summary_row(&point.swept, i, tally, duel);
             if run.scenario.baseline.is_some() {

@@ -6,7 +6,7 @@
 use super::charts::{ExactGrid, Rendered};
 use super::html::{STYLE, escape};
 use crate::exact::{Fraction, Table};
-use crate::scenario::Scenario;
+use crate::rules::registry::Scenario;
 use anyhow::Result;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

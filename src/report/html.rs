@@ -377,7 +377,7 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
 
 /// A results table's first header cells: the point and each swept path, in words with the
 /// path as the file writes it under them.
-fn point_header(h: &mut String, s: &crate::scenario::Scenario) {
+fn point_header(h: &mut String, s: &crate::rules::registry::Scenario) {
     let _ = write!(h, "<tr><th>point</th>");
     let names = s.points[0].model.names();
     for (k, _) in &s.points[0].swept {
@@ -397,7 +397,7 @@ fn point_header(h: &mut String, s: &crate::scenario::Scenario) {
 
 /// A results row's first cells: the point's number and its swept values (a `[weights]` path in
 /// words).
-fn point_cells(h: &mut String, i: usize, p: &crate::scenario::Point, ruleset: &str) {
+fn point_cells(h: &mut String, i: usize, p: &crate::rules::registry::Point, ruleset: &str) {
     let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
     let names = p.model.names();
     for (k, v) in &p.swept {
@@ -424,7 +424,7 @@ impl Columns {
                 .scenario
                 .points
                 .first()
-                .is_some_and(|p| matches!(p.model, crate::scenario::Model::ZoneD100Recovery(_))),
+                .is_some_and(|p| p.model.is_recovery()),
             recovery_deaths: info.is_none_or(|i| i.recovery_deaths),
             impairment: info.is_none_or(|i| i.impairment),
         }

@@ -12,7 +12,7 @@ pub mod html;
 pub mod manifest;
 pub mod shard;
 
-use crate::scenario::Scenario;
+use crate::rules::registry::Scenario;
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};

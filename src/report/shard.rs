@@ -14,9 +14,9 @@
 use super::RunResult;
 use crate::engine::Shard;
 use crate::journal::{identity, point_file, sealed, unseal};
+use crate::rules::registry::{self, Model, Scenario};
 use crate::scenario::error::InputError;
 use crate::scenario::fnv1a64_hex;
-use crate::scenario::{self, Scenario};
 use crate::stats::Tally;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
@@ -193,7 +193,7 @@ fn read(dir: &Path) -> Result<ShardDir> {
 /// The scenario the shards ran, read from the copy the first carries, with the seed and trials
 /// they ran it with (and the original path, for the report).
 fn scenario_of(first: &ShardDir) -> Result<Scenario> {
-    let mut scenario = scenario::load(&first.source).map_err(|e| {
+    let mut scenario = registry::load(&first.source).map_err(|e| {
         bad(
             &first.dir,
             format!(
@@ -274,7 +274,7 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
             ));
         }
     }
-    let sum = |i: usize, model: &scenario::Model| -> Result<Tally> {
+    let sum = |i: usize, model: &Model| -> Result<Tally> {
         let mut sum = Tally::new(model.shape());
         for s in &shards {
             let path = s.dir.join(point_file(i));
@@ -303,8 +303,8 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
 /// the split's fewer halvings, said in the answer).
 fn merge_balance(
     scenario: &Scenario,
-    balance: &scenario::balance::Balance,
-    sum: impl Fn(usize, &scenario::Model) -> Result<Tally>,
+    balance: &crate::scenario::balance::Balance,
+    sum: impl Fn(usize, &Model) -> Result<Tally>,
     threads: usize,
     duration: Duration,
     output: &Path,
@@ -314,7 +314,7 @@ fn merge_balance(
         .map_err(|m| InputError::plain(format!("merge: {m}")))?;
     let mut merged = Vec::with_capacity(plan.len());
     for (k, &value) in plan.iter().enumerate() {
-        let model = balance.model_at(value)?;
+        let model = balance.model_at::<registry::Registry>(value)?;
         let tally = sum(k, &model)?;
         merged.push((value, model, tally));
     }
@@ -333,8 +333,8 @@ fn merge_balance(
     if !balance.integer {
         answer.push_str(&format!(
             " (split over shards: {} halvings of the range rather than {})",
-            scenario::balance::SHARD_REAL_STEPS,
-            scenario::balance::REAL_STEPS
+            crate::scenario::balance::SHARD_REAL_STEPS,
+            crate::scenario::balance::REAL_STEPS
         ));
     }
     let ran = super::balance::Ran { threads, duration };

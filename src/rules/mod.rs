@@ -3,11 +3,13 @@
 //!
 //! Every ruleset implements [`Ruleset`]: one trial (a duel, its aftermath, the survivors'
 //! healing) written once against [`Dice`] and [`Log`], so the same code runs fast in the engine
-//! and narrated in `duelsim trace`. This module also holds the catalogue of ruleset ids that
-//! `duelsim rulesets` lists. It knows nothing of files or threads.
+//! and narrated in `duelsim trace`. [`registry`] is the one list of them: ids, parameters, how a
+//! scenario becomes each one's model, and the [`Model`] that holds any of them. Nothing here
+//! reads files or runs threads.
 
 pub mod d6_pool;
 pub mod guard_pierce;
+pub mod registry;
 pub mod twin_d20;
 pub mod two_d20;
 pub mod wound_levels;
@@ -54,94 +56,8 @@ impl FirstStrike {
     }
 }
 
-/// One documented parameter of a ruleset, as `duelsim rulesets <id>` lists it.
-#[derive(Clone, Copy, Debug)]
-pub struct Parameter {
-    /// The section it is written in (`rules`, `healing`, `a`/`b`, `weapons.<name>`, ...).
-    pub section: &'static str,
-    /// Its key.
-    pub key: &'static str,
-    /// Its default, as TOML (or `required`).
-    pub default: &'static str,
-    /// What it means and where it comes from.
-    pub doc: &'static str,
-}
-
-/// A ruleset the tool knows about.
-#[derive(Clone, Copy, Debug)]
-pub struct RulesetInfo {
-    /// The id a scenario names in `ruleset = "..."`.
-    pub id: &'static str,
-    /// One line on what it covers.
-    pub summary: &'static str,
-    /// Whether this version can run it.
-    pub implemented: bool,
-    /// Whether its text has death during recovery (else the column means nothing for it).
-    pub recovery_deaths: bool,
-    /// Whether its text leaves lasting impairment.
-    pub impairment: bool,
-}
-
-/// The ruleset of an id.
-pub fn info(id: &str) -> Option<&'static RulesetInfo> {
-    RULESETS.iter().find(|r| r.id == id)
-}
-
-/// Every ruleset id, in the order the shared rules README lists them.
-pub const RULESETS: [RulesetInfo; 5] = [
-    RulesetInfo {
-        id: "twin-d20",
-        summary: "black and white d20 vs Defense; Coverage/Protection; wound circles vs Toughness; Aftermath; Recovery and Medicine",
-        implemented: true,
-        recovery_deaths: false,
-        impairment: false,
-    },
-    RulesetInfo {
-        id: "guard-pierce",
-        summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows, infection",
-        implemented: true,
-        recovery_deaths: true,
-        impairment: false,
-    },
-    RulesetInfo {
-        id: "zone-d100",
-        summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale; melee and missile duels; the whole healing sequence",
-        implemented: true,
-        recovery_deaths: true,
-        impairment: true,
-    },
-    RulesetInfo {
-        id: "wound-levels",
-        summary: "4dF plus skill levels, initiative, multiple actions, Evasion and dodges, wound levels 1-7, Critical/Terminal deterioration",
-        implemented: true,
-        recovery_deaths: true,
-        impairment: false,
-    },
-    RulesetInfo {
-        id: "d6-pool",
-        summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck, heal and ammo pools",
-        implemented: true,
-        recovery_deaths: false,
-        impairment: false,
-    },
-];
-
-/// The ids of all rulesets, for suggestions.
-pub fn ids() -> Vec<&'static str> {
-    RULESETS.iter().map(|r| r.id).collect()
-}
-
-/// The documented parameters of a ruleset, `None` for an unknown or unimplemented id.
-pub fn parameters(id: &str) -> Option<&'static [Parameter]> {
-    match id {
-        twin_d20::ID => Some(twin_d20::PARAMETERS),
-        guard_pierce::ID => Some(guard_pierce::PARAMETERS),
-        wound_levels::ID => Some(wound_levels::PARAMETERS),
-        d6_pool::ID => Some(d6_pool::PARAMETERS),
-        zone_d100::ID => Some(zone_d100::PARAMETERS),
-        _ => None,
-    }
-}
+pub use crate::scenario::schema::Parameter;
+pub use registry::{Model, RULESETS, RulesetInfo, ids, info, parameters};
 
 /// Test support: asserts that a ruleset's documented `[rules]` and `[healing]` defaults are
 /// the ones its `Default` impls put in force, and that every key is documented.

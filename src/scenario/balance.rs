@@ -18,7 +18,7 @@
 //! choosing the next, so every shard runs its slice of each value the search could ask for
 //! ([`Balance::shard_plan`]), and `merge` walks the same bisection over the merged tallies.
 
-use super::Model;
+use super::Rulesets;
 use super::error::{InputError, Source};
 use std::path::PathBuf;
 use toml_edit::Value;
@@ -223,13 +223,13 @@ impl Balance {
     }
 
     /// The scenario's model with the path set to `value`.
-    pub fn model_at(&self, value: f64) -> Result<Model, InputError> {
+    pub fn model_at<R: Rulesets>(&self, value: f64) -> Result<R::Model, InputError> {
         let v = if self.integer {
             Value::from(value as i64)
         } else {
             Value::from(value)
         };
-        super::model_with(&self.file, &self.text, "balance.path", &[(&self.path, v)])
+        super::model_with::<R>(&self.file, &self.text, "balance.path", &[(&self.path, v)])
     }
 }
 

@@ -9,7 +9,7 @@
 //! This module reads the table and builds the model of a cell (the file with the cell's values
 //! written in, compiled as any scenario); `duelsim exact` walks each cell's exchange.
 
-use super::Model;
+use super::Rulesets;
 use super::error::{InputError, Source};
 use std::path::PathBuf;
 use toml_edit::Value;
@@ -28,7 +28,7 @@ pub struct Grid {
 
 impl Grid {
     /// The scenario's model with each axis set to the value of `cell` (one index per axis).
-    pub fn model_at(&self, cell: &[usize]) -> Result<Model, InputError> {
+    pub fn model_at<R: Rulesets>(&self, cell: &[usize]) -> Result<R::Model, InputError> {
         let values: Vec<(&str, Value)> = self
             .axes
             .iter()
@@ -40,7 +40,7 @@ impl Grid {
                 )
             })
             .collect();
-        super::model_with(&self.file, &self.text, "exact.grid", &values)
+        super::model_with::<R>(&self.file, &self.text, "exact.grid", &values)
     }
 
     /// The scenario file the grid is written in.
@@ -55,7 +55,7 @@ impl Grid {
 }
 
 /// Reads `[exact] grid`; `None` when the file has none.
-pub fn read(source: &Source) -> Result<Option<Grid>, InputError> {
+pub fn read<R: Rulesets>(source: &Source) -> Result<Option<Grid>, InputError> {
     let document = toml_edit::Document::parse(source.text)
         .map_err(|e| source.error_at(e.span(), None, e.message().to_owned()))?;
     let Some(exact) = document.get("exact") else {
@@ -139,7 +139,7 @@ pub fn read(source: &Source) -> Result<Option<Grid>, InputError> {
     }
     // The corners must compile: a bad path or value is an error now, not after the walk.
     let last: Vec<usize> = grid.axes.iter().map(|(_, v)| v.len() - 1).collect();
-    grid.model_at(&vec![0; grid.axes.len()])?;
-    grid.model_at(&last)?;
+    grid.model_at::<R>(&vec![0; grid.axes.len()])?;
+    grid.model_at::<R>(&last)?;
     Ok(Some(grid))
 }

@@ -13,107 +13,42 @@ pub mod grid;
 pub mod schema;
 pub mod sweep;
 
-use crate::rules::d6_pool::{self, D6Pool};
-use crate::rules::guard_pierce::{self, GuardPierce};
-use crate::rules::twin_d20::{self, TwinD20};
-use crate::rules::wound_levels::{self, WoundLevels};
-use crate::rules::zone_d100::{self, ZoneD100};
-use crate::rules::{self, Ruleset};
-use crate::stats::TallyShape;
 use error::{InputError, Source, unknown_name};
-use schema::Envelope;
+use schema::{Envelope, Parameter};
 use std::path::{Path, PathBuf};
 
-/// A compiled model of one ruleset, ready to run.
-#[derive(Clone, Debug)]
-pub enum Model {
-    /// The `twin-d20` ruleset.
-    TwinD20(TwinD20),
-    /// The `guard-pierce` ruleset.
-    GuardPierce(GuardPierce),
-    /// The `wound-levels` ruleset.
-    WoundLevels(WoundLevels),
-    /// The `zone-d100` ruleset (boxed: its armour tables are large).
-    ZoneD100(Box<ZoneD100>),
-    /// The `d6-pool` ruleset.
-    D6Pool(D6Pool),
-    /// A `zone-d100` recovery scenario: the healing sequence alone.
-    ZoneD100Recovery(Box<crate::rules::zone_d100::recovery::Recovery>),
-}
+/// What reading a scenario needs of the rulesets, supplied by the registry
+/// (`crate::rules::registry`): which ids exist, each one's documented defaults, and how a
+/// document becomes a compiled model. Scenario reading itself knows no ruleset by name.
+pub trait Rulesets {
+    /// A compiled model of one point.
+    type Model: Clone + std::fmt::Debug;
 
-/// Runs `$body` with `$m` bound to the concrete model inside a [`Model`]: the one place that
-/// lists the rulesets, so callers stay generic and monomorphized.
-#[macro_export]
-macro_rules! with_model {
-    ($model:expr, $m:ident => $body:expr) => {
-        match $model {
-            $crate::scenario::Model::TwinD20($m) => $body,
-            $crate::scenario::Model::GuardPierce($m) => $body,
-            $crate::scenario::Model::WoundLevels($m) => $body,
-            $crate::scenario::Model::D6Pool($m) => $body,
-            $crate::scenario::Model::ZoneD100(boxed) => {
-                let $m = boxed.as_ref();
-                $body
-            }
-            $crate::scenario::Model::ZoneD100Recovery(boxed) => {
-                let $m = boxed.as_ref();
-                $body
-            }
-        }
-    };
-}
+    /// Every ruleset id a scenario may name, in the catalogue's order.
+    fn ids() -> Vec<&'static str>;
 
-/// Runs `$body` with `$m` and `$n` bound to two models of the same ruleset (the points of one
-/// scenario always are), or `$otherwise` when they differ.
-#[macro_export]
-macro_rules! with_model_pair {
-    ($a:expr, $b:expr, $m:ident, $n:ident => $body:expr, $otherwise:expr) => {
-        match ($a, $b) {
-            ($crate::scenario::Model::TwinD20($m), $crate::scenario::Model::TwinD20($n)) => $body,
-            (
-                $crate::scenario::Model::GuardPierce($m),
-                $crate::scenario::Model::GuardPierce($n),
-            ) => $body,
-            (
-                $crate::scenario::Model::WoundLevels($m),
-                $crate::scenario::Model::WoundLevels($n),
-            ) => $body,
-            ($crate::scenario::Model::D6Pool($m), $crate::scenario::Model::D6Pool($n)) => $body,
-            ($crate::scenario::Model::ZoneD100(x), $crate::scenario::Model::ZoneD100(y)) => {
-                let ($m, $n) = (x.as_ref(), y.as_ref());
-                $body
-            }
-            (
-                $crate::scenario::Model::ZoneD100Recovery(x),
-                $crate::scenario::Model::ZoneD100Recovery(y),
-            ) => {
-                let ($m, $n) = (x.as_ref(), y.as_ref());
-                $body
-            }
-            _ => $otherwise,
-        }
-    };
-}
+    /// The ids that also read `kind = "recovery"` scenarios (a patient healing, no duel).
+    fn with_recovery() -> Vec<&'static str>;
 
-impl Model {
-    /// The fighters' names, `a` then `b`.
-    pub fn names(&self) -> [&str; 2] {
-        with_model!(self, m => [&m.names[0], &m.names[1]])
-    }
+    /// The documented parameters of ruleset `id` (a sweep writes their defaults in).
+    fn parameters(id: &str) -> &'static [Parameter];
 
-    /// The histogram sizes of this model's tallies.
-    pub fn shape(&self) -> TallyShape {
-        with_model!(self, m => m.shape())
-    }
+    /// Reads the whole of `source` (whose `ruleset` is `id`) with that ruleset's schema and
+    /// compiles it into a scenario of one point (or one per healer set, for a recovery).
+    fn build(
+        id: &str,
+        recovery: bool,
+        source: &Source,
+    ) -> Result<Scenario<Self::Model>, InputError>;
 }
 
 /// One point of a scenario: the values swept to reach it and its compiled model.
 #[derive(Clone, Debug)]
-pub struct Point {
+pub struct Point<M> {
     /// The swept parameters and their values at this point, in the file's order.
     pub swept: Vec<(String, String)>,
     /// What runs.
-    pub model: Model,
+    pub model: M,
 }
 
 /// A precision target: run each point until the 95% intervals of both win rates are no wider
@@ -135,9 +70,9 @@ pub struct Sources {
     pub catalogues: Vec<(String, String)>,
 }
 
-/// A validated scenario.
+/// A validated scenario; `M` is the compiled model of a point (the registry's `Model`).
 #[derive(Clone, Debug)]
-pub struct Scenario {
+pub struct Scenario<M> {
     /// The file it came from.
     pub path: PathBuf,
     /// Its name (the output folder's name).
@@ -158,16 +93,42 @@ pub struct Scenario {
     /// of the scenario at the same path.
     pub sources: Sources,
     /// The points to run.
-    pub points: Vec<Point>,
+    pub points: Vec<Point<M>>,
     /// The point every other is compared with on the same dice (`[compare]`), if any.
     pub baseline: Option<usize>,
     /// A search for the value where a rate crosses a target (`[balance]`), if any.
     pub balance: Option<balance::Balance>,
 }
 
-impl Scenario {
+impl<M> Scenario<M> {
+    /// The same scenario with every point's model passed through `f` (a ruleset's own model
+    /// into the registry's).
+    pub fn map_models<N>(self, f: impl Fn(M) -> N) -> Scenario<N> {
+        Scenario {
+            path: self.path,
+            name: self.name,
+            description: self.description,
+            ruleset: self.ruleset,
+            seed: self.seed,
+            trials: self.trials,
+            precision: self.precision,
+            source_hash: self.source_hash,
+            sources: self.sources,
+            points: self
+                .points
+                .into_iter()
+                .map(|p| Point {
+                    swept: p.swept,
+                    model: f(p.model),
+                })
+                .collect(),
+            baseline: self.baseline,
+            balance: self.balance,
+        }
+    }
+
     /// The model point `i` is compared with: the baseline's, for every point but the baseline.
-    pub fn baseline_of(&self, i: usize) -> Option<&Model> {
+    pub fn baseline_of(&self, i: usize) -> Option<&M> {
         self.baseline
             .filter(|&b| b != i)
             .and_then(|b| self.points.get(b))
@@ -198,17 +159,17 @@ impl Scenario {
     }
 }
 
-/// Reads, validates and compiles a scenario file.
-pub fn load(path: &Path) -> Result<Scenario, InputError> {
+/// Reads, validates and compiles a scenario file with the rulesets of `R`.
+pub fn load<R: Rulesets>(path: &Path) -> Result<Scenario<R::Model>, InputError> {
     let text = error::read_text(path, "scenario file")?;
-    parse(path, &text)
+    parse::<R>(path, &text)
 }
 
 /// Validates and compiles scenario text read from `path`: the file as written, then each
 /// point of its `[sweep]` (the file with the point's values written in).
-pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
+pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>, InputError> {
     let source = Source { path, text };
-    let base = parse_one(path, text)?;
+    let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;
     let weights = compare::weights(&source)?;
     if let Some(balance) = balance::read(&source)? {
@@ -220,10 +181,10 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
             ));
         }
         // The ends must compile: a bad path or value is an error now, not after a long run.
-        balance.model_at(balance.from)?;
-        balance.model_at(balance.to)?;
+        balance.model_at::<R>(balance.from)?;
+        balance.model_at::<R>(balance.to)?;
         if !balance.integer {
-            balance.model_at((balance.from + balance.to) / 2.0)?;
+            balance.model_at::<R>((balance.from + balance.to) / 2.0)?;
         }
         return Ok(Scenario {
             balance: Some(balance),
@@ -238,7 +199,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
                 "cannot be combined with a [sweep]; expected one of [weights] or [sweep] in a file",
             ));
         }
-        return weigh(&source, base, &weights);
+        return weigh::<R>(&source, base, &weights);
     }
     if axes.is_empty() {
         let _ = compare::baseline(&source, &[Vec::new()])?;
@@ -247,11 +208,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     let mut document: toml_edit::DocumentMut = text
         .parse()
         .map_err(|e| source.error_at(None, None, format!("cannot read for the sweep: {e}")))?;
-    sweep::fill_defaults(
-        &mut document,
-        &axes,
-        rules::parameters(base.ruleset).unwrap_or(&[]),
-    );
+    sweep::fill_defaults(&mut document, &axes, R::parameters(base.ruleset));
     let mut points = Vec::new();
     for choice in sweep::combinations(&axes) {
         let written = sweep::apply(&source, &document, &axes, &choice)?;
@@ -265,7 +222,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
             .map(|(k, v)| format!("{k} = {v}"))
             .collect::<Vec<_>>()
             .join(", ");
-        let point = parse_one(path, &written).map_err(|e| {
+        let point = parse_one::<R>(path, &written).map_err(|e| {
             // An error about a swept value is placed at its [sweep] entry.
             let entry = e
                 .field
@@ -297,11 +254,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
 
 /// The points of `[weights]`: the file as written (the base, the baseline), then each entry's
 /// value moved by its step; each point's swept value says which (`weights = "a.attack +1"`).
-fn weigh(
+fn weigh<R: Rulesets>(
     source: &Source,
-    base: Scenario,
+    base: Scenario<R::Model>,
     weights: &[compare::Weight],
-) -> Result<Scenario, InputError> {
+) -> Result<Scenario<R::Model>, InputError> {
     let document: toml_edit::DocumentMut = source
         .text
         .parse()
@@ -324,7 +281,7 @@ fn weigh(
         } else {
             format!("{} +{step}", w.path)
         };
-        let point = parse_one(source.path, &written).map_err(|e| InputError {
+        let point = parse_one::<R>(source.path, &written).map_err(|e| InputError {
             place: source.error_at(Some(w.span.clone()), None, "").place,
             field: Some(field.clone()),
             message: format!(
@@ -351,12 +308,12 @@ fn weigh(
 /// The model of a file with values written in at dotted paths (a `[balance]` value, a grid
 /// cell): the text with each set, compiled as any scenario; `table` names the table asking
 /// (`balance`, `exact.grid`) in errors.
-pub(crate) fn model_with(
+pub(crate) fn model_with<R: Rulesets>(
     file: &Path,
     text: &str,
     table: &str,
     values: &[(&str, toml_edit::Value)],
-) -> Result<Model, InputError> {
+) -> Result<R::Model, InputError> {
     let mut document: toml_edit::DocumentMut = text.parse().map_err(|e| InputError {
         place: file.display().to_string(),
         field: Some(table.to_owned()),
@@ -371,7 +328,7 @@ pub(crate) fn model_with(
         })?;
         written.push(format!("{path} = {}", value.to_string().trim()));
     }
-    let scenario = parse_one(file, &document.to_string()).map_err(|e| InputError {
+    let scenario = parse_one::<R>(file, &document.to_string()).map_err(|e| InputError {
         message: format!("{} (at {})", e.message, written.join(", ")),
         ..e
     })?;
@@ -384,35 +341,39 @@ pub(crate) fn model_with(
 }
 
 /// Validates and compiles one file's text, without expanding its sweep.
-pub(crate) fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError> {
+pub(crate) fn parse_one<R: Rulesets>(
+    path: &Path,
+    text: &str,
+) -> Result<Scenario<R::Model>, InputError> {
     let source = Source { path, text };
     let envelope: schema::RulesetOnly = toml::from_str(text).map_err(|e| source.from_toml(&e))?;
+    let ids = R::ids();
     let Some(ruleset) = envelope.ruleset else {
         // A missing top-level key is placed at the top of the file.
         return Err(source.error_at(
             Some(0..0),
             Some("ruleset"),
-            format!("missing; expected one of: {}", rules::ids().join(", ")),
+            format!("missing; expected one of: {}", ids.join(", ")),
         ));
     };
-    let Some(info) = rules::RULESETS.iter().find(|r| r.id == ruleset.get_ref()) else {
+    let Some(&id) = ids.iter().find(|&&id| id == ruleset.get_ref()) else {
         return Err(source.error_at(
             Some(ruleset.span()),
             Some("ruleset"),
-            unknown_name("ruleset", ruleset.get_ref(), &rules::ids()),
+            unknown_name("ruleset", ruleset.get_ref(), &ids),
         ));
     };
     let recovery = match &envelope.kind {
         None => false,
         Some(k) if k.get_ref() == "duel" => false,
-        Some(k) if k.get_ref() == "recovery" && info.id == zone_d100::ID => true,
+        Some(k) if k.get_ref() == "recovery" && R::with_recovery().contains(&id) => true,
         Some(k) if k.get_ref() == "recovery" => {
             return Err(source.error_at(
                 Some(k.span()),
                 Some("kind"),
                 format!(
-                    "recovery scenarios are supported for zone-d100 only, not '{}'",
-                    info.id
+                    "recovery scenarios are supported for {} only, not '{id}'",
+                    R::with_recovery().join(", ")
                 ),
             ));
         }
@@ -424,28 +385,16 @@ pub(crate) fn parse_one(path: &Path, text: &str) -> Result<Scenario, InputError>
             ));
         }
     };
-    match info.id {
-        twin_d20::ID => build::<twin_d20::File>(&source, info.id, |f, s| Ok(Model::TwinD20(TwinD20::compile(f, s)?))),
-        guard_pierce::ID => build::<guard_pierce::File>(&source, info.id, |f, s| Ok(Model::GuardPierce(GuardPierce::compile(f, s)?))),
-        wound_levels::ID => build::<wound_levels::File>(&source, info.id, |f, s| Ok(Model::WoundLevels(WoundLevels::compile(f, s)?))),
-        d6_pool::ID => build::<d6_pool::File>(&source, info.id, |f, s| Ok(Model::D6Pool(D6Pool::compile(f, s)?))),
-        zone_d100::ID if recovery => zone_d100::recovery::build(&source),
-        zone_d100::ID => build::<zone_d100::File>(&source, info.id, |f, s| Ok(Model::ZoneD100(Box::new(ZoneD100::compile(f, s)?)))),
-        other => Err(source.error_at(
-            Some(ruleset.span()),
-            Some("ruleset"),
-            format!("the ruleset '{other}' is not implemented in this version of duelsim; implemented: {}",
-                rules::RULESETS.iter().filter(|r| r.implemented).map(|r| r.id).collect::<Vec<_>>().join(", ")),
-        )),
-    }
+    R::build(id, recovery, &source)
 }
 
-/// Reads the whole file with one ruleset's schema and compiles it.
-fn build<F>(
+/// Reads the whole file with one ruleset's schema `F` and compiles it with `compile`: the
+/// scenario of one point that a ruleset's entry in the registry returns.
+pub fn build<F, M>(
     source: &Source,
     ruleset: &'static str,
-    compile: impl Fn(&F, &Source) -> Result<Model, InputError>,
-) -> Result<Scenario, InputError>
+    compile: impl Fn(&F, &Source) -> Result<M, InputError>,
+) -> Result<Scenario<M>, InputError>
 where
     F: for<'de> serde::Deserialize<'de> + Envelope,
 {

@@ -22,6 +22,20 @@ pub const DEFAULT_ROUND_LIMIT: i64 = 50;
 /// The seed when a scenario does not say.
 pub const DEFAULT_SEED: i64 = 1;
 
+/// One documented parameter of a scenario file, as `duelsim rulesets <id>` lists it and a
+/// sweep writes its default in.
+#[derive(Clone, Copy, Debug)]
+pub struct Parameter {
+    /// The section it is written in (`rules`, `healing`, `a`/`b`, `weapons.<name>`, ...).
+    pub section: &'static str,
+    /// Its key.
+    pub key: &'static str,
+    /// Its default, as TOML (or `required`).
+    pub default: &'static str,
+    /// What it means and where it comes from.
+    pub doc: &'static str,
+}
+
 /// A scenario file of one ruleset: `F` fighter, `W` weapon, `A` armour, `R` rules, `H` healing.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -9,7 +9,7 @@
 //! `toml_edit`, so every other line keeps its place) and then read exactly like a file without
 //! a sweep, so a swept value is checked by the same rules as a written one.
 
-use crate::rules::Parameter;
+use super::schema::Parameter;
 use crate::scenario::error::{InputError, Source};
 use std::ops::Range;
 use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};

@@ -209,15 +209,7 @@ fn duels_go_on_through_inc_and_end_at_death_unc_extended_shock_morale_or_the_lim
     use crate::dice::FastDice;
     use crate::rules::Ruleset;
     use crate::stats::Tally;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("scenarios/zone-d100/broadsword-vs-spear.toml");
-    let scenario = match crate::scenario::load(&path) {
-        Ok(s) => s,
-        Err(e) => panic!("{e}"),
-    };
-    let crate::scenario::Model::ZoneD100(duel) = &scenario.points[0].model else {
-        panic!("a zone-d100 duel");
-    };
+    let duel = &crate::rules::zone_d100::shipped_duel("broadsword-vs-spear");
     let mut dice = FastDice::seed_from_u64(11);
     let mut tally = Tally::new(duel.shape());
     let mut fought_on = 0;

@@ -719,6 +719,23 @@ impl Ruleset for ZoneD100 {
     }
 }
 
+/// Test support: the compiled duel of the shipped scenario `scenarios/zone-d100/<name>.toml`
+/// (read with this ruleset's schema alone, without the registry).
+#[cfg(test)]
+pub(crate) fn shipped_duel(name: &str) -> ZoneD100 {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("scenarios/zone-d100/{name}.toml"));
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    let source = Source {
+        path: &path,
+        text: &text,
+    };
+    match crate::scenario::build::<File, _>(&source, ID, ZoneD100::compile) {
+        Ok(mut s) => s.points.remove(0).model,
+        Err(e) => panic!("{e}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! The duel's missile turn, driven directly with scripted dice.
@@ -727,15 +744,7 @@ mod tests {
     use crate::log::VecLog;
 
     fn archer_duel() -> ZoneD100 {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("scenarios/zone-d100/archer-vs-charging-spearman.toml");
-        match crate::scenario::load(&path) {
-            Ok(s) => match &s.points[0].model {
-                crate::scenario::Model::ZoneD100(m) => (**m).clone(),
-                _ => panic!("a zone-d100 duel"),
-            },
-            Err(e) => panic!("{e}"),
-        }
+        shipped_duel("archer-vs-charging-spearman")
     }
 
     /// One shot by the archer at `distance` feet against a still target: the log.

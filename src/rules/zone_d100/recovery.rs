@@ -12,7 +12,7 @@ use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::Ranged;
-use crate::scenario::{Model, Point, Scenario, check_name, fnv1a64_hex};
+use crate::scenario::{Point, Scenario, check_name, fnv1a64_hex};
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use serde::Deserialize;
 use toml::Spanned;
@@ -222,7 +222,7 @@ impl Ruleset for Recovery {
 }
 
 /// Reads and compiles a recovery scenario.
-pub fn build(source: &Source) -> Result<Scenario, InputError> {
+pub fn build(source: &Source) -> Result<Scenario<Box<Recovery>>, InputError> {
     let file: RecoveryFile = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
     let name = check_name(&file.name, source)?;
     let p = &file.patient;
@@ -292,13 +292,13 @@ pub fn build(source: &Source) -> Result<Scenario, InputError> {
             }
             Point {
                 swept,
-                model: Model::ZoneD100Recovery(Box::new(Recovery {
+                model: Box::new(Recovery {
                     names: [patient_name.clone(), patient_name.clone()],
                     care: healing.care(),
                     patient,
                     start,
                     horizon_days: healing.horizon_days.u32(),
-                })),
+                }),
             }
         })
         .collect();

@@ -426,6 +426,15 @@ impl Healing {
 /// A whole zone-d100 scenario file.
 pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
 
+/// The armour location names, for `duelsim rulesets zone-d100` after its parameters.
+pub fn armour_locations_note() -> String {
+    let names: Vec<&str> = LOCATION_NAMES.iter().map(|(n, _)| *n).collect();
+    format!(
+        "\narmour locations (a piece's `locations`, an injury's `location`):\n  {}",
+        names.join(", ")
+    )
+}
+
 /// The armour location names a piece's `locations` list may use.
 pub const LOCATION_NAMES: [(&str, Location); 15] = [
     ("skull", Location::Skull),
