@@ -138,10 +138,12 @@ fn bench_exact_grid(c: &mut Criterion) {
         let shape: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
         let name = format!("grid-{}-{}", shape.join("x"), entry.id);
         group.bench_function(&name, |b| {
-            b.iter(|| match duelsim::exact::grid_tables(black_box(&grid)) {
-                Ok(tables) => tables.len(),
-                Err(e) => panic!("{e}"),
-            })
+            b.iter(
+                || match duelsim::rules::registry::grid_tables(black_box(&grid)) {
+                    Ok(tables) => tables.len(),
+                    Err(e) => panic!("{e}"),
+                },
+            )
         });
     }
     // One table each way of zone-d100's exchange for two fighters (the acceptance's "under a
@@ -158,7 +160,7 @@ fn bench_exact_grid(c: &mut Criterion) {
     group.bench_function("tables-zone-d100", |b| {
         b.iter(|| {
             for side in duelsim::stats::Side::BOTH {
-                if let Err(e) = duelsim::exact::table(black_box(&model), side) {
+                if let Err(e) = registry::exact_table(black_box(&model), side) {
                     panic!("{e}");
                 }
             }

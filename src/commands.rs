@@ -424,7 +424,7 @@ fn run_balance(
         }
         .into()
     };
-    let evaluate = |k: usize, value: f64| -> Result<(crate::rules::Model, Tally)> {
+    let evaluate = |k: usize, value: f64| -> Result<(crate::rules::registry::Model, Tally)> {
         bar.set_message(format!(
             "{}: {} = {}",
             scenario.name,
@@ -904,13 +904,13 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
 pub fn rulesets(id: Option<&str>) -> Result<String> {
     let mut out = String::new();
     let Some(id) = id else {
-        for r in rules::RULESETS {
+        for r in registry::RULESETS {
             let _ = writeln!(out, "{:<14} {}", r.id, r.summary);
         }
         return Ok(out);
     };
-    let Some(info) = rules::RULESETS.iter().find(|r| r.id == id) else {
-        return Err(InputError::plain(unknown_name("ruleset", id, &rules::ids())).into());
+    let Some(info) = registry::RULESETS.iter().find(|r| r.id == id) else {
+        return Err(InputError::plain(unknown_name("ruleset", id, &registry::ids())).into());
     };
     let parameters = info.parameters;
     let _ = writeln!(out, "{}: {}", info.id, info.summary);
@@ -1038,8 +1038,8 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     let bad = |m: String| InputError::plain(format!("{}: exact: {m}", path.display()));
     let model = &first.model;
     let tables = [
-        crate::exact::table(model, Side::A).map_err(bad)?,
-        crate::exact::table(model, Side::B).map_err(bad)?,
+        crate::rules::registry::exact_table(model, Side::A).map_err(bad)?,
+        crate::rules::registry::exact_table(model, Side::B).map_err(bad)?,
     ];
     let names = model.names().map(str::to_owned);
     let source = crate::scenario::error::Source { path, text: &text };
@@ -1054,7 +1054,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
             };
             let rows = &g.axes[0].1;
             let columns = g.axes.get(1).map_or(&[][..], |(_, v)| &v[..]);
-            let cell_tables = crate::exact::grid_tables(&g)?;
+            let cell_tables = crate::rules::registry::grid_tables(&g)?;
             let width = columns.len().max(1);
             let mut hit = Vec::new();
             for (r, &rv) in rows.iter().enumerate() {

@@ -10,8 +10,8 @@
 
 use crate::dice::FastDice;
 use crate::log::NoLog;
-use crate::rules::Model;
 use crate::rules::Ruleset;
+use crate::rules::registry::Model;
 use crate::stats::{Tally, wilson};
 use indicatif::ProgressBar;
 use rayon::prelude::*;

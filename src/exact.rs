@@ -3,14 +3,13 @@
 //! runs, with [`EnumeratingDice`] in place of the random source.
 //!
 //! Each ruleset that has its exchange written as one entry point implements [`Exchange`] (its
-//! duel calls the same function); [`table`] walks it and adds the exact probabilities as
+//! duel calls the same function); [`walk`] walks it and adds the exact probabilities as
 //! fractions, so the totals are exactly 1. The walk covers the tree of die outcomes, with a
 //! pool of dice whose faces are only counted ([`Dice::count_faces`]) walked as its distinct
 //! counts (merged states) rather than every ordered roll; a tree larger than [`MAX_OUTCOMES`]
 //! is refused rather than run for hours.
 
 use crate::dice::{Dice, EnumeratingDice};
-use crate::rules::Model;
 use crate::stats::Side;
 use std::collections::BTreeMap;
 
@@ -152,13 +151,13 @@ pub trait StagedExchange: Exchange {
 /// outgrows 128 bits.
 type Leaves<'a> = dyn FnMut(Outcome, u128, u128) -> bool + 'a;
 
-fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
+pub fn walk<M: Exchange>(model: &M, attacker: Side) -> Result<Table, String> {
     tabulate::<M>(|visit| {
         EnumeratingDice::for_each_exact(|dice| model.exchange(attacker, dice), visit)
     })
 }
 
-fn walk_staged<M: StagedExchange>(model: &M, attacker: Side) -> Result<Table, String> {
+pub fn walk_staged<M: StagedExchange>(model: &M, attacker: Side) -> Result<Table, String> {
     let mut setups: BTreeMap<M::Setup, Fraction> = BTreeMap::new();
     let mut first_stage = 0u64;
     let mut sums = true;
@@ -270,46 +269,11 @@ fn tabulate<M: Exchange>(leaves: impl FnOnce(&mut Leaves) -> bool) -> Result<Tab
     })
 }
 
-/// The table of a's exchange on b at every cell of a grid, row by row (one cell per row value
-/// for a one-path grid).
-pub fn grid_tables(grid: &crate::scenario::grid::Grid) -> anyhow::Result<Vec<Table>> {
-    let rows = grid.axes.first().map_or(0, |(_, v)| v.len());
-    let columns = grid.axes.get(1).map_or(0, |(_, v)| v.len());
-    let mut tables = Vec::with_capacity(grid.cells());
-    for r in 0..rows {
-        for c in 0..columns.max(1) {
-            let cell = if columns == 0 { vec![r] } else { vec![r, c] };
-            let model = grid.model_at::<crate::rules::registry::Registry>(&cell)?;
-            tables.push(table(&model, Side::A).map_err(|message| {
-                crate::scenario::error::InputError {
-                    place: grid.file().display().to_string(),
-                    field: Some("exact.grid".to_owned()),
-                    message,
-                }
-            })?);
-        }
-    }
-    Ok(tables)
-}
-
-/// The exact table of `attacker`'s exchange on the other fighter of `model`.
-pub fn table(model: &Model, attacker: Side) -> Result<Table, String> {
-    match model {
-        Model::TwinD20(m) => walk(m, attacker),
-        Model::GuardPierce(m) => walk(m, attacker),
-        Model::WoundLevels(m) => walk(m, attacker),
-        Model::D6Pool(m) => walk(m, attacker),
-        Model::ZoneD100(m) => walk_staged(m.as_ref(), attacker),
-        Model::ZoneD100Recovery(_) => {
-            Err("a recovery scenario has no exchange; expected a duel scenario".to_owned())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dice::FastDice;
+    use crate::rules::registry::{Model, exact_table as table};
     use std::path::Path;
 
     fn model(text: &str) -> Model {

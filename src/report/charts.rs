@@ -418,7 +418,7 @@ pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String 
         Some((k, i)) => (k, i.trim_end_matches(']').parse::<usize>().ok()),
         None => (rest, None),
     };
-    let doc = crate::rules::parameters(ruleset)
+    let doc = crate::rules::registry::parameters(ruleset)
         .unwrap_or(&[])
         .iter()
         .find(|p| p.section == section && p.key == key)

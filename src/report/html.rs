@@ -8,7 +8,6 @@
 
 use super::RunResult;
 use super::charts::Rendered;
-use crate::rules;
 use crate::stats::{ExtraKind, Side, Tally, wilson};
 use std::fmt::Write as _;
 
@@ -418,7 +417,7 @@ struct Columns {
 
 impl Columns {
     fn of(run: &RunResult) -> Columns {
-        let info = crate::rules::info(run.scenario.ruleset);
+        let info = crate::rules::registry::info(run.scenario.ruleset);
         Columns {
             duel: !run
                 .scenario
@@ -491,7 +490,7 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
         "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<div class=\"scroll\"><table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
         escape(s.ruleset)
     );
-    for p in rules::parameters(s.ruleset)
+    for p in crate::rules::registry::parameters(s.ruleset)
         .unwrap_or(&[])
         .iter()
         .filter(|p| matches!(p.section, "rules" | "healing"))
@@ -647,7 +646,7 @@ mod tests {
 
     #[test]
     fn every_rules_page_has_an_assumptions_table() {
-        for r in rules::RULESETS {
+        for r in crate::rules::registry::RULESETS {
             let page = rules_page(r.id).unwrap_or_default();
             let tables = assumption_tables(page);
             let rows: usize = tables.iter().map(|(_, rows)| rows.len()).sum();

@@ -57,7 +57,6 @@ impl FirstStrike {
 }
 
 pub use crate::scenario::schema::Parameter;
-pub use registry::{Model, RULESETS, RulesetInfo, ids, info, parameters};
 
 /// Test support: asserts that a ruleset's documented `[rules]` and `[healing]` defaults are
 /// the ones its `Default` impls put in force, and that every key is documented.

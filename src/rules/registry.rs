@@ -16,10 +16,11 @@ use super::guard_pierce::{self, GuardPierce};
 use super::twin_d20::{self, TwinD20};
 use super::wound_levels::{self, WoundLevels};
 use super::zone_d100::{self, ZoneD100};
+use crate::exact::{self, Table};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::schema::Parameter;
 use crate::scenario::{self, Rulesets};
-use crate::stats::TallyShape;
+use crate::stats::{Side, TallyShape};
 use std::path::Path;
 
 /// A compiled model of one ruleset, ready to run.
@@ -337,4 +338,40 @@ pub fn load(path: &Path) -> Result<Scenario, InputError> {
 /// Validates and compiles scenario text read from `path` (see [`scenario::parse`]).
 pub fn parse(path: &Path, text: &str) -> Result<Scenario, InputError> {
     scenario::parse::<Registry>(path, text)
+}
+
+/// The table of a's exchange on b at every cell of a grid, row by row (one cell per row value
+/// for a one-path grid).
+pub fn grid_tables(grid: &crate::scenario::grid::Grid) -> anyhow::Result<Vec<Table>> {
+    let rows = grid.axes.first().map_or(0, |(_, v)| v.len());
+    let columns = grid.axes.get(1).map_or(0, |(_, v)| v.len());
+    let mut tables = Vec::with_capacity(grid.cells());
+    for r in 0..rows {
+        for c in 0..columns.max(1) {
+            let cell = if columns == 0 { vec![r] } else { vec![r, c] };
+            let model = grid.model_at::<Registry>(&cell)?;
+            tables.push(exact_table(&model, Side::A).map_err(|message| {
+                crate::scenario::error::InputError {
+                    place: grid.file().display().to_string(),
+                    field: Some("exact.grid".to_owned()),
+                    message,
+                }
+            })?);
+        }
+    }
+    Ok(tables)
+}
+
+/// The exact table of `attacker`'s exchange on the other fighter of `model`.
+pub fn exact_table(model: &Model, attacker: Side) -> Result<Table, String> {
+    match model {
+        Model::TwinD20(m) => exact::walk(m, attacker),
+        Model::GuardPierce(m) => exact::walk(m, attacker),
+        Model::WoundLevels(m) => exact::walk(m, attacker),
+        Model::D6Pool(m) => exact::walk(m, attacker),
+        Model::ZoneD100(m) => exact::walk_staged(m.as_ref(), attacker),
+        Model::ZoneD100Recovery(_) => {
+            Err("a recovery scenario has no exchange; expected a duel scenario".to_owned())
+        }
+    }
 }
