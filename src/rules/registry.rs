@@ -138,6 +138,9 @@ pub struct Examples {
     pub recovery: Option<&'static str>,
     /// An `[exact] grid` scenario (`exact/grid-<cells>-<id>`), for rulesets with an exchange.
     pub grid: Option<&'static str>,
+    /// The scenario `duelsim new <id>` starts from (one that needs no catalogue): its path
+    /// and its text, built into the binary.
+    pub starter: (&'static str, &'static str),
 }
 
 /// A ruleset's `kind = "recovery"` scenarios: a patient healing, no duel.
@@ -191,6 +194,10 @@ pub const RULESETS: [RulesetInfo; 5] = [
             duel: "scenarios/twin-d20/knight-vs-brigand.toml",
             recovery: None,
             grid: Some("scenarios/twin-d20/to-hit-table.toml"),
+            starter: (
+                "scenarios/twin-d20/knight-vs-brigand.toml",
+                include_str!("../../scenarios/twin-d20/knight-vs-brigand.toml"),
+            ),
         },
     },
     RulesetInfo {
@@ -210,6 +217,10 @@ pub const RULESETS: [RulesetInfo; 5] = [
             duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
             recovery: None,
             grid: Some("scenarios/guard-pierce/guard-table.toml"),
+            starter: (
+                "scenarios/guard-pierce/cudgel-vs-sword.toml",
+                include_str!("../../scenarios/guard-pierce/cudgel-vs-sword.toml"),
+            ),
         },
     },
     RulesetInfo {
@@ -234,6 +245,10 @@ pub const RULESETS: [RulesetInfo; 5] = [
             duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
             recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
             grid: Some("scenarios/zone-d100/mace-strike-table.toml"),
+            starter: (
+                "scenarios/zone-d100/broadsword-vs-spear.toml",
+                include_str!("../../scenarios/zone-d100/broadsword-vs-spear.toml"),
+            ),
         },
     },
     RulesetInfo {
@@ -253,6 +268,10 @@ pub const RULESETS: [RulesetInfo; 5] = [
             duel: "scenarios/wound-levels/knife-vs-pistol.toml",
             recovery: None,
             grid: None,
+            starter: (
+                "scenarios/wound-levels/bruiser-vs-fencer.toml",
+                include_str!("../../scenarios/wound-levels/bruiser-vs-fencer.toml"),
+            ),
         },
     },
     RulesetInfo {
@@ -272,6 +291,10 @@ pub const RULESETS: [RulesetInfo; 5] = [
             duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
             recovery: None,
             grid: None,
+            starter: (
+                "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+                include_str!("../../scenarios/d6-pool/berserker-vs-shieldwall.toml"),
+            ),
         },
     },
 ];

@@ -1,0 +1,139 @@
+//! `duelsim new` (a starter scenario of a ruleset) and `duelsim check` (validates scenarios and
+//! says what `run` would do).
+
+use super::load_all;
+use crate::rules::registry::{self};
+use crate::scenario::error::InputError;
+use anyhow::Result;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// `duelsim new`: a commented starter scenario of a ruleset that runs as written, printed, or
+/// written to `file` (never over an existing file). Its name is the file's stem.
+pub fn new_scenario(ruleset: &str, file: Option<&Path>) -> Result<String> {
+    let Some(entry) = registry::info(ruleset) else {
+        return Err(InputError::plain(format!(
+            "new: '{}' is not a ruleset; expected one of: {}",
+            crate::scenario::error::one_line(ruleset, 60),
+            registry::ids().join(", ")
+        ))
+        .into());
+    };
+    let (id, (source, text)) = (entry.id, entry.examples.starter);
+    let name = file
+        .and_then(|f| f.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| {
+            !s.is_empty()
+                && !s.starts_with('.')
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        })
+        .unwrap_or_else(|| format!("my-{id}-duel"));
+    // The shipped file's own header comment gives way to the starter's; the first `name`
+    // (the scenario's, before the fighters') takes the file's stem.
+    let mut renamed = false;
+    let body: String = text
+        .lines()
+        .skip_while(|l| l.starts_with('#'))
+        .map(|l| {
+            if !renamed && l.starts_with("name = \"") {
+                renamed = true;
+                format!("name = \"{name}\"")
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let starter = format!(
+        "# A starter {id} scenario, copied from {source}.\n\
+         # Two fighters, their weapons and armour, and the rules' constants: change what you\n\
+         # like, then\n\
+         #   duelsim check FILE    validates it and says what would run\n\
+         #   duelsim run FILE      writes reports/<name>/ (tables, charts, report.html)\n\
+         # `duelsim rulesets {id}` lists every [rules] and [healing] parameter with its default;\n\
+         # docs/rules/{id}.md maps the rule text to them. Add a [sweep] to vary a value, [compare]\n\
+         # to compare sweep points on the same dice, [weights] or [balance] (see the README).\n{body}\n"
+    );
+    if let Some(path) = file {
+        if path.exists() {
+            return Err(InputError {
+                place: path.display().to_string(),
+                field: None,
+                message: "already exists; expected a new file name (nothing was written)".into(),
+            }
+            .into());
+        }
+        crate::journal::write_atomically(path, starter.as_bytes())?;
+        return Ok(format!(
+            "{} written: a {id} scenario named '{name}'\n",
+            path.display()
+        ));
+    }
+    Ok(starter)
+}
+
+/// `duelsim check`: validates every scenario and describes what `run` would do.
+pub fn check(paths: &[PathBuf]) -> Result<String> {
+    let scenarios = load_all(paths, None, None)?;
+    let mut out = String::new();
+    for s in &scenarios {
+        let names = s.points[0].model.names();
+        let n = s.points.len() as u64;
+        let budget = match s.precision {
+            Some(p) => format!(
+                "{n} point(s) x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {} trials",
+                p.max_trials,
+                p.half_width,
+                p.max_trials * n
+            ),
+            None => format!(
+                "{n} point(s) x {} trials = {} trials",
+                s.trials,
+                s.trials * n
+            ),
+        };
+        let budget = match &s.balance {
+            Some(b) => format!(
+                "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations ({}), {budget}",
+                b.path,
+                b.label(b.from),
+                b.label(b.to),
+                crate::scenario::balance::TARGETS[b.rate],
+                b.target,
+                b.evaluations_at_most(),
+                match b.shard_plan() {
+                    Ok(plan) => format!(
+                        "with --shard, each of its {} values on every shard",
+                        plan.len()
+                    ),
+                    Err(_) => format!(
+                        "too wide for --shard, which takes at most {} values",
+                        crate::scenario::balance::SHARD_MAX_VALUES
+                    ),
+                }
+            ),
+            None => budget,
+        };
+        let _ = writeln!(
+            out,
+            "{}: ok: '{}' ({}), {} vs {}, {budget}, seed {}",
+            s.path.display(),
+            s.name,
+            s.ruleset,
+            names[0],
+            names[1],
+            s.seed
+        );
+        let axes: Vec<String> = s
+            .swept_values()
+            .iter()
+            .map(|(path, values)| format!("{path} ({}: {})", values.len(), values.join(", ")))
+            .collect();
+        if !axes.is_empty() {
+            let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,353 @@
+//! `duelsim run` and `duelsim merge`: every scenario loaded and validated before any output
+//! folder is touched, its points run on a rayon pool of the asked size with a progress bar,
+//! journaled as they finish (so a stopped run resumes), partial outputs rewritten as it goes,
+//! Ctrl-C kept clean; and the merge of a run split over shards.
+
+use super::balance::run_balance;
+use super::{load_all, progress_bar};
+use crate::engine::{Budget, Shard};
+use crate::journal::Journal;
+use crate::report::{self, RunResult};
+use crate::rules::registry::Scenario;
+use crate::scenario::error::InputError;
+use crate::stats::Tally;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Options of `duelsim run`.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Scenario files.
+    pub scenarios: Vec<PathBuf>,
+    /// Output folder; `reports/<name>` when absent. With several scenarios, each gets `<dir>/<name>`.
+    pub output: Option<PathBuf>,
+    /// Overrides the scenario's trials per point.
+    pub trials: Option<u64>,
+    /// Overrides the scenario's seed.
+    pub seed: Option<u64>,
+    /// Worker threads; all cores when absent.
+    pub threads: Option<usize>,
+    /// No progress bar and no closing line.
+    pub quiet: bool,
+    /// Keep the finished points of an interrupted run into the same folder.
+    pub resume: bool,
+    /// Run one slice of every point's chunks (`--shard K/N`), for `merge` to combine.
+    pub shard: Option<Shard>,
+}
+
+/// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.
+pub(super) static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Installs the Ctrl-C handler once: the first Ctrl-C asks the run to stop cleanly, a second
+/// one ends the process at once.
+fn catch_ctrl_c() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        let _ = ctrlc::set_handler(|| {
+            if STOP.swap(true, Ordering::SeqCst) {
+                std::process::exit(130);
+            }
+        });
+    });
+}
+
+/// A run stopped by Ctrl-C; its finished points are kept (exit code 130).
+#[derive(Debug)]
+pub struct Interrupted {
+    /// What was kept and how to go on.
+    pub message: String,
+}
+
+impl std::fmt::Display for Interrupted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Interrupted {}
+
+/// How often the partial outputs of a long run are rewritten.
+const PARTIAL_EVERY: Duration = Duration::from_secs(10);
+
+/// The most worker threads a run starts (`--threads`).
+pub const MAX_THREADS: usize = 1024;
+
+/// `duelsim run`: runs every scenario and writes its reports. Returns the output folders.
+pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
+    if options.trials == Some(0) {
+        return Err(InputError::plain("--trials: expected at least 1 trial, found 0").into());
+    }
+    let scenarios = load_all(&options.scenarios, options.trials, options.seed)?;
+    let threads = options.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
+    });
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(InputError::plain(format!(
+            "--threads: expected 1 to {MAX_THREADS}, found {threads}"
+        ))
+        .into());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("cannot start the worker threads")?;
+    let dirs: Vec<PathBuf> = scenarios
+        .iter()
+        .map(|scenario| match (&options.output, scenarios.len()) {
+            (Some(dir), 1) => dir.clone(),
+            (Some(dir), _) => dir.join(&scenario.name),
+            (None, _) => match options.shard {
+                Some(shard) => Path::new("reports").join(format!(
+                    "{}-shard-{}-of-{}",
+                    scenario.name,
+                    shard.index + 1,
+                    shard.count
+                )),
+                None => Path::new("reports").join(&scenario.name),
+            },
+        })
+        .collect();
+    // Two scenarios of one name would write one folder, the second over the first.
+    for (i, dir) in dirs.iter().enumerate() {
+        if let Some(j) = dirs[..i].iter().position(|d| d == dir) {
+            return Err(InputError::plain(format!(
+                "{} and {} would both write {} (both are named '{}'); expected scenarios of different names in one run",
+                scenarios[j].path.display(),
+                scenarios[i].path.display(),
+                dir.display(),
+                scenarios[i].name
+            ))
+            .into());
+        }
+    }
+    catch_ctrl_c();
+    for (scenario, dir) in scenarios.iter().zip(&dirs) {
+        run_one(scenario, dir, &pool, threads, options)?;
+    }
+    Ok(dirs)
+}
+
+/// Runs one scenario point by point, recording each finished point in the journal.
+fn run_one(
+    scenario: &Scenario,
+    dir: &Path,
+    pool: &rayon::ThreadPool,
+    threads: usize,
+    options: &RunOptions,
+) -> Result<()> {
+    if let (Some(shard), true) = (options.shard, options.resume)
+        && report::shard::finished(dir, scenario, shard)
+    {
+        if !options.quiet {
+            println!(
+                "{}: shard {}/{} is already finished in {}; nothing to resume",
+                scenario.name,
+                shard.index + 1,
+                shard.count,
+                dir.display()
+            );
+        }
+        return Ok(());
+    }
+    if let Some(balance) = &scenario.balance {
+        return run_balance(scenario, balance, dir, pool, threads, options);
+    }
+    let shard = options.shard.unwrap_or(Shard::WHOLE);
+    if options.shard.is_some() && scenario.precision.is_some() {
+        return Err(InputError::plain(format!(
+            "--shard: {} stops on [precision], which needs every chunk in order on one machine; expected a fixed trial count (give --trials N, or trials = N in the file)",
+            scenario.path.display()
+        ))
+        .into());
+    }
+    crate::journal::remove_stale_temporaries(dir);
+    let (journal, kept, discarded) = Journal::open(dir, scenario, shard, options.resume)?;
+    let points = scenario.points.len();
+    if !options.quiet {
+        if options.resume && kept.is_empty() {
+            eprintln!(
+                "{}: --resume: no finished point to keep in {}; running all {points}",
+                scenario.name,
+                dir.display()
+            );
+        } else if options.resume {
+            eprintln!(
+                "{}: resuming: {} of {points} point(s) kept from the interrupted run",
+                scenario.name,
+                kept.len()
+            );
+        } else if discarded > 0 {
+            eprintln!(
+                "{}: starting over; the {discarded} finished point(s) of an interrupted run in {} are discarded (run with --resume to keep them)",
+                scenario.name,
+                dir.display()
+            );
+        }
+    }
+    let budget = match (scenario.precision, options.shard) {
+        (Some(p), _) => Budget::Precision {
+            half_width: p.half_width,
+            max_trials: p.max_trials,
+        },
+        (None, Some(shard)) => Budget::Slice {
+            trials: scenario.trials,
+            shard,
+        },
+        (None, None) => Budget::Trials(scenario.trials),
+    };
+    let resumed = kept.len();
+    let mut tallies = kept;
+    let bar = progress_bar(budget.cap() * (points - resumed) as u64, options.quiet);
+    let started = Instant::now();
+    let mut last_written = Instant::now();
+    let mut done_trials = 0;
+    for i in resumed..points {
+        bar.set_message(format!("{}: {i}/{points} points done", scenario.name));
+        let point = &scenario.points[i];
+        // A long point saves its finished prefix every PARTIAL_EVERY and when stopped, so a
+        // resumed run goes on from there.
+        let from = if options.resume {
+            journal.prefix(i, point.model.shape())?
+        } else {
+            None
+        };
+        if let (Some((next, _)), false) = (&from, options.quiet) {
+            eprintln!(
+                "{}: resuming point {i} at chunk {next} of its interrupted run",
+                scenario.name
+            );
+        }
+        let mut latest: Option<(u64, Tally)> = None;
+        let mut saved = Instant::now();
+        let mut save_error = None;
+        let mut save = |next: u64, tally: &Tally| {
+            if saved.elapsed() >= PARTIAL_EVERY {
+                if let Err(e) = journal.record_prefix(i, next, tally) {
+                    save_error.get_or_insert(e);
+                }
+                saved = Instant::now();
+            }
+            latest = Some((next, tally.clone()));
+        };
+        let tally = pool.install(|| {
+            crate::engine::run_model(
+                &point.model,
+                scenario.baseline_of(i),
+                scenario.seed,
+                budget,
+                &bar,
+                &STOP,
+                crate::engine::Prefix {
+                    from,
+                    save: &mut save,
+                },
+            )
+        });
+        if let Some(e) = save_error {
+            return Err(e);
+        }
+        let Some(tally) = tally else {
+            if let Some((next, prefix)) = &latest {
+                journal.record_prefix(i, *next, prefix)?;
+            }
+            bar.finish_and_clear();
+            let run = RunResult::of(scenario, tallies, threads, started.elapsed());
+            report::write_partial(&run, dir)?;
+            return Err(Interrupted {
+                message: format!(
+                    "{}: interrupted; kept {} of {points} point(s) in {} (and, with a fixed trial count, the finished chunks of the point under way); `duelsim run {}{} -o {} --resume` finishes the run",
+                    scenario.name,
+                    run.tallies.len(),
+                    dir.display(),
+                    scenario.path.display(),
+                    options.shard.map_or_else(String::new, |s| format!(" --shard {}/{}", s.index + 1, s.count)),
+                    dir.display()
+                ),
+            }
+            .into());
+        };
+        journal.record(i, &tally)?;
+        journal.drop_prefix(i);
+        done_trials += tally.trials;
+        // Precision may stop a point before its cap: the bar forgets the trials not needed.
+        let left = budget.cap() * (points - i - 1) as u64;
+        bar.set_length(done_trials + left);
+        bar.set_position(done_trials);
+        tallies.push(tally);
+        if i + 1 < points && last_written.elapsed() >= PARTIAL_EVERY {
+            let run = RunResult::of(
+                scenario,
+                std::mem::take(&mut tallies),
+                threads,
+                started.elapsed(),
+            );
+            report::write_partial(&run, dir)?;
+            tallies = run.tallies;
+            last_written = Instant::now();
+        }
+    }
+    let duration = started.elapsed();
+    bar.finish_and_clear();
+    let result = RunResult::of(scenario, tallies, threads, duration);
+    match options.shard {
+        Some(shard) => report::shard::write(&result, shard, dir)?,
+        None => {
+            report::write_all(&result, dir)?;
+        }
+    }
+    journal.finish()?;
+    if !options.quiet {
+        let shard_note = options.shard.map_or_else(String::new, |s| {
+            format!(" (shard {}/{}: merge the shards)", s.index + 1, s.count)
+        });
+        let resumed_note = if resumed > 0 {
+            format!(" ({resumed} point(s) resumed)")
+        } else {
+            String::new()
+        };
+        println!(
+            "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note}{shard_note} -> {}",
+            scenario.name,
+            points,
+            done_trials,
+            duration.as_secs_f64(),
+            done_trials as f64 / duration.as_secs_f64().max(1e-9),
+            threads,
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
+/// machine would have written. Returns the output folder.
+pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
+    let (name, trials) = report::shard::merge(dirs, output)?;
+    if !quiet {
+        println!(
+            "{name}: merged {} shard(s), {trials} trials -> {}",
+            dirs.len(),
+            output.display()
+        );
+    }
+    Ok(output.to_owned())
+}
+
+/// Reads `K/N` (1 <= K <= N) for `--shard`.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    let parsed = text
+        .split_once('/')
+        .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
+    match parsed {
+        Some((k, n)) if 1 <= k && k <= n => Ok(Shard {
+            index: k - 1,
+            count: n,
+        }),
+        _ => Err(format!(
+            "expected K/N with 1 <= K <= N (shard K of N), found '{text}'"
+        )),
+    }
+}

@@ -1,0 +1,185 @@
+//! `duelsim trace`: one trial narrated blow by blow, every die labelled and numbered as
+//! `--dice` replays them.
+
+use crate::dice::{Dice, FastDice, ScriptedDice};
+use crate::log::Log;
+use crate::rules::Ruleset;
+use crate::rules::registry::{self};
+use crate::scenario::error::InputError;
+use crate::stats::Tally;
+use anyhow::Result;
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Options of `duelsim trace`.
+#[derive(Clone, Debug, Default)]
+pub struct TraceOptions {
+    /// The scenario file.
+    pub scenario: PathBuf,
+    /// Seed of the dice when no `dice` are given; the scenario's seed when absent.
+    pub seed: Option<u64>,
+    /// Which point of a sweep.
+    pub point: usize,
+    /// Die results to replay, in the order the trace prints them.
+    pub dice: Option<Vec<u32>>,
+}
+
+/// Dice that narrate every roll into the trace, numbered as `--dice` replays them.
+struct TraceDice<'a, D> {
+    inner: D,
+    lines: &'a RefCell<Vec<String>>,
+    /// Set at the first die with no valid result: the rules go on with a stand-in value, so
+    /// nothing after it is narrated.
+    stopped: &'a Cell<bool>,
+    results: Vec<u32>,
+}
+
+impl<D: Dice> Dice for TraceDice<'_, D> {
+    fn d(&mut self, sides: u32, label: &'static str) -> u32 {
+        let value = self.inner.d(sides, label);
+        let n = self.results.len() + 1;
+        if self.stopped.get() {
+            return value;
+        }
+        if self.inner.exhausted() {
+            self.stopped.set(true);
+            self.lines.borrow_mut().push(format!(
+                "    die #{n}: {label}: no valid result given; the trace stops here"
+            ));
+        } else {
+            self.results.push(value);
+            self.lines
+                .borrow_mut()
+                .push(format!("    die #{n}: {label} = {value}"));
+        }
+        value
+    }
+
+    fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
+        let (a, b) = self.inner.pair(sides, first, second);
+        let n = self.results.len() + 1;
+        if self.stopped.get() {
+            return (a, b);
+        }
+        if self.inner.exhausted() {
+            self.stopped.set(true);
+            self.lines.borrow_mut().push(format!(
+                "    dice #{n} and #{}: {first}, {second}: not both given as valid results; the trace stops here",
+                n + 1
+            ));
+        } else {
+            self.results.extend([a, b]);
+            let mut lines = self.lines.borrow_mut();
+            lines.push(format!("    die #{n}: {first} = {a}"));
+            lines.push(format!("    die #{}: {second} = {b}", n + 1));
+        }
+        (a, b)
+    }
+
+    fn exhausted(&self) -> bool {
+        self.inner.exhausted()
+    }
+}
+
+/// The narration half of the trace, sharing the dice's lines so both stay in order.
+struct TraceLog<'a> {
+    lines: &'a RefCell<Vec<String>>,
+    stopped: &'a Cell<bool>,
+}
+
+impl Log for TraceLog<'_> {
+    const ON: bool = true;
+    fn say(&mut self, line: impl FnOnce() -> String) {
+        if !self.stopped.get() {
+            self.lines.borrow_mut().push(line());
+        }
+    }
+}
+
+fn trace_with<R: Ruleset, D: Dice>(model: &R, dice: D) -> (Vec<String>, Vec<u32>, D) {
+    let lines = RefCell::new(Vec::new());
+    let stopped = Cell::new(false);
+    let mut traced = TraceDice {
+        inner: dice,
+        lines: &lines,
+        stopped: &stopped,
+        results: Vec::new(),
+    };
+    let mut log = TraceLog {
+        lines: &lines,
+        stopped: &stopped,
+    };
+    let mut tally = Tally::new(model.shape());
+    model.trial(&mut traced, &mut log, &mut tally);
+    let TraceDice { inner, results, .. } = traced;
+    (lines.into_inner(), results, inner)
+}
+
+/// `duelsim trace`: one trial narrated blow by blow. Scripted dice that run out or do not fit
+/// are an input error (exit 2) reported after the narration so far.
+pub fn trace(options: &TraceOptions) -> Result<String> {
+    let scenario = registry::load(&options.scenario)?;
+    let Some(point) = scenario.points.get(options.point) else {
+        return Err(InputError::plain(format!(
+            "--point: expected 0 to {}, found {}",
+            scenario.points.len() - 1,
+            options.point
+        ))
+        .into());
+    };
+    let seed = options.seed.unwrap_or(scenario.seed);
+    let mut out = String::new();
+    let swept: Vec<String> = point
+        .swept
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    let at = if swept.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", swept.join(", "))
+    };
+    let _ = writeln!(
+        out,
+        "trace of '{}' ({}), point {}{at}",
+        scenario.name, scenario.ruleset, options.point
+    );
+    let (lines, used, problem) = match &options.dice {
+        Some(given) => {
+            let _ = writeln!(out, "dice: the {} given results", given.len());
+            let (lines, used, dice) = crate::with_model!(&point.model, m => trace_with(m, ScriptedDice::new(given.clone())));
+            (lines, used, dice.finish().err())
+        }
+        None => {
+            let _ = writeln!(out, "dice: seed {seed}");
+            let (lines, used, _) =
+                crate::with_model!(&point.model, m => trace_with(m, FastDice::seed_from_u64(seed)));
+            (lines, used, None)
+        }
+    };
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let replay: Vec<String> = used.iter().map(u32::to_string).collect();
+    let _ = writeln!(
+        out,
+        "dice used ({}): --dice {}",
+        used.len(),
+        replay.join(",")
+    );
+    if let Some(problem) = problem {
+        print!("{out}");
+        return Err(InputError::plain(format!("--dice: {problem}")).into());
+    }
+    if let Some(given) = &options.dice
+        && given.len() > used.len()
+    {
+        let _ = writeln!(
+            out,
+            "note: {} given result(s) were not needed",
+            given.len() - used.len()
+        );
+    }
+    Ok(out)
+}
