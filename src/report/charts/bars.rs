@@ -1,0 +1,163 @@
+//! Bar charts (a value with its 95% interval per row) and forest plots (differences with their
+//! intervals around a zero line), and the row labels they share.
+
+use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width};
+use plotters::coord::Shift;
+use plotters::coord::ranged1d::SegmentValue;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// The width the row labels of a bar or forest chart take, in pixels.
+fn row_label_width(rows: &[(String, f64, f64, f64)]) -> u32 {
+    rows.iter()
+        .map(|r| text_width(&r.0, 17))
+        .max()
+        .unwrap_or(40)
+        .clamp(40, 420)
+        + 24
+}
+
+/// The label of the row drawn at a segment of a bar or forest chart (first row on top).
+fn row_label(rows: &[(String, f64, f64, f64)], v: &SegmentValue<i32>) -> String {
+    let n = rows.len().max(1) as i32;
+    match v {
+        SegmentValue::CenterOf(i) => rows
+            .get((n - 1 - i) as usize)
+            .map(|r| r.0.clone())
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+pub(super) fn draw_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    y_label: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult {
+    let n = rows.len().max(1) as i32;
+    let label_px = row_label_width(rows);
+    let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
+    let x_max = top * 1.15;
+    let mut chart = ChartBuilder::on(area)
+        .margin_right(30)
+        .x_label_area_size(60)
+        .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
+        .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
+        .map_err(err)?;
+    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .y_labels(rows.len() + 1)
+        .y_label_formatter(&y_format)
+        .x_label_formatter(&|x| axis_number(*x, x_max))
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    let colour = PALETTE[0];
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = n - 1 - i as i32;
+            let mut bar = Rectangle::new(
+                [
+                    (0.0, SegmentValue::Exact(y)),
+                    (r.1, SegmentValue::Exact(y + 1)),
+                ],
+                colour.mix(0.75).filled(),
+            );
+            bar.set_margin(6, 6, 0, 0);
+            bar
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], BLACK.stroke_width(2))
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Text::new(
+                format!("{:.1}%", r.1),
+                (r.3 + x_max * 0.012, y),
+                (FONT, 16)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )
+        }))
+        .map_err(err)?;
+    Ok(())
+}
+
+pub(super) fn draw_forest<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult {
+    let n = rows.len().max(1) as i32;
+    let label_px = row_label_width(rows);
+    let lo = rows.iter().fold(0.0f64, |m, r| m.min(r.2));
+    let hi = rows.iter().fold(0.0f64, |m, r| m.max(r.3));
+    let span = (hi - lo).max(0.1);
+    let (x_lo, x_hi) = (lo - span * 0.08, hi + span * 0.22);
+    let mut chart = ChartBuilder::on(area)
+        .margin_right(30)
+        .x_label_area_size(60)
+        .y_label_area_size(label_px)
+        .build_cartesian_2d(x_lo..x_hi, (0..n - 1).into_segmented())
+        .map_err(err)?;
+    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .y_labels(rows.len() + 1)
+        .y_label_formatter(&y_format)
+        .x_label_formatter(&|x| axis_number(*x, x_hi - x_lo))
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
+            PALETTE[6].stroke_width(2),
+        )))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], PALETTE[0].stroke_width(3))
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Circle::new((r.1, y), 6, PALETTE[0].filled())
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(rows.iter().enumerate().map(|(i, r)| {
+            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            Text::new(
+                format!("{:+.1} [{:+.1}, {:+.1}]", r.1, r.2, r.3),
+                (r.3 + (x_hi - x_lo) * 0.012, y),
+                (FONT, 16)
+                    .into_font()
+                    .color(&BLACK)
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            )
+        }))
+        .map_err(err)?;
+    Ok(())
+}

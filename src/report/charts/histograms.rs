@@ -1,0 +1,186 @@
+//! The charts drawn from a histogram of each point, one curve per point: how many rounds a duel
+//! lasts, the share of duels over by each round, and what a hit does.
+
+use super::labels::{point_label, shown_note, swept_title};
+use super::model::{Chart, MAX_SERIES, Plot, Series, WIDTH, spread};
+use crate::report::RunResult;
+use crate::stats::Tally;
+
+/// The share of counts at each value of a histogram, one curve per point (spread over at most
+/// [`MAX_SERIES`] points), from `first` to the value under which 99.5% of every drawn point's
+/// counts fall: the points drawn, the series, the last value and the highest share.
+fn share_curves(
+    run: &RunResult,
+    histogram: impl Fn(&Tally) -> &crate::stats::Histogram,
+    first: usize,
+) -> (Vec<usize>, Vec<Series>, u32, f64) {
+    let chosen = spread(run.tallies.len(), MAX_SERIES);
+    let mut last = 1;
+    for &i in &chosen {
+        last = last.max(histogram(&run.tallies[i]).quantile(0.995).unwrap_or(1));
+    }
+    let mut series = Vec::new();
+    let mut top: f64 = 1.0;
+    for &i in &chosen {
+        let h = histogram(&run.tallies[i]);
+        let n = h.count().max(1) as f64;
+        let points: Vec<(f64, f64)> = h
+            .bins()
+            .iter()
+            .enumerate()
+            .take(last as usize + 1)
+            .skip(first)
+            .map(|(v, &c)| (v as f64, 100.0 * c as f64 / n))
+            .collect();
+        top = points.iter().fold(top, |m, p| m.max(p.1));
+        series.push(Series {
+            label: point_label(run, i),
+            points,
+            band: None,
+            step: false,
+        });
+    }
+    (chosen, series, last, top)
+}
+
+/// How many rounds duels last, one curve per point.
+pub(super) fn rounds(run: &RunResult) -> Chart {
+    // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
+    let (chosen, series, last, top) = share_curves(run, |t| &t.rounds, 1);
+    Chart {
+        name: "rounds".into(),
+        title: "How many rounds a duel lasts".into(),
+        caption: format!(
+            "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit).{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: swept_title(run),
+            x_label: "rounds".into(),
+            y_label: "share of duels (%)".into(),
+            x_range: (0.5, f64::from(last) + 0.5),
+            y_range: (0.0, top * 1.08),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// The share of duels decided by each round: how often it is over in N rounds.
+pub(super) fn rounds_decided(run: &RunResult) -> Chart {
+    let (chosen, mut series, last, _) = share_curves(run, |t| &t.rounds, 1);
+    for s in &mut series {
+        let mut total = 0.0;
+        for p in &mut s.points {
+            total += p.1;
+            p.1 = total.min(100.0);
+        }
+        s.step = true;
+    }
+    Chart {
+        name: "rounds-decided".into(),
+        title: "Share of duels over by each round".into(),
+        caption: format!(
+            "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit).{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: swept_title(run),
+            x_label: "rounds".into(),
+            y_label: "duels over (%)".into(),
+            x_range: (0.5, f64::from(last) + 0.5),
+            y_range: (0.0, 100.0),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+/// What a hit does: the share of hits at each damage after armour, one curve per point (the
+/// ruleset's own unit: damage, wound circle, injury level).
+pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
+    let (chosen, series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
+    // What each ruleset records for a hit, in its own words.
+    let (unit, zero) = match run.scenario.ruleset {
+        "guard-pierce" => (
+            "wound row marked",
+            "armour deflected it or nothing was marked",
+        ),
+        "zone-d100" => (
+            "injury level (1-5: M1 to G5)",
+            "no injury, or a glancing blow",
+        ),
+        "d6-pool" => ("damage dealt", "blocked"),
+        "wound-levels" => (
+            "damage after armour (wound levels)",
+            "the armour stopped it all",
+        ),
+        _ => ("damage after armour", "the armour stopped it all"),
+    };
+    Chart {
+        name: "damage-per-hit".into(),
+        title: "What a hit does".into(),
+        caption: format!(
+            "Share of hits, by either fighter, at each {unit} (0: {zero}); the last bin also holds larger values.{}",
+            shown_note(chosen.len(), run.tallies.len())
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: swept_title(run),
+            x_label: unit.into(),
+            y_label: "share of hits (%)".into(),
+            x_range: (-0.5, f64::from(last) + 0.5),
+            y_range: (0.0, top * 1.08),
+            series,
+            integer_x: true,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::plan;
+    use crate::report::charts::tests::{finished_run, scenario};
+
+    #[test]
+    fn the_rounds_chart_starts_at_round_one() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let chart = rounds(&run);
+        let Plot::Lines {
+            series, x_range, ..
+        } = &chart.plot
+        else {
+            panic!("rounds is a line chart");
+        };
+        assert!(x_range.0 > 0.0);
+        for line in series {
+            assert!(line.points.iter().all(|(x, _)| *x >= 1.0), "{}", line.label);
+        }
+    }
+
+    #[test]
+    fn a_duel_with_hits_draws_what_a_hit_does() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let charts = plan(&run);
+        let chart = charts
+            .iter()
+            .find(|c| c.name == "damage-per-hit")
+            .unwrap_or_else(|| panic!("no damage-per-hit chart"));
+        let Plot::Lines { series, .. } = &chart.plot else {
+            panic!("a line chart");
+        };
+        assert_eq!(series.len(), run.tallies.len().min(MAX_SERIES));
+        for line in series {
+            let total: f64 = line.points.iter().map(|p| p.1).sum();
+            assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! The words on the charts: swept paths and values in the rules' own words, the label of each
+//! point, and the notes a caption adds (how many points are drawn, which curves coincide).
+
+use super::model::Series;
+use crate::report::RunResult;
+
+/// A key in words: `melee_ml` is "melee ML", `impact_modifier` "impact modifier".
+fn key_words(key: &str) -> String {
+    const SHOUTED: [&str; 9] = ["ml", "eml", "hr", "ta", "cf", "ar", "ws", "hp", "sp"];
+    key.split('_')
+        .map(|w| {
+            if SHOUTED.contains(&w) {
+                w.to_uppercase()
+            } else {
+                w.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The label of a swept path in the designer's words, from the ruleset's parameter list:
+/// `a.melee_ml` is "Swordsman's melee ML", `weapons.mace.impact_modifier` "mace's impact
+/// modifier", and `rules.damage[6]` names the table entry from the key's documentation
+/// ("damage for three+ 6s (Critical Strike)").
+pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String {
+    let (section, rest) = path.split_once('.').unwrap_or(("", path));
+    match section {
+        "a" => return format!("{}'s {}", names[0], key_words(rest)),
+        "b" => return format!("{}'s {}", names[1], key_words(rest)),
+        "weapons" | "armour" => {
+            if let Some((item, key)) = rest.rsplit_once('.') {
+                return format!("{}'s {}", item.trim_matches('"'), key_words(key));
+            }
+        }
+        _ => {}
+    }
+    let (key, index) = match rest.split_once('[') {
+        Some((k, i)) => (k, i.trim_end_matches(']').parse::<usize>().ok()),
+        None => (rest, None),
+    };
+    let doc = crate::rules::registry::parameters(ruleset)
+        .unwrap_or(&[])
+        .iter()
+        .find(|p| p.section == section && p.key == key)
+        .map(|p| p.doc);
+    let entry = index.and_then(|i| {
+        // A table's documentation lists its entries after a colon, one per element.
+        let (_, list) = doc?.split_once(':')?;
+        let entries: Vec<&str> = list.split(", ").map(str::trim).collect();
+        (entries.len() > 1)
+            .then(|| entries.get(i).copied())
+            .flatten()
+    });
+    match (entry, index) {
+        (Some(entry), _) => format!("{} for {entry}", key_words(key)),
+        (None, Some(i)) => format!("{} entry {i} ({section})", key_words(key)),
+        (None, None) if section.is_empty() => key_words(key),
+        (None, None) => format!("{} ({section})", key_words(key)),
+    }
+}
+
+/// The label of a point: its swept values, or "A vs B" when nothing is swept.
+pub(super) fn point_label(run: &RunResult, i: usize) -> String {
+    let swept = &run.scenario.points[i].swept;
+    if swept.is_empty() {
+        let names = run.scenario.points[i].model.names();
+        return format!("{} vs {}", names[0], names[1]);
+    }
+    let names = run.scenario.points[i].model.names();
+    swept
+        .iter()
+        .map(|(k, v)| value_words(k, v, names, run.scenario.ruleset))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// A swept value as a reader says it: a `[weights]` point's "path +step" with the path in words
+/// ("Knight's toughness +1"); any other value as written.
+pub(crate) fn value_words(key: &str, value: &str, names: [&str; 2], ruleset: &str) -> String {
+    match (key, value.rsplit_once(' ')) {
+        ("weights", Some((path, step))) => format!("{} {step}", axis_title(path, names, ruleset)),
+        _ => value.to_owned(),
+    }
+}
+
+/// What the points' labels are: the swept values' titles, in order.
+pub(super) fn swept_title(run: &RunResult) -> String {
+    let names = run.scenario.points[0].model.names();
+    run.scenario.points[0]
+        .swept
+        .iter()
+        .map(|(k, _)| axis_title(k, names, run.scenario.ruleset))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+pub(super) fn shown_note(shown: usize, total: usize) -> String {
+    if shown < total {
+        format!(" {shown} of the {total} points are drawn; every point is in distributions.csv.")
+    } else {
+        String::new()
+    }
+}
+
+/// Says which curves lie on top of each other (within 1.5% of the axis everywhere), so that a
+/// reader who sees fewer lines than the legend lists knows why.
+pub(super) fn coinciding_note(series: &[Series], span: f64) -> String {
+    let close = |a: &Series, b: &Series| {
+        a.points.len() == b.points.len()
+            && a.points
+                .iter()
+                .zip(&b.points)
+                .all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() <= 0.015 * span)
+    };
+    let mut group: Vec<usize> = (0..series.len()).collect();
+    for i in 0..series.len() {
+        for j in 0..i {
+            if group[j] == j && close(&series[i], &series[j]) {
+                group[i] = j;
+                break;
+            }
+        }
+    }
+    let sets: Vec<String> = (0..series.len())
+        .filter_map(|g| {
+            let members: Vec<&str> = (0..series.len())
+                .filter(|&i| group[i] == g)
+                .map(|i| series[i].label.as_str())
+                .collect();
+            (members.len() > 1).then(|| match members.split_last() {
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            })
+        })
+        .collect();
+    if sets.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Curves that coincide (within 1.5% of the axis everywhere; their markers are shifted so each shows): {}.",
+            sets.join("; ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swept_paths_are_labelled_in_the_rules_words() {
+        let names = ["Swordsman", "Knight"];
+        assert_eq!(
+            axis_title("a.melee_ml", names, "zone-d100"),
+            "Swordsman's melee ML"
+        );
+        assert_eq!(
+            axis_title("b.armour", names, "zone-d100"),
+            "Knight's armour"
+        );
+        assert_eq!(
+            axis_title("weapons.mace.impact_modifier", names, "zone-d100"),
+            "mace's impact modifier"
+        );
+        assert_eq!(
+            axis_title("rules.damage[6]", names, "d6-pool"),
+            "damage for three+ 6s (Critical Strike)"
+        );
+        assert_eq!(axis_title("round_limit", names, "twin-d20"), "round limit");
+    }
+
+    #[test]
+    fn curves_that_coincide_are_named_in_the_caption() {
+        let curve = |label: &str, lift: f64| Series {
+            label: label.into(),
+            points: (0..5)
+                .map(|x| (f64::from(x), 10.0 * f64::from(x) + lift))
+                .collect(),
+            band: None,
+            step: false,
+        };
+        let series = [
+            curve("sword", 0.0),
+            curve("mace", 5.0),
+            curve("axe", 1.0),
+            curve("club", 5.5),
+        ];
+        let note = coinciding_note(&series, 100.0);
+        assert!(note.contains("sword and axe; mace and club"), "{note}");
+        assert_eq!(coinciding_note(&series[..2], 100.0), "");
+    }
+}

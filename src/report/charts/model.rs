@@ -1,0 +1,100 @@
+//! What a chart shows, worked out from the finished tallies before anything is drawn: the
+//! [`Chart`] with its [`Plot`] and [`Series`], and the limits, sizes and helpers that every
+//! family of charts shares.
+
+/// A value with its 95% interval: (value, lo, hi).
+pub(super) type Rate = (f64, f64, f64);
+
+/// The most series one line chart shows.
+pub(super) const MAX_SERIES: usize = 8;
+/// The most rows one bar chart or heatmap shows.
+pub(super) const MAX_ROWS: usize = 40;
+pub(super) const WIDTH: u32 = 1000;
+
+/// A line with an optional 95% band.
+#[derive(Debug, Clone)]
+pub(super) struct Series {
+    pub(super) label: String,
+    pub(super) points: Vec<(f64, f64)>,
+    pub(super) band: Option<Vec<(f64, f64, f64)>>,
+    /// Drawn as a staircase (a cumulative count that changes on whole days).
+    pub(super) step: bool,
+}
+
+/// What one chart shows, independent of the backend.
+#[derive(Debug, Clone)]
+pub(super) enum Plot {
+    Lines {
+        /// What the series labels are (drawn above the legend).
+        legend_title: String,
+        x_label: String,
+        y_label: String,
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        series: Vec<Series>,
+        integer_x: bool,
+    },
+    Bars {
+        x_label: String,
+        y_label: String,
+        rows: Vec<(String, f64, f64, f64)>,
+    },
+    /// Differences with their intervals around a zero line (a forest plot), in percentage points.
+    Forest {
+        x_label: String,
+        rows: Vec<(String, f64, f64, f64)>,
+    },
+    Heatmap {
+        x_label: String,
+        y_label: String,
+        columns: Vec<String>,
+        rows: Vec<String>,
+        /// Cell values with their 95% intervals (value, lo, hi), row by row; `None` for no data.
+        cells: Vec<Vec<Option<Rate>>>,
+        /// How a cell's value is written.
+        percent: bool,
+        /// Diverging around 0.5 (win rates) or sequential from 0.
+        diverging: bool,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Chart {
+    pub(super) name: String,
+    pub(super) title: String,
+    pub(super) caption: String,
+    pub(super) plot: Plot,
+    pub(super) width: u32,
+    pub(super) height: u32,
+}
+
+/// At most `n` indexes spread evenly over `0..len`, first and last included.
+pub(super) fn spread(len: usize, n: usize) -> Vec<usize> {
+    if len <= n {
+        return (0..len).collect();
+    }
+    let mut v: Vec<usize> = (0..n).map(|i| i * (len - 1) / (n - 1)).collect();
+    v.dedup();
+    v
+}
+
+pub(super) fn percent(x: f64) -> f64 {
+    100.0 * x
+}
+
+pub(super) fn bar_height(rows: usize) -> u32 {
+    (170 + 34 * rows as u32).max(320)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_keeps_the_ends_and_at_most_n() {
+        assert_eq!(spread(3, 8), [0, 1, 2]);
+        let s = spread(22, 8);
+        assert_eq!(s.len(), 8);
+        assert_eq!((s[0], s[7]), (0, 21));
+    }
+}
