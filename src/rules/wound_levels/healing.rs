@@ -1,0 +1,165 @@
+//! The time after the fight for a wounded survivor: the deterioration of the text's "Wound
+//! Levels" list ("5) Critical: ... Physique checks every hour; on failure, drop to Terminal.",
+//! "6) Terminal: ... Physique checks every minute; on failure, drop to Mortal.", "7) Mortal:
+//! Die") until help arrives ("Adam then crawls away to look for help. If he doesn't find it, he
+//! may still die", `healing.help_minutes`), then a healing check every `healing.days_per_check`
+//! days that heals a level on success (our design: the text says nothing of healing).
+
+use super::WoundLevels;
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::{Recovery, Side};
+
+impl WoundLevels {
+    /// The time after the fight for a wounded survivor: deterioration until help, then healing.
+    pub fn aftermath<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        mut damage: u32,
+        dice: &mut D,
+        log: &mut L,
+        terminal: &mut bool,
+    ) -> Recovery {
+        let h = &self.healing;
+        let help = h.help_minutes.u32();
+        let name = &self.names[side.index()];
+        let mut minute = 0u32;
+        loop {
+            let level = Self::level(damage);
+            let step = match level {
+                5 => h.critical_check_minutes.u32(),
+                6 => h.terminal_check_minutes.u32(),
+                _ => break,
+            };
+            *terminal |= level == 6;
+            if minute + step > help || dice.exhausted() {
+                break;
+            }
+            minute += step;
+            let (ok, total) = self.physique_check(side, damage, dice, "dF (Physique check)");
+            log.say(|| {
+                format!(
+                    "minute {minute}: {name} at level {level}: Physique check {total}: {}",
+                    if ok { "holds" } else { "worsens" }
+                )
+            });
+            if !ok {
+                damage = damage.max(level) + 1;
+                if Self::level(damage) >= 7 {
+                    log.say(|| format!("{name} dies before help arrives"));
+                    return Recovery {
+                        days_to_whole: None,
+                        died: true,
+                        impairment: 0,
+                    };
+                }
+            }
+        }
+        log.say(|| {
+            format!(
+                "{name} is stabilized at level {} and heals",
+                Self::level(damage)
+            )
+        });
+        let every = h.days_per_check.u32();
+        let mut day = 0;
+        while day + every <= h.horizon_days.u32() && !dice.exhausted() {
+            day += every;
+            let (ok, total) = self.physique_check(side, damage, dice, "dF (healing check)");
+            damage -= u32::from(ok);
+            log.say(|| {
+                format!(
+                    "day {day}: healing check {total}: {}; damage {damage}",
+                    if ok { "heals a level" } else { "no healing" }
+                )
+            });
+            if damage == 0 {
+                return Recovery {
+                    days_to_whole: Some(day),
+                    died: false,
+                    impairment: 0,
+                };
+            }
+        }
+        Recovery {
+            days_to_whole: None,
+            died: false,
+            impairment: 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::log::NoLog;
+    use crate::rules::wound_levels::test_support::{bob_and_adam, fighter, script};
+    use crate::rules::wound_levels::{Healing, Rules, WeaponKind};
+    use crate::scenario::fields::Ranged;
+
+    #[test]
+    fn critical_checks_every_hour_and_terminal_every_minute_until_help() {
+        let healing = Healing {
+            help_minutes: Ranged::new(120),
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        };
+        let model = bob_and_adam(healing);
+        // Critical (5): hour 1 fails (-3 + 3 - 3 < 1): Terminal. Minute 61: fails: Mortal: dead.
+        let mut terminal = false;
+        let r = model.aftermath(
+            Side::B,
+            5,
+            &mut script(&[-3, -3]),
+            &mut NoLog,
+            &mut terminal,
+        );
+        assert!(r.died && terminal);
+        // Hours 1 and 2 hold (1 + 3 - 3 = 1): help arrives at 120 minutes: stabilized.
+        let mut terminal = false;
+        let mut dice = script(&[1, 1]);
+        let r = model.aftermath(Side::B, 5, &mut dice, &mut NoLog, &mut terminal);
+        assert!(!r.died && !terminal);
+        assert!(dice.finish().is_ok());
+        assert_eq!(dice.used(), 8, "two hourly checks of four dice");
+    }
+
+    #[test]
+    fn stabilized_wounds_heal_a_level_per_successful_check() {
+        let healing = Healing {
+            help_minutes: Ranged::new(0),
+            ..Healing::default()
+        };
+        let model = bob_and_adam(healing);
+        // Damage 2 (penalty 1): week 1 holds (0 + 3 - 1 = 2 >= 1): 1 left; week 2 fails
+        // (-3 + 3 - 0 = 0); week 3 heals: whole after 21 days.
+        let r = model.aftermath(Side::A, 2, &mut script(&[0, -3, 1]), &mut NoLog, &mut false);
+        assert_eq!(r.days_to_whole, Some(21));
+    }
+
+    #[test]
+    fn terminal_checks_physique_every_minute_and_a_failure_drops_to_mortal() {
+        // L30: "6) Terminal: ... Physique checks every minute; on failure, drop to Mortal."
+        // L31: "7) Mortal: Die ..."
+        let healing = Healing {
+            help_minutes: Ranged::new(60),
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        };
+        let model = WoundLevels::new(
+            [fighter(WeaponKind::Melee, 3); 2],
+            ["a".into(), "b".into()],
+            Rules::default(),
+            healing,
+            1,
+        );
+        // Minutes 1 and 2 hold (2 + 3 - 3 = 2); minute 3 fails (-4 + 3 - 3): Mortal: dead,
+        // long before the hour when help comes (an hourly clock would check once and hold).
+        let mut dice = script(&[2, 2, -4]);
+        let mut terminal = false;
+        let r = model.aftermath(Side::B, 6, &mut dice, &mut NoLog, &mut terminal);
+        assert!(dice.finish().is_ok());
+        assert_eq!(dice.used(), 12, "three checks of four dice");
+        assert!(r.died && terminal);
+    }
+}

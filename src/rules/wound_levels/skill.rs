@@ -1,0 +1,143 @@
+//! The roll and the skill levels: four Fudge dice (4dF, −4..+4; all + a critical success, all −
+//! a botch) plus the bonus of a skill or Physique level (untrained 0 to legendary 6), and the
+//! Physique check (roll + Physique − wound penalty against `rules.check_difficulty`). The text
+//! names neither the dice nor the levels' values; they are read from its "Example of Combat"
+//! ("He rolls a 2, and adds +3, since he has Melee at Professional", "Adam rolls a 4 and scores
+//! a critical success", "rolls a botch"), as recorded in `docs/rules/wound-levels.md`.
+
+use super::WoundLevels;
+use crate::dice::Dice;
+use crate::stats::Side;
+use serde::{Deserialize, Serialize};
+
+/// A skill or Physique level and its bonus.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// +0.
+    Untrained,
+    /// +1.
+    Novice,
+    /// +2 (the baseline: Physique above it adds to melee damage).
+    #[default]
+    Competent,
+    /// +3 ("Melee at Professional ... adds +3").
+    Professional,
+    /// +4.
+    Expert,
+    /// +5.
+    Master,
+    /// +6.
+    Legendary,
+}
+
+impl Level {
+    /// The bonus the level adds to a roll.
+    pub fn bonus(self) -> i32 {
+        self as i32
+    }
+}
+
+/// One roll of the fudge dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roll {
+    /// The total, −n..+n.
+    pub value: i32,
+    /// All dice +.
+    pub critical: bool,
+    /// All dice −.
+    pub botch: bool,
+}
+
+impl WoundLevels {
+    /// Rolls the fudge dice (each a d3: 1 is −, 2 is blank, 3 is +).
+    #[inline]
+    pub fn roll<D: Dice>(&self, dice: &mut D, label: &'static str) -> Roll {
+        let n = self.rules.fudge_dice.i32();
+        let mut value = 0;
+        for _ in 0..n {
+            value += dice.d(3, label) as i32 - 2;
+        }
+        Roll {
+            value,
+            critical: value == n,
+            botch: value == -n,
+        }
+    }
+
+    /// A Physique check: roll + Physique − wound penalty at least the difficulty.
+    pub(super) fn physique_check<D: Dice>(
+        &self,
+        side: Side,
+        damage: u32,
+        dice: &mut D,
+        label: &'static str,
+    ) -> (bool, i32) {
+        let r = self.roll(dice, label);
+        let total = r.value + self.fighters[side.index()].physique - self.penalty_of(damage);
+        (total >= self.rules.check_difficulty.i32(), total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::rules::wound_levels::Healing;
+    use crate::rules::wound_levels::test_support::{bob_and_adam, ledger_compile, script};
+
+    #[test]
+    fn the_roll_is_4df_with_critical_success_and_botch() {
+        let model = bob_and_adam(Healing::default());
+        let r = model.roll(&mut script(&[4]), "t");
+        assert_eq!(
+            r,
+            Roll {
+                value: 4,
+                critical: true,
+                botch: false
+            }
+        );
+        let r = model.roll(&mut script(&[-4]), "t");
+        assert_eq!(
+            r,
+            Roll {
+                value: -4,
+                critical: false,
+                botch: true
+            }
+        );
+        let r = model.roll(&mut ScriptedDice::new([3, 1, 2, 3]), "t");
+        assert_eq!(
+            r,
+            Roll {
+                value: 1,
+                critical: false,
+                botch: false
+            }
+        );
+    }
+
+    #[test]
+    fn professional_adds_3_and_each_level_above_adds_1() {
+        // L43: "adds +3, since he has Melee at Professional"; "adds +3, since he has a
+        // Professional Physique"; L49: "He has Ranged Combat at Professional, so he adds +3."
+        let model = ledger_compile(
+            "name = \"t\"\nruleset = \"wound-levels\"\n[a]\nmelee = \"professional\"\nranged = \"professional\"\nphysique = \"professional\"\nweapon = \"w\"\n[b]\nweapon = \"w\"\n[weapons.w]\nkind = \"melee\"\n",
+        );
+        let a = model.fighters[0];
+        assert_eq!((a.melee, a.ranged, a.physique), (3, 3, 3));
+        // L13: "each point of Physique above 2": Professional is 1 above, Expert 2, Master 3,
+        // Legendary 4.
+        assert_eq!(
+            [
+                Level::Professional,
+                Level::Expert,
+                Level::Master,
+                Level::Legendary
+            ]
+            .map(Level::bonus),
+            [3, 4, 5, 6]
+        );
+    }
+}
