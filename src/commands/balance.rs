@@ -2,7 +2,7 @@
 //! shards.
 
 use super::progress_bar;
-use super::run::{Interrupted, RunOptions, STOP};
+use super::{Interrupted, RunOptions, STOP};
 use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::report::{self, RunResult};

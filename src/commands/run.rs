@@ -4,7 +4,7 @@
 //! Ctrl-C kept clean; and the merge of a run split over shards.
 
 use super::balance::run_balance;
-use super::{load_all, progress_bar};
+use super::{Interrupted, RunOptions, STOP, catch_ctrl_c, load_all, progress_bar};
 use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::report::{self, RunResult};
@@ -13,61 +13,7 @@ use crate::scenario::error::InputError;
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Options of `duelsim run`.
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// Scenario files.
-    pub scenarios: Vec<PathBuf>,
-    /// Output folder; `reports/<name>` when absent. With several scenarios, each gets `<dir>/<name>`.
-    pub output: Option<PathBuf>,
-    /// Overrides the scenario's trials per point.
-    pub trials: Option<u64>,
-    /// Overrides the scenario's seed.
-    pub seed: Option<u64>,
-    /// Worker threads; all cores when absent.
-    pub threads: Option<usize>,
-    /// No progress bar and no closing line.
-    pub quiet: bool,
-    /// Keep the finished points of an interrupted run into the same folder.
-    pub resume: bool,
-    /// Run one slice of every point's chunks (`--shard K/N`), for `merge` to combine.
-    pub shard: Option<Shard>,
-}
-
-/// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.
-pub(super) static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Installs the Ctrl-C handler once: the first Ctrl-C asks the run to stop cleanly, a second
-/// one ends the process at once.
-fn catch_ctrl_c() {
-    static INSTALLED: OnceLock<()> = OnceLock::new();
-    INSTALLED.get_or_init(|| {
-        let _ = ctrlc::set_handler(|| {
-            if STOP.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-        });
-    });
-}
-
-/// A run stopped by Ctrl-C; its finished points are kept (exit code 130).
-#[derive(Debug)]
-pub struct Interrupted {
-    /// What was kept and how to go on.
-    pub message: String,
-}
-
-impl std::fmt::Display for Interrupted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Interrupted {}
 
 /// How often the partial outputs of a long run are rewritten.
 const PARTIAL_EVERY: Duration = Duration::from_secs(10);

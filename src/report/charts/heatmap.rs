@@ -2,8 +2,7 @@
 //! heatmap needs, and the drawing of its cells, its colour scale and the regions an SVG
 //! explains on hover.
 
-use super::model::{Chart, Plot, Rate, WIDTH};
-use super::render::Hover;
+use super::model::{Chart, Hover, Plot, Rate, WIDTH};
 use super::style::{FONT, err, text_width};
 use anyhow::Result;
 use plotters::coord::Shift;

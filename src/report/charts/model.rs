@@ -86,6 +86,9 @@ pub(super) fn bar_height(rows: usize) -> u32 {
     (170 + 34 * rows as u32).max(320)
 }
 
+/// A region of the drawing (backend pixels: left, top, right, bottom) and what hovering it says.
+pub(super) type Hover = (i32, i32, i32, i32, String);
+
 #[cfg(test)]
 mod tests {
     use super::*;

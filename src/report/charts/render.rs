@@ -5,7 +5,7 @@
 use super::bars::{draw_bars, draw_forest};
 use super::heatmap::{CellTable, cell_table, draw_heatmap};
 use super::lines::draw_lines;
-use super::model::{Chart, Plot};
+use super::model::{Chart, Hover, Plot};
 use super::style::{FONT, err, text_width};
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
@@ -107,9 +107,6 @@ fn png(chart: &Chart) -> Result<Vec<u8>> {
     image.write_to(&mut bytes, image::ImageOutputFormat::Png)?;
     Ok(bytes.into_inner())
 }
-
-/// A region of the drawing (backend pixels: left, top, right, bottom) and what hovering it says.
-pub(super) type Hover = (i32, i32, i32, i32, String);
 
 /// Draws a chart; returns the regions whose details an SVG gives on hover (heatmap cells).
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<Vec<Hover>> {

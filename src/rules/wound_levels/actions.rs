@@ -7,9 +7,22 @@
 //! ("a penalty equal to his total number of actions"). A Terminal fighter declares nothing
 //! ("6) Terminal: Actions not possible"). Initiative is rolled by the turn in `mod.rs`.
 
-use super::movement::Withdraw;
 use super::{State, WoundLevels};
 use crate::stats::Side;
+use serde::{Deserialize, Serialize};
+
+/// When a fighter withdraws out of melee range.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Withdraw {
+    /// Never.
+    #[default]
+    Never,
+    /// When the opponent cannot walk, so cannot follow (Bob's reasoning in the example).
+    WhenOpponentCannotWalk,
+    /// Whenever engaged in melee.
+    Always,
+}
 
 /// What a fighter does this turn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -46,8 +46,8 @@ use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 /// The id scenarios use.
 pub const ID: &str = "wound-levels";
 
+pub use actions::Withdraw;
 pub use attack::{FireMode, WeaponKind};
-pub use movement::Withdraw;
 pub use schema::{ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, WeaponSpec};
 pub use skill::{Level, Roll};
 

@@ -10,20 +10,6 @@ use super::{State, WoundLevels};
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::stats::Side;
-use serde::{Deserialize, Serialize};
-
-/// When a fighter withdraws out of melee range.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Withdraw {
-    /// Never.
-    #[default]
-    Never,
-    /// When the opponent cannot walk, so cannot follow (Bob's reasoning in the example).
-    WhenOpponentCannotWalk,
-    /// Whenever engaged in melee.
-    Always,
-}
 
 impl WoundLevels {
     /// A fighter's pace at a wound level: 2 runs, 1 walks ("4) Serious: ... cannot run"),
@@ -148,7 +134,7 @@ mod tests {
     use crate::rules::wound_levels::test_support::{
         bob_and_adam, fighter, ledger_duel, ledger_fudge, ledger_model_with, script,
     };
-    use crate::rules::wound_levels::{Healing, Rules, WeaponKind};
+    use crate::rules::wound_levels::{Healing, Rules, WeaponKind, Withdraw};
 
     /// Bob (ranged, `bob_damage`) withdraws while Adam (melee, `adam_damage`) attacks: the
     /// movement step with these fudge totals; whether they are still in melee range, the story.

@@ -6,8 +6,8 @@
 //! attacks give a bonus of +3") plus, for melee and unarmed, "1 for each point of Physique
 //! above 2".
 
+use super::actions::Withdraw;
 use super::attack::{FireMode, WeaponKind};
-use super::movement::Withdraw;
 use super::skill::Level;
 use super::{Fighter, WoundLevels};
 use crate::rules::Parameter;
