@@ -1,0 +1,420 @@
+//! The `guard-pierce` ruleset: black and white d20 against Guard (Hit and Full Hit), the damage
+//! roll, Pierce against a Protection interval, Injury and Stun marked on a wound track with
+//! penalties, dying and death, the Recover action, and the Injury recovery timeline with
+//! infection.
+//!
+//! The rule text is `shared/rules/guard-pierce.txt`; every reading where it is silent is a
+//! named parameter, listed with the sentence it rests on in `docs/rules/guard-pierce.md` (with
+//! the rule ledger, which names the code and the tests of every sentence). The attack dice and
+//! the attribute roll come from the two-d20 core shared with `twin-d20`. This module owns the
+//! ruleset's schema, compiled fighters, duel and healing timeline; it does not read files or run
+//! threads. Its files, by the parts of the text:
+//!
+//! - `schema.rs`: what a scenario writes (fighters, weapons, armour with its Protection interval,
+//!   `[rules]`, `[healing]`, the documented parameters) and its compilation into [`Fighter`]s.
+//! - `wound_track.rs`: "Marking Wounds", "The Immediate Effects" and "Death and Dying": the wound
+//!   rows with their penalties, unable to act, dying and dead.
+//! - `attack.rs`: "The attack roll", "Full hit", "The damage roll", armour (Coverage and the
+//!   Protection interval) and the Recover action.
+//! - `healing.rs`: the Injury recovery roll with infection and medical help.
+//! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - here: the compiled fighters and point, and the duel around the attacks (our design: who acts
+//!   first, attack or Recover, the end of the fight), then "Death and Dying" after it (a dying
+//!   fighter is dead in about an hour without medical attention, L48) and a minute's rest that
+//!   clears all Stun (L53).
+
+pub mod attack;
+pub mod exchange;
+pub mod healing;
+pub mod schema;
+#[cfg(test)]
+pub(crate) mod test_support;
+pub mod wound_track;
+
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::Ruleset;
+use crate::rules::two_d20::highest_row;
+use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
+
+pub use attack::Attack;
+pub use schema::{
+    ArmourSpec, DEFAULT_PENALTIES, FighterSpec, File, Healing, Interval, Over20, PARAMETERS, Rules,
+    WeaponSpec,
+};
+pub use wound_track::{Kind, Track, WoundRows};
+
+/// The id scenarios use.
+pub const ID: &str = "guard-pierce";
+
+/// The ruleset's own counts in `summary.csv`.
+pub const EXTRAS: &[Extra] = &[
+    Extra {
+        name: "a_dying",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "b_dying",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "died_dying",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "infected",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "infections",
+        kind: ExtraKind::MeanPerPatient,
+    },
+];
+const EXTRA_DYING: usize = 0;
+const EXTRA_DIED_DYING: usize = 2;
+const EXTRA_INFECTED: usize = 3;
+const EXTRA_INFECTIONS: usize = 4;
+
+/// One fighter, compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fighter {
+    /// Attack value with the weapon's bonus, before penalties.
+    pub attack: i32,
+    /// Guard with the armour's bonus, before penalties.
+    pub guard: i32,
+    /// Willpower.
+    pub willpower: i32,
+    /// Strength.
+    pub strength: u32,
+    /// The weapon's Damage.
+    pub damage: u32,
+    /// The weapon's Pierce.
+    pub pierce: u32,
+    /// Whether the weapon deals Stun.
+    pub stun_weapon: bool,
+    /// Armour Coverage (0 unarmoured).
+    pub coverage: u32,
+    /// Armour Protection interval.
+    pub protection: Interval,
+    /// Recover when the highest Stun is on this row or higher (0 never).
+    pub recover_at: u32,
+    /// The wound track.
+    pub track: Track,
+}
+
+/// A compiled guard-pierce point.
+#[derive(Clone, Debug)]
+pub struct GuardPierce {
+    /// The fighters, `a` then `b`.
+    pub fighters: [Fighter; 2],
+    /// Their names, for narration.
+    pub names: [String; 2],
+    /// The rules as set.
+    pub rules: Rules,
+    /// The healing settings.
+    pub healing: Healing,
+    /// Rounds before a draw.
+    pub round_limit: u32,
+    /// Whether a dying fighter is saved by attention in time.
+    dying_saved: bool,
+}
+
+impl GuardPierce {
+    /// Builds a point from compiled fighters and settings.
+    pub fn new(
+        fighters: [Fighter; 2],
+        names: [String; 2],
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let dying_saved =
+            healing.attention && healing.attention_minutes.get() < rules.dying_minutes.get();
+        GuardPierce {
+            fighters,
+            names,
+            rules,
+            healing,
+            round_limit,
+            dying_saved,
+        }
+    }
+}
+
+impl Ruleset for GuardPierce {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 63,
+            horizon_days: self.healing.horizon_days.u32(),
+            extras: EXTRAS,
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let mut rows = [WoundRows::default(); 2];
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for actor in [first, first.other()] {
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                let me = &self.fighters[actor.index()];
+                let stun = highest_row(rows[actor.index()].stun);
+                if me.recover_at > 0 && stun >= me.recover_at {
+                    self.recover_action(actor, &mut rows[actor.index()], dice, log);
+                    continue;
+                }
+                let attack = self.attack(actor, &mut rows, dice, log);
+                if attack.hits > 0 {
+                    tally.record_hit(attack.marked[0].max(attack.marked[1]), true);
+                }
+                let target = rows[actor.other().index()];
+                let track = &self.fighters[actor.other().index()].track;
+                if !target.can_act(track) || target.dead(track) {
+                    log.say(|| {
+                        format!(
+                            "{} is out of the fight: {} wins",
+                            self.names[actor.other().index()],
+                            self.names[actor.index()]
+                        )
+                    });
+                    winner = Some(actor);
+                    break 'duel;
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let mut dead = [false; 2];
+        for side in Side::BOTH {
+            let r = &mut rows[side.index()];
+            let track = &self.fighters[side.index()].track;
+            let killed = r.dead(track);
+            let dying = !killed && r.dying(track);
+            tally.record_extra(EXTRA_DYING + side.index(), u64::from(dying));
+            let died_dying = dying && !self.dying_saved;
+            tally.record_extra(EXTRA_DIED_DYING, u64::from(died_dying));
+            dead[side.index()] = killed || died_dying;
+            if dying {
+                log.say(|| {
+                    format!(
+                        "{} is dying: {}",
+                        self.names[side.index()],
+                        if died_dying {
+                            "no medical attention in time: dead"
+                        } else {
+                            "medical attention arrives in time"
+                        }
+                    )
+                });
+            } else if killed {
+                log.say(|| format!("{} is dead", self.names[side.index()]));
+            }
+            // A minute's rest clears all Stun.
+            r.stun = 0;
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead,
+        });
+        for side in Side::BOTH {
+            if !dead[side.index()] && rows[side.index()].injury != 0 {
+                let mut infections = 0;
+                let recovery = self.recover(side, rows[side.index()], dice, log, &mut infections);
+                tally.record_recovery(side, &recovery);
+                tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
+                tally.record_extra(EXTRA_INFECTIONS, infections);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{fighter, ledger_cudgel, ledger_healing, ledger_point};
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::FirstStrike;
+    use crate::scenario::fields::Ranged;
+
+    fn ledger_first(first_strike: FirstStrike) -> Rules {
+        Rules {
+            first_strike,
+            ..Rules::default()
+        }
+    }
+
+    /// One whole trial on scripted dice; every die must be used.
+    fn ledger_trial(m: &GuardPierce, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(m.shape());
+        let mut log = VecLog::default();
+        m.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (tally, story)
+    }
+
+    #[test]
+    fn the_dying_die_without_attention_in_time() {
+        let mut a = fighter(14, 5, 15, 5);
+        a.track = Track::default_sheet(5);
+        let b = fighter(10, 5, 5, 5);
+        for (attention, minutes, dead) in [(true, 30, false), (true, 60, true), (false, 0, true)] {
+            let healing = Healing {
+                attention,
+                attention_minutes: Ranged::new(minutes),
+                horizon_days: Ranged::new(1),
+                ..Healing::default()
+            };
+            let rules = Rules {
+                first_strike: FirstStrike::A,
+                ..Rules::default()
+            };
+            let m = GuardPierce::new([a, b], ["a".into(), "b".into()], rules, healing, 40);
+            // a hits (8, 20), damage roll on 15: 13, 14 -> 14: circled row, dying, can act.
+            // b misses (1, 1). a hits again: 13 -> row 13 (not circled): out of the fight.
+            let mut dice = ScriptedDice::new([8, 20, 13, 14, 1, 1, 8, 20, 13, 2]);
+            let mut tally = Tally::new(m.shape());
+            let mut log = VecLog::default();
+            m.trial(&mut dice, &mut log, &mut tally);
+            assert!(dice.finish().is_ok(), "{:?} {:?}", dice.error(), log.lines);
+            assert_eq!(tally.ends, [1, 0, 0]);
+            assert_eq!(tally.extra[EXTRA_DYING + 1], 1);
+            assert_eq!(
+                tally.dead[1],
+                u64::from(dead),
+                "attention {attention} at {minutes} minutes"
+            );
+        }
+    }
+
+    // Rule ledger tests (docs/rules/guard-pierce.md, "Rule ledger").
+
+    #[test]
+    fn too_much_stun_knocks_out_and_a_minutes_rest_clears_it_after_the_fight() {
+        // L7: "Too much Stun knocks your character out". L44: "If you mark any Wound higher up
+        // than your worst penalty, you're unable to act." L53: "If you rest for a minute, all
+        // Stun clears."
+        let m = ledger_point(
+            ledger_cudgel(15, 2),
+            fighter(10, 5, 5, 5),
+            ledger_first(FirstStrike::A),
+            Healing::default(),
+            40,
+        );
+        // a: 8, 20 a Hit; Stun roll on 15: 13, 2 -> Stun on row 13, above the worst row 12:
+        // b is out and never acts. After the fight the Stun clears: b is neither dying nor dead,
+        // and has no Injury to recover from.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 13, 2]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 0);
+        assert_eq!(tally.recovery[1].patients, 0);
+        assert!(!story.contains("b attacks a"), "{story}");
+    }
+
+    #[test]
+    fn an_injury_5_rows_above_the_worst_is_dying_and_6_rows_above_is_dead() {
+        // L48: "An Injury above the highest wound penalty means the character is dying and,
+        // without medical attention, dead in about an hour." L49: "If an Injury is more than 5
+        // rows above the highest wound penalty, the character is dead."
+        // Attention arrives at 30 minutes (default): the dying are saved, the dead are not.
+        let m = ledger_point(
+            fighter(14, 5, 18, 5),
+            fighter(10, 5, 5, 5),
+            ledger_first(FirstStrike::A),
+            ledger_healing(7, 1, 0),
+            40,
+        );
+        // Damage roll on 18: 17, 2 -> Injury 17, 5 above row 12: dying, unable to act, saved.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 17, 2]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 1);
+        assert_eq!(tally.extra[EXTRA_DIED_DYING], 0);
+        assert_eq!(tally.recovery[1].patients, 1);
+        assert!(
+            story.contains("b is dying: medical attention arrives in time"),
+            "{story}"
+        );
+        // 18, 2 -> Injury 18, 6 above: dead, whatever the attention.
+        let (tally, story) = ledger_trial(&m, &[8, 20, 18, 2]);
+        assert_eq!(tally.dead, [0, 1]);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 0);
+        assert_eq!(tally.recovery[1].patients, 0);
+        assert!(story.contains("b is dead"), "{story}");
+    }
+
+    #[test]
+    fn first_strike_random_d2_of_2_lets_b_act_first_and_the_round_limit_draws() {
+        // Design (assumptions, rules.first_strike = "random"): a d2 per duel, 2 is b; after
+        // round_limit rounds a draw.
+        let m = ledger_point(
+            fighter(14, 5, 15, 5),
+            fighter(14, 5, 15, 5),
+            ledger_first(FirstStrike::Random),
+            Healing::default(),
+            1,
+        );
+        let (tally, story) = ledger_trial(&m, &[2, 1, 1, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "b strikes first",
+                "b attacks a",
+                "a attacks b",
+                "the round limit (1) is reached: a draw",
+            ],
+        );
+    }
+
+    // ---- Item 7: parameters the text does not fix -------------------------------------------
+
+    #[test]
+    fn recover_at_spends_the_turn_on_recover_when_the_highest_stun_reaches_that_row() {
+        // L53: "The Action "Recover" requires your character be able to act. Roll Willpower,
+        // taking your penalties into account. A success clears your highest Stun." Design
+        // (assumptions, recover_at): Recover instead of attacking when the highest Stun is on
+        // that row or higher.
+        let with = |recover_at: u32| {
+            let mut a = fighter(14, 5, 5, 5);
+            a.recover_at = recover_at;
+            ledger_point(
+                a,
+                ledger_cudgel(12, 2),
+                ledger_first(FirstStrike::B),
+                ledger_healing(7, 1, 0),
+                1,
+            )
+        };
+        // b: 8, 20 a Hit; Stun roll on 12: 10, 15 -> Stun on a's row 10 (penalty 5).
+        // recover_at 9: 10 >= 9: a Recovers: Willpower 10 - 5 = 5: 3, 15 -> 3: the Stun clears.
+        let (tally, story) = ledger_trial(&with(9), &[8, 20, 10, 15, 3, 15]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("a uses Recover: Willpower 5: 3 success, Stun on row 10 clears"),
+            "{story}"
+        );
+        assert!(!story.contains("a attacks b"), "{story}");
+        // recover_at 11: 10 < 11: a attacks with value 14 - 5 = 9 (1, 1: a miss).
+        let (tally, story) = ledger_trial(&with(11), &[8, 20, 10, 15, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("a attacks b: value 9 (penalty 5) vs Guard 5"),
+            "{story}"
+        );
+        assert!(!story.contains("uses Recover"), "{story}");
+    }
+}

@@ -1,0 +1,394 @@
+//! The `twin-d20` ruleset: black and white d20 against Defense, damage from the dice,
+//! Coverage/Protection armour, wound circles against Toughness, the Aftermath, and the healing
+//! timeline of Recovery rolls helped by Medicine.
+//!
+//! The rule text (`shared/rules/twin-d20.txt`) describes one attack and the time after the
+//! battle; the duel around the attacks is our design, written down with every other reading in
+//! `docs/rules/twin-d20.md` (with the rule ledger, which names the code and the tests of every
+//! sentence). The attack dice and the attribute roll come from the two-d20 core shared with
+//! `guard-pierce`. This module owns the scenario schema of the ruleset, its compiled fighters,
+//! the duel and the healing timeline. It does not read files or run threads. Its files, by the
+//! parts of the text (its line numbers):
+//!
+//! - `schema.rs`: what a scenario writes (fighters with their stance, weapons, armour with
+//!   Coverage and Protection, `[rules]`, `[healing]`, the documented parameters) and its
+//!   compilation into [`Fighter`]s.
+//! - `attack.rs`: the damage of one attack (L1–L7: one die or both dice hit) and armour (L10).
+//! - `wound_circles.rs`: the Wounds section of the sheet (L13): marking a circle, the nearest
+//!   empty circle above, lowering the highest Wound.
+//! - `aftermath.rs`: the Aftermath (L15): the circle above the most severe Wound, death.
+//! - `healing.rs`: Recovery rolls (L18–L20) and Medicine ("Using Medicine", L22–L24).
+//! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - here: the compiled fighters and point with their tables, and the duel around the attacks
+//!   (our design: who strikes first, rounds, incapacitation above Toughness (L13), the end, the
+//!   Aftermath and healing of both fighters).
+
+pub mod aftermath;
+pub mod attack;
+pub mod exchange;
+pub mod healing;
+pub mod schema;
+#[cfg(test)]
+pub(crate) mod test_support;
+pub mod wound_circles;
+
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::Ruleset;
+use crate::rules::two_d20::HitFaces;
+use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
+use healing::HealingPlan;
+
+pub use attack::Strike;
+pub use schema::{ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, Stance, WeaponSpec};
+pub use wound_circles::WoundCircles;
+
+/// The id scenarios use.
+pub const ID: &str = "twin-d20";
+
+/// One fighter, compiled: flat numbers only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fighter {
+    /// Attack after weapon and stance.
+    pub attack: i32,
+    /// Defense after armour and stance.
+    pub defense: i32,
+    /// Toughness.
+    pub toughness: u32,
+    /// The weapon's Damage.
+    pub damage: u32,
+    /// The armour's Coverage (0 when unarmoured).
+    pub coverage: u32,
+    /// The armour's Protection.
+    pub protection: u32,
+}
+
+/// A compiled twin-d20 point: both fighters and every table the duel uses.
+#[derive(Clone, Debug)]
+pub struct TwinD20 {
+    /// The fighters, `a` then `b`.
+    pub fighters: [Fighter; 2],
+    /// Their names, for narration.
+    pub names: [String; 2],
+    /// `hit_faces[s]`: the faces with which side `s` hits the other.
+    hit_faces: [HitFaces; 2],
+    /// Damage bonus when one die hits, by the face of the die that missed.
+    one_die_bonus: [u32; 32],
+    /// Damage bonus when both hit, by the difference between the dice.
+    both_dice_bonus: [u32; 32],
+    /// The rules as set.
+    pub rules: Rules,
+    /// `rules.wound_circles`, read on every hit.
+    circles: u32,
+    /// Per side: the Aftermath kills a fighter whose marked circle is above this.
+    death_above: [u32; 2],
+    /// The healing settings as flat numbers.
+    plan: HealingPlan,
+    /// The healing settings.
+    pub healing: Healing,
+    /// Rounds before the duel is called a draw.
+    pub round_limit: u32,
+}
+
+impl TwinD20 {
+    /// Builds the compiled point from compiled fighters and settings.
+    pub fn new(
+        fighters: [Fighter; 2],
+        names: [String; 2],
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let faces = |attacker: &Fighter, defender: &Fighter| {
+            HitFaces::new(defender.defense, attacker.attack, rules.hit_on_defense)
+        };
+        let mut one_die_bonus = [0; 32];
+        for (face, bonus) in one_die_bonus.iter_mut().enumerate() {
+            *bonus = match face % 10 {
+                0 => rules.zero_digit_counts.u32(),
+                digit => digit as u32,
+            };
+        }
+        let mut both_dice_bonus = [0; 32];
+        for (difference, bonus) in both_dice_bonus.iter_mut().enumerate() {
+            *bonus = if difference as u32 >= rules.big_difference.u32() {
+                rules.big_difference_bonus.u32()
+            } else {
+                2 * difference as u32
+            };
+        }
+        TwinD20 {
+            circles: rules.wound_circles.u32(),
+            death_above: fighters.map(|f| f.toughness + rules.death_margin.u32()),
+            plan: HealingPlan::new(&healing),
+            hit_faces: [
+                faces(&fighters[0], &fighters[1]),
+                faces(&fighters[1], &fighters[0]),
+            ],
+            fighters,
+            names,
+            one_die_bonus,
+            both_dice_bonus,
+            rules,
+            healing,
+            round_limit,
+        }
+    }
+
+    /// The same point with other healing settings.
+    pub fn with_healing(self, healing: Healing) -> Self {
+        TwinD20::new(
+            self.fighters,
+            self.names,
+            self.rules,
+            healing,
+            self.round_limit,
+        )
+    }
+}
+
+impl Ruleset for TwinD20 {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 80,
+            horizon_days: self.healing.horizon_days.u32(),
+            extras: &[],
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let mut wounds = [WoundCircles::default(); 2];
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for attacker in [first, first.other()] {
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                let defender = attacker.other();
+                let strike = self.strike(attacker, &mut wounds[defender.index()], dice, log);
+                tally.record_hit(strike.dealt, strike.hit);
+                let fighter = &self.fighters[defender.index()];
+                if wounds[defender.index()].highest() > fighter.toughness {
+                    log.say(|| {
+                        format!(
+                            "{} is incapacitated (Wound {} above Toughness {}): {} wins",
+                            self.names[defender.index()],
+                            wounds[defender.index()].highest(),
+                            fighter.toughness,
+                            self.names[attacker.index()]
+                        )
+                    });
+                    winner = Some(attacker);
+                    break 'duel;
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let mut dead = [false; 2];
+        for side in Side::BOTH {
+            dead[side.index()] = self.aftermath(side, &mut wounds[side.index()], log);
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead,
+        });
+        for side in Side::BOTH {
+            if !dead[side.index()] && wounds[side.index()].any() {
+                let recovery = self.recover(side, wounds[side.index()], dice, log);
+                tally.record_recovery(side, &recovery);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::{fighter, ledger_point, point};
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::FirstStrike;
+    use crate::scenario::fields::Ranged;
+
+    #[test]
+    fn a_full_duel_replays_from_scripted_dice() {
+        let model = point(fighter(12, 6, 8, 2), fighter(12, 6, 8, 2), Rules::default());
+        // d2 = 1: a first. a: 3, 11 -> b Wound 5. b: 1, 2 miss. a: 20, 9 -> 2 + 10... white 9 hits,
+        // black 20 above Attack misses: digit 0 counts 10: Damage 12 -> b incapacitated.
+        // Aftermath: b marks 13 (5 above 8: alive). b's Recovery rolls: 8, 1 -> 8: 13 becomes 5
+        // and the 12 heals on the way; then 5, 2 -> 5: whole after 14 days. a is unwounded.
+        let mut dice = ScriptedDice::new([1, 3, 11, 1, 2, 20, 9, 8, 1, 5, 2]);
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut dice, &mut log, &mut tally);
+        assert!(dice.finish().is_ok(), "{:?} {:?}", dice.error(), log.lines);
+        assert_eq!(dice.used(), 11);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        assert_eq!(tally.recovery[1].days_to_whole.bins()[14], 1);
+        assert_eq!(tally.recovery[0].patients, 0);
+    }
+
+    // Rule ledger tests (docs/rules/twin-d20.md, "Rule ledger").
+
+    fn ledger_first(first_strike: FirstStrike) -> Rules {
+        Rules {
+            first_strike,
+            ..Rules::default()
+        }
+    }
+
+    /// Healing whose horizon comes before the first Recovery roll: a trial rolls no healing dice.
+    fn ledger_no_recovery() -> Healing {
+        Healing {
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        }
+    }
+
+    /// One whole trial on scripted dice; every die must be used. Returns the tally and the story.
+    fn ledger_trial(model: &TwinD20, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (tally, story)
+    }
+
+    #[test]
+    fn a_wound_equal_to_toughness_leaves_the_fighter_fighting_one_above_incapacitates() {
+        // L13: "Wounds higher than your Toughness means you're incapacitated."
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 5, 2),
+            ledger_first(FirstStrike::A),
+            ledger_no_recovery(),
+            50,
+        );
+        // a: 3, 11 -> b Wound 5, equal to Toughness 5: b still strikes (1, 2: miss).
+        // a: 3, 7 -> Damage 5, circle 5 filled: Wound 6, above Toughness 5: b is out, a wins in
+        // round 2 and b does not strike again.
+        let (tally, story) = ledger_trial(&model, &[3, 11, 1, 2, 3, 7]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "round 1",
+                "b marks Wound 5",
+                "b attacks a",
+                "round 2",
+                "b marks Wound 6",
+                "b is incapacitated (Wound 6 above Toughness 5): a wins",
+            ],
+        );
+    }
+
+    #[test]
+    fn after_the_battle_the_winner_marks_the_aftermath_too_and_only_survivors_make_recovery_rolls()
+    {
+        // L15: "After the battle, mark the circle above your most severe Wound. If a Wound is more
+        // than 5 circles above your Toughness, you're dead." Design (assumptions, "Aftermath for
+        // whom"; the duel step 6): every wounded fighter marks; every wounded survivor heals.
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 3, 2),
+            ledger_first(FirstStrike::B),
+            Healing::default(),
+            50,
+        );
+        // b: 3, 11 -> a Wound 5. a: 20, 9 -> b Wound 12, above Toughness 3: a wins.
+        // Aftermath: a marks 6 (alive); b marks 13, 10 above Toughness 3: dead.
+        // a's Recovery roll with Toughness 8: 6, 20 -> 6: the 6 goes, the 5 heals on the way.
+        let (tally, story) = ledger_trial(&model, &[3, 11, 20, 9, 6, 20]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.dead, [0, 1]);
+        assert_eq!(tally.recovery[0].patients, 1);
+        assert_eq!(tally.recovery[0].days_to_whole.bins()[7], 1);
+        assert_eq!(
+            tally.recovery[1].patients, 0,
+            "the dead make no Recovery roll"
+        );
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Aftermath: a marks circle 6 (Toughness 8): alive",
+                "Aftermath: b marks circle 13 (Toughness 3): dead",
+                "a is whole after 7 days",
+            ],
+        );
+    }
+
+    #[test]
+    fn the_round_limit_ends_a_duel_with_both_standing_in_a_draw() {
+        // Design (the duel, step 4): "After round_limit rounds with both standing the duel is a
+        // draw."
+        let model = ledger_point(
+            fighter(12, 6, 8, 2),
+            fighter(12, 6, 8, 2),
+            ledger_first(FirstStrike::A),
+            ledger_no_recovery(),
+            1,
+        );
+        let (tally, story) = ledger_trial(&model, &[1, 1, 1, 1]);
+        assert_eq!(tally.ends, [0, 0, 1]);
+        assert!(
+            story.contains("the round limit (1) is reached: a draw"),
+            "{story}"
+        );
+    }
+
+    // ---- Item 7: parameters the text does not have ------------------------------------------
+
+    #[test]
+    fn first_strike_a_b_or_a_d2_picks_who_strikes_first_and_the_order_holds_every_round() {
+        // Design (assumptions, rules.first_strike = "random"): a d2 per duel (1: a, 2: b), "that
+        // order holds every round"; "a" or "b" fixes it and rolls no d2.
+        let with = |first| {
+            ledger_point(
+                fighter(12, 6, 8, 2),
+                fighter(12, 6, 8, 2),
+                ledger_first(first),
+                ledger_no_recovery(),
+                50,
+            )
+        };
+        // 20 (missed: 10) and 9 (hits): Damage 12 takes the defender out at once.
+        let (tally, _) = ledger_trial(&with(FirstStrike::A), &[20, 9]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        let (tally, _) = ledger_trial(&with(FirstStrike::B), &[20, 9]);
+        assert_eq!(tally.ends, [0, 1, 0]);
+        let (tally, story) = ledger_trial(&with(FirstStrike::Random), &[1, 20, 9]);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert!(story.contains("a strikes first"), "{story}");
+        // d2 = 2: b first; round 1 both miss; round 2 b strikes first again and wins.
+        let (tally, story) = ledger_trial(&with(FirstStrike::Random), &[2, 1, 1, 1, 1, 20, 9]);
+        assert_eq!(tally.ends, [0, 1, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "b strikes first",
+                "round 1",
+                "b attacks a",
+                "a attacks b",
+                "round 2",
+                "b attacks a",
+                "a is incapacitated (Wound 12 above Toughness 8): b wins",
+            ],
+        );
+    }
+}
