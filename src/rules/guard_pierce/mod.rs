@@ -39,10 +39,9 @@ use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 pub use attack::Attack;
 pub use schema::{
-    ArmourSpec, DEFAULT_PENALTIES, FighterSpec, File, Healing, Interval, Over20, PARAMETERS, Rules,
-    WeaponSpec,
+    ArmourSpec, FighterSpec, File, Healing, Interval, Over20, PARAMETERS, Rules, WeaponSpec,
 };
-pub use wound_track::{Kind, Track, WoundRows};
+pub use wound_track::{DEFAULT_PENALTIES, Kind, Track, WoundRows};
 
 /// The id scenarios use.
 pub const ID: &str = "guard-pierce";

@@ -7,7 +7,7 @@
 //! numbers come from the scenario, and the wound track (which rows carry which penalty, which
 //! rows are circled) defaults to the sheet recorded in `docs/rules/guard-pierce.md`.
 
-use super::wound_track::Track;
+use super::wound_track::{DEFAULT_PENALTIES, Track};
 use super::{Fighter, GuardPierce};
 use crate::rules::{FirstStrike, Parameter};
 use crate::scenario::error::{InputError, Source};
@@ -203,9 +203,6 @@ impl Default for Healing {
 
 /// A whole guard-pierce scenario file.
 pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
-
-/// The default wound track: penalties of rows 1 to 12 (the worst penalty row is 12).
-pub const DEFAULT_PENALTIES: [u8; 12] = [0, 0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6];
 
 /// Every parameter a guard-pierce scenario can set, with its default.
 pub const PARAMETERS: &[Parameter] = &[

@@ -5,8 +5,10 @@
 //! marked (the nearest empty row, ties higher; an Injury over a Stun replaces it), the penalty
 //! of the highest Wound, unable to act, dying and dead.
 
-use super::schema::DEFAULT_PENALTIES;
 use crate::rules::two_d20::highest_row;
+
+/// The default wound track: penalties of rows 1 to 12 (the worst penalty row is 12).
+pub const DEFAULT_PENALTIES: [u8; 12] = [0, 0, 1, 2, 3, 3, 4, 4, 5, 5, 6, 6];
 
 /// A fighter's wound track, compiled: penalties by row and the masks the rules test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
