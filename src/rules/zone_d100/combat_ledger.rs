@@ -5,6 +5,11 @@ use super::tests::{BROADSWORD, fighter, melee, quilt};
 use super::*;
 use crate::dice::ScriptedDice;
 use crate::log::VecLog;
+use crate::rules::zone_d100::body::{BodySide, Location};
+use crate::rules::zone_d100::injury::Injury;
+use crate::rules::zone_d100::injury_sequence::Blow;
+use crate::rules::zone_d100::outcome::Chosen;
+use crate::rules::zone_d100::skill::{Mishap, SuccessLevel, Test};
 
 /// A spear: longer Reach than the broadsword, a thrusting mode.
 const SPEAR: Weapon = Weapon {

@@ -14,7 +14,9 @@
 use super::ZoneD100;
 use super::body::Zone;
 use super::injury::{Severity, severity};
-use super::melee::{Chosen, Contest, State, Struck, Victory};
+use super::injury_sequence::Struck;
+use super::melee::State;
+use super::outcome::{Chosen, Contest, Victory};
 use crate::dice::Dice;
 use crate::exact::{Exchange, Outcome, StagedExchange};
 use crate::log::NoLog;

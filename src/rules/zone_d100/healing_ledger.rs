@@ -7,8 +7,9 @@ use super::*;
 use crate::dice::ScriptedDice;
 use crate::log::VecLog;
 use crate::rules::zone_d100::body::Location;
-use crate::rules::zone_d100::injury::{Class, Injury};
+use crate::rules::zone_d100::injury::{Aspect, Class, Injury};
 use crate::rules::zone_d100::location_shock;
+use crate::rules::zone_d100::treatment::{Kind, Table, Treatment, table};
 
 fn wound(location: Location, aspect: Aspect, il: u8) -> Injury {
     Injury::new(location, aspect, il)

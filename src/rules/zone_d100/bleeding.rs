@@ -1,0 +1,179 @@
+//! The HEALING SEQUENCE's step 1 BLEEDING: five-minute periods of Blood Stoppage Rolls
+//! (Staunch or Cauterisation, a tourniquet on a limb, −10 a treated bleeder beyond one, the F
+//! bonus) and Blood Loss Advance Rolls (Strength: CF 3, F 2, S 1, CS 0 Blood Loss Points), each
+//! Blood Loss Point checking off a box of the SHOCK STATE table; and a Bleeder a treatment opens
+//! (surgery, extraction, amputation), staunched at once.
+
+use super::body::Zone;
+use super::healing::{Cause, MAX, Timeline};
+use super::impairment::zone_of_location;
+use super::injury::ShockState;
+use super::skill::{SuccessLevel, Test};
+use crate::dice::Dice;
+use crate::log::Log;
+
+fn blood_box(bp: u32) -> ShockState {
+    match bp {
+        0 => ShockState::None,
+        1 => ShockState::Stunned,
+        2 => ShockState::Incapacitated,
+        3 => ShockState::Unconscious,
+        _ => ShockState::Killed,
+    }
+}
+
+impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
+    /// Checks off one box of the SHOCK STATE table a Blood Loss Point: the patient suffers
+    /// its state (stacking), induced by bleeder `i`.
+    fn lose_blood(&mut self, points: u32, i: usize, induced_by: Option<(i32, i32)>) {
+        if points > 0 && self.bp == 0 {
+            // "Every ten days after suffering the blood loss".
+            self.next_blood = self.day + 10;
+            self.blood_skip = false;
+        }
+        for _ in 0..points {
+            self.bp += 1;
+            let before = self.shock;
+            self.shock = self.shock.stack(blood_box(self.bp));
+            if self.shock > before {
+                self.induced = induced_by.unwrap_or_else(|| self.injury_shock(i));
+            }
+        }
+    }
+
+    /// Step 1: five-minute periods from `start` until no injury in `bleeding` bleeds: a Blood
+    /// Stoppage Roll for each bleeder once a healer is there (after `healer_from` minutes), then
+    /// a Blood Loss Advance Roll for each. A Shock Reroll due at minute `reroll_at` (an UNC's,
+    /// ten minutes after its Shock roll) is made after that period's rolls. `induced_by`
+    /// stands for the bleeders' own Location Shock and Injury Level (an amputation's new
+    /// wound). Returns the minute bleeding ended, or the death.
+    pub(super) fn bleed(
+        &mut self,
+        bleeding: &mut [bool; MAX],
+        start: u32,
+        healer_from: Option<u32>,
+        reroll_at: Option<u32>,
+        induced_by: Option<(i32, i32)>,
+    ) -> Result<u32, Cause> {
+        let care = self.care;
+        let mut f_bonus = [0; MAX];
+        let mut minute = start;
+        let n = self.injuries.len().min(MAX);
+        let mut treated = bleeding[..n].iter().filter(|&&b| b).count() as i32;
+        while treated > 0 {
+            minute += 5;
+            if minute > start + 24 * 60 {
+                // Only CS advance rolls for a day: the bleeding is taken to have stopped.
+                break;
+            }
+            let healer = healer_from.is_some_and(|h| minute > h);
+            // "a cumulative –10 penalty to all tests per treated bleeder beyond one": the
+            // bleeders of this period, counted before any stops.
+            let penalty = 10 * (treated - 1);
+            for i in 0..n {
+                if !bleeding[i] {
+                    continue;
+                }
+                let mut stop_after = false;
+                if healer {
+                    let limb = self.injuries.get(i).is_some_and(|x| {
+                        matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
+                    });
+                    let eml = care.best_ml()
+                        + if care.cauterise { 30 } else { 0 }
+                        + if care.tourniquet && limb { 20 } else { 0 }
+                        - penalty
+                        + f_bonus[i];
+                    // The F bonus is for the next Staunch roll only.
+                    f_bonus[i] = 0;
+                    let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");
+                    let eml = t.eml;
+                    self.log.say(|| {
+                        format!(
+                            "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
+                            t.roll,
+                            t.level.abbreviation()
+                        )
+                    });
+                    match t.level {
+                        SuccessLevel::CriticalFailure => {}
+                        SuccessLevel::Failure => f_bonus[i] = if care.cauterise { 0 } else { 10 },
+                        SuccessLevel::Success => stop_after = true,
+                        SuccessLevel::CriticalSuccess => {
+                            bleeding[i] = false;
+                            treated -= 1;
+                            self.cauterised[i] |= care.cauterise;
+                            continue;
+                        }
+                    }
+                }
+                // Strength, excluding all fatigue and impairment penalties.
+                let t = Test::roll(
+                    self.dice,
+                    self.patient.strength_ml,
+                    "d100 (Blood Loss Advance Roll: Strength)",
+                );
+                let points = match t.level {
+                    SuccessLevel::CriticalFailure => 3,
+                    SuccessLevel::Failure => 2,
+                    SuccessLevel::Success => 1,
+                    SuccessLevel::CriticalSuccess => 0,
+                };
+                self.lose_blood(points, i, induced_by);
+                let (bp, state) = (self.bp, self.shock);
+                self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
+                if self.bp >= 4 {
+                    self.log.say(|| "dies of blood loss".to_owned());
+                    return Err(self.dies(Cause::BloodLoss));
+                }
+                if stop_after {
+                    bleeding[i] = false;
+                    treated -= 1;
+                    self.cauterised[i] |= care.cauterise;
+                }
+            }
+            if reroll_at == Some(minute) && self.extended.is_none() {
+                self.extended = self.reroll();
+            }
+        }
+        Ok(minute)
+    }
+
+    /// A Bleeder opened by treatment on injury `i`, the healer at hand staunching it at once
+    /// (step 1 again, its blood loss states and anaemia included), then the Shock Reroll its
+    /// INC or UNC calls for. `induced_by`: the Location Shock and Injury Level of the wound
+    /// that bleeds, when it is not injury `i` itself (an amputation's new wound).
+    pub(super) fn treatment_bleeder(
+        &mut self,
+        i: usize,
+        induced_by: Option<(i32, i32)>,
+    ) -> Result<(), Cause> {
+        let mut bleeding = [false; MAX];
+        bleeding[i] = true;
+        self.bleed(&mut bleeding, 0, Some(0), None, induced_by)?;
+        self.settle_shock()?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::healing::Cause;
+    use crate::rules::zone_d100::healing::tests::{care, injury, run};
+    use crate::rules::zone_d100::injury::Aspect;
+    use crate::rules::zone_d100::melee::State;
+
+    #[test]
+    fn without_a_healer_a_bleeder_bleeds_to_death() {
+        let mut state = State::default();
+        state
+            .injuries
+            .add(injury(Location::Neck, Aspect::Edge, 5, true));
+        let mut nobody = care(0);
+        nobody.help_minutes = None;
+        let (out, _) = run(&nobody, &state, &[62, 62]);
+        assert_eq!(out.cause, Some(Cause::BloodLoss));
+        assert!(out.recovery.died);
+    }
+}

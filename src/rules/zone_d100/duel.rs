@@ -1,0 +1,395 @@
+//! The duel (MELEE SEQUENCE 1 ENGAGEMENT, with the missile turns before it): the order of
+//! action (the higher Initiative ML first, a d2 when equal), each fighter's turn (standing up,
+//! taking up a dropped weapon, shooting or closing at range with the Evade action or stunned,
+//! an exchange in melee), the end of turn, the end of the fight and how it ended, and the
+//! healing sequence for every survivor.
+
+use super::healing;
+use super::injury::{self, ShockState};
+use super::melee::State;
+use super::missile_actions::Range;
+use super::tally::{
+    AMPUTATIONS, BLEEDERS, END_DEATH, END_EXTENDED_SHOCK, END_INCAPACITATED_AT_LIMIT, END_MORALE,
+    END_UNCONSCIOUS, EXTRAS, record_healing,
+};
+use super::{ZoneD100, location_shock};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::Ruleset;
+use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
+
+impl ZoneD100 {
+    /// Out of the fight: dead, routed, or helpless (UNC, or INC in Extended Shock) unless the
+    /// victor strikes the helpless. An INC fighter whose Shock Reroll is still to come is not
+    /// out: "the INC character ignores attacks, rerolls ... and fights on".
+    fn out(&self, state: &State) -> bool {
+        state.dead || state.routed || (!self.melee.rules.strike_helpless && state.helpless())
+    }
+}
+
+impl Ruleset for ZoneD100 {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 5,
+            horizon_days: self.horizon_days,
+            extras: EXTRAS,
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let m = &self.melee;
+        let mut states = [State::default(); 2];
+        let mut range = Range {
+            distance: self.start_distance,
+            ..Range::default()
+        };
+        // Order of action: the higher Initiative ML first; a tie is a d2 for the duel.
+        let (ia, ib) = (m.fighters[0].initiative_ml, m.fighters[1].initiative_ml);
+        let first = if ia > ib {
+            Side::A
+        } else if ib > ia {
+            Side::B
+        } else {
+            Side::BOTH[(dice.d(2, "d2 (equal Initiative: who acts first)") - 1) as usize & 1]
+        };
+        log.say(|| format!("{} acts first", self.names[first.index()]));
+        let mut rounds = 0;
+        let mut winner = None;
+        let mut turn = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for actor in [first, first.other()] {
+                turn += 1;
+                states[0].turn = turn;
+                states[1].turn = turn;
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                range.moved[actor.index()] = false;
+                let s = &mut states[actor.index()];
+                if s.can_act() {
+                    let lame = m.legs_unusable(s);
+                    if s.prone && !lame {
+                        s.prone = false;
+                        log.say(|| format!("{} stands up", self.names[actor.index()]));
+                    } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
+                        log.say(|| {
+                            format!(
+                                "{} cannot take up the weapon: the weapon arm is unusable",
+                                self.names[actor.index()]
+                            )
+                        });
+                    } else if s.disarmed {
+                        s.disarmed = false;
+                        log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
+                    } else if range.distance > self.melee_distance {
+                        if m.fighters[actor.index()].missile.is_some() {
+                            if let Some(r) = self.shoot(actor, &mut range, &mut states, dice, log) {
+                                self.count(tally, &r);
+                            }
+                        } else if lame {
+                            log.say(|| {
+                                format!(
+                                    "{} cannot close: a leg is unusable",
+                                    self.names[actor.index()]
+                                )
+                            });
+                        } else {
+                            // The Evade action (up to half Move) makes missiles pay for the
+                            // Dodge.
+                            let stunned = s.shock == injury::ShockState::Stunned;
+                            let evade = m.fighters[actor.index()].evade_missiles && !stunned;
+                            // STN: "All movement is Difficult": half the ground.
+                            let step = if evade {
+                                (self.approach / 2).max(10)
+                            } else if stunned {
+                                // Half the ground, but some ground: a stun does not root.
+                                (self.approach / 2).max(self.approach.min(1))
+                            } else {
+                                self.approach
+                            };
+                            range.distance = range.distance.saturating_sub(step);
+                            range.moved[actor.index()] = true;
+                            range.evading[actor.index()] = evade;
+                            log.say(|| {
+                                format!(
+                                    "{} {} to {} feet",
+                                    self.names[actor.index()],
+                                    if evade {
+                                        "evades forward"
+                                    } else if stunned {
+                                        "closes, stunned (Difficult movement)"
+                                    } else {
+                                        "closes"
+                                    },
+                                    range.distance
+                                )
+                            });
+                        }
+                    } else {
+                        m.exchange(
+                            actor,
+                            &mut states,
+                            self.start_in_close,
+                            dice,
+                            log,
+                            &mut |r| self.count(tally, r),
+                        );
+                    }
+                }
+                m.end_of_turn(actor, &mut states, dice, log);
+                let out = [self.out(&states[0]), self.out(&states[1])];
+                if out[0] || out[1] {
+                    winner = match out {
+                        [false, true] => Some(Side::A),
+                        [true, false] => Some(Side::B),
+                        _ => None,
+                    };
+                    break 'duel;
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            // The round limit with one fighter down (INC, or helpless when the victor strikes
+            // the helpless): the one standing has won.
+            let down = [!states[0].can_act(), !states[1].can_act()];
+            winner = match down {
+                [false, true] => Some(Side::A),
+                [true, false] => Some(Side::B),
+                _ => None,
+            };
+        }
+        let dead = [states[0].dead, states[1].dead];
+        if let Some(w) = winner {
+            let loser = &states[w.other().index()];
+            let end = if loser.dead {
+                END_DEATH
+            } else if loser.routed {
+                END_MORALE
+            } else if loser.shock == ShockState::Unconscious {
+                END_UNCONSCIOUS
+            } else if loser.extended_shock.is_some() {
+                END_EXTENDED_SHOCK
+            } else {
+                END_INCAPACITATED_AT_LIMIT
+            };
+            for column in [
+                END_DEATH,
+                END_UNCONSCIOUS,
+                END_EXTENDED_SHOCK,
+                END_INCAPACITATED_AT_LIMIT,
+                END_MORALE,
+            ] {
+                tally.record_extra(column, u64::from(column == end));
+            }
+            log.say(|| {
+                format!(
+                    "{} wins: {} is {}",
+                    self.names[w.index()],
+                    self.names[w.other().index()],
+                    match end {
+                        END_DEATH => "dead".to_owned(),
+                        END_MORALE => "routed (morale)".to_owned(),
+                        END_EXTENDED_SHOCK => "INC in Extended Shock".to_owned(),
+                        END_INCAPACITATED_AT_LIMIT => "INC at the round limit".to_owned(),
+                        _ => loser.shock.abbreviation().to_owned(),
+                    }
+                )
+            });
+        } else if !dice.exhausted() {
+            log.say(|| "no winner: a draw".to_owned());
+        }
+        for s in &states {
+            tally.record_extra(BLEEDERS, u64::from(s.bleeders));
+            tally.record_extra(AMPUTATIONS, u64::from(s.amputations));
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead,
+        });
+        // The healing sequence for every survivor with injuries, bleeding or shock to recover from.
+        for side in Side::BOTH {
+            let s = &states[side.index()];
+            let hurt = !s.injuries.is_empty()
+                || s.extended_shock.is_some()
+                || s.shock >= ShockState::Incapacitated;
+            if s.dead || !hurt {
+                continue;
+            }
+            log.say(|| format!("{} after the fight", self.names[side.index()]));
+            let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
+            let out = healing::heal(
+                &self.care,
+                &self.patients[side.index()],
+                s,
+                shock_of,
+                dice,
+                log,
+            );
+            record_healing(tally, side, &out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The duel loop, driven with scripted dice.
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::zone_d100::missile_actions::tests::archer_duel;
+
+    /// One duel of `duel` on these dice until they run out: the story.
+    fn trial_story(duel: &ZoneD100, dice: &[u32]) -> String {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(duel.shape());
+        duel.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.used() >= dice.len(), "dice left over\n{story}");
+        story
+    }
+
+    #[test]
+    fn the_higher_initiative_acts_first_and_a_tie_rolls_a_d2() {
+        // Order of action: the Archer's Initiative 70 before the Spearman's 60, no die; equal
+        // Initiatives: a d2 (2: the Spearman).
+        let duel = archer_duel();
+        let story = trial_story(&duel, &[]);
+        assert!(story.starts_with("Archer acts first"), "{story}");
+        let mut tied = archer_duel();
+        tied.melee.fighters[1].initiative_ml = 70;
+        let story = trial_story(&tied, &[2]);
+        assert!(story.starts_with("Spearman acts first"), "{story}");
+    }
+
+    #[test]
+    fn the_charger_closes_into_melee_and_the_archer_strikes_with_no_turn_to_draw() {
+        // "Aware characters can make a melee strike with a readied weapon against foes they
+        // threaten within their Engagement Zone"; "Characters may unsheathe a weapon as a free
+        // action ... drop items at any time, requiring no action." At 10 feet the Archer shoots
+        // (99: a miss), the Spearman closes to 5; in round 2 the Archer attacks with the short
+        // sword at once (99 against the Counterstrike 98), then the Spearman (97 against the
+        // Dodge 96).
+        let duel = ZoneD100 {
+            start_distance: 10,
+            approach: 5,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[99, 99, 98, 97, 96]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Archer shoots at 10 feet",
+                "Spearman closes to 5 feet",
+                "round 2",
+                "Archer attacks Spearman: 99",
+                "Spearman attacks Archer: 97",
+            ],
+        );
+    }
+
+    #[test]
+    fn an_evader_covers_half_the_ground_and_a_stunned_charger_moves_difficult() {
+        // "the Evade action if they move at least ten feet (up to half Move)"; STN: "All
+        // movement is Difficult". The Spearman evading from 300 feet covers 15 of the 30 and the
+        // Archer's next shot is at an Evading target.
+        let mut duel = archer_duel();
+        duel.melee.fighters[1].evade_missiles = true;
+        let story = trial_story(&duel, &[11, 2, 3, 99, 1]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Spearman evades forward to 285 feet",
+                "(Volley 3, Evading target)",
+            ],
+        );
+        // Stunned at 100 feet (74: S at a Still target, ZN5 twice, LD 6 twice: the abdomen;
+        // impact 1 + 4: S2P; Shock 71, an F: 4 + 2 + 1 = 7), the Spearman cannot evade and
+        // closes 15 feet: Difficult movement.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..duel
+        };
+        let story = trial_story(&duel, &[74, 5, 5, 6, 6, 1, 71, 99]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "SHK 7 -> STN",
+                "Spearman closes, stunned (Difficult movement) to 85 feet",
+                "still stunned",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_grievous_leg_keeps_the_charger_down_and_out_of_reach() {
+        // "a left thigh injury ... Grievous (unusable; the victim falls prone)"; "Attempting any
+        // other action that requires using a zone with a Grievous injury ... is an automatic CF":
+        // the Spearman neither stands nor closes. The Archer's 74 at 300 feet... at 100 feet
+        // (S, a Still target: two Zone Dice, both ZN8), two Location Dice 1 (thigh), d2 1,
+        // impact 12 + 4: G4P; Shock 10 (CS): 3 + 4 − 1 = 6; Morale 10: steady.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[74, 8, 8, 1, 1, 1, 12, 10, 10]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "injury G4P",
+                "the injury throws the target prone",
+                "Spearman cannot close: a leg is unusable",
+                "Morale roll 10",
+            ],
+        );
+        assert!(!story.contains("Spearman stands up"), "{story}");
+    }
+
+    #[test]
+    fn a_grievous_weapon_arm_drops_the_weapon_for_good() {
+        // "ARM ... AUTOMATIC FUMBLE"; "Attempting any other action that requires using a zone
+        // with a Grievous injury ... is an automatic CF": the Spearman cannot take the spear up
+        // again. 74 at 100 feet (S, Still: two Zone Dice 2, two Location Dice 8: the forearm,
+        // d2 2: right), impact 12 + 4: G4P; Shock 10 (CS): 1 + 4 − 1 = 4; Morale 10.
+        let duel = ZoneD100 {
+            start_distance: 100,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[74, 2, 2, 8, 8, 2, 12, 10, 10]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "right forearm",
+                "injury G4P",
+                "the injury makes the weapon fall",
+                "Spearman cannot take up the weapon: the weapon arm is unusable",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_prone_fighter_spends_its_turn_standing() {
+        // The Shock example's character "takes a difficult Move to stand (costing 20 feet)": a
+        // prone fighter's next turn goes to standing up. At 5 feet the Archer's 95 is a CF5: it
+        // stumbles prone; in round 2 it stands up and does not attack.
+        let duel = ZoneD100 {
+            start_distance: 5,
+            ..archer_duel()
+        };
+        let story = trial_story(&duel, &[95, 99, 99, 98]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Archer stumbles: falls prone",
+                "round 2",
+                "Archer stands up",
+                "Spearman attacks Archer",
+            ],
+        );
+        assert_eq!(story.matches("Archer attacks").count(), 1, "{story}");
+    }
+}

@@ -1,0 +1,306 @@
+//! The HEALING SEQUENCE day by day from the fight: the treatment on its day (steps 4 and 5),
+//! grim wounds' daily Shock Rolls, step 6 HEALING (a Healing Roll for each injury every five
+//! days against HB × HR, Cauterisation's CF on 3, 5, 8 or 0; blood regeneration every ten
+//! days), step 7 INFECTION (a CF infects; a daily Infection Course Roll, healing stopped
+//! meanwhile, the healer's bonus, infection weakness), the coma's Course Roll every ten days,
+//! and step 8 IMPAIRMENT (permanent impairment by the days to heal to Minor).
+
+use super::healing::{Cause, Healing, Timeline, hr_step, infection_weakness};
+use super::skill::{SuccessLevel, Test};
+use crate::dice::Dice;
+use crate::log::Log;
+
+impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
+    /// Day by day from the fight: coma Course Rolls and blood regeneration from the start; the
+    /// treatment on its day (steps 4 and 5); then grim wounds' daily Shock Rolls, infection,
+    /// and Healing Rolls every five days from each injury (the first after the treatment day);
+    /// until whole, dead or the horizon. Step 8 at the end.
+    pub(super) fn heal_until_whole(
+        &mut self,
+        wounds: &mut [Healing],
+        treated_on: u32,
+    ) -> Result<(), Cause> {
+        let care = self.care;
+        let mut treated = false;
+        self.day = 0;
+        loop {
+            let day = self.day;
+            if !treated && day >= treated_on {
+                treated = true;
+                for (i, w) in wounds.iter_mut().enumerate() {
+                    *w = self.treat(i)?;
+                }
+                for w in wounds.iter_mut().filter(|w| w.live) {
+                    let mut next = w.born + self.period();
+                    while next <= day {
+                        next += self.period();
+                    }
+                    w.next_roll = next;
+                }
+            }
+            // One pass over the wounds: any still healing, any grim (a Shock Roll every day),
+            // and the next Healing Roll.
+            let mut live = false;
+            let mut daily = self.infection.is_some();
+            let mut next = u32::MAX;
+            for w in wounds.iter().filter(|w| w.live) {
+                live = true;
+                daily |= w.grim && w.il >= 4;
+                next = next.min(w.next_roll);
+            }
+            if treated && !live && self.bp == 0 && self.coma.is_none() {
+                self.out.recovery.days_to_whole = Some(day);
+                self.log.say(|| format!("whole after {day} days"));
+                break;
+            }
+            // The next day anything happens: every day while an infection or a grim wound
+            // lasts, otherwise the treatment, the next Healing Roll, blood regeneration or coma
+            // Course Roll.
+            if self.bp > 0 {
+                next = next.min(self.next_blood);
+            }
+            if let Some(c) = self.coma {
+                next = next.min(c.next_roll);
+            }
+            if !treated {
+                next = next.min(treated_on);
+            }
+            let next = if daily || next == u32::MAX {
+                day + 1
+            } else {
+                next.max(day + 1)
+            };
+            if next > care.horizon_days || self.dice.exhausted() {
+                if let Some(c) = self.coma {
+                    self.out.comatose_at_horizon = true;
+                    self.out.coma_days = care.horizon_days - c.started;
+                }
+                self.log
+                    .say(|| format!("not whole at the horizon ({} days)", care.horizon_days));
+                break;
+            }
+            self.day = next;
+            let day = next;
+            // Grim wounds: a Shock Roll each day while Grievous with CF treatment.
+            for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
+                self.grim_shock(w.location_shock, w.il)?;
+            }
+            self.settle_shock()?;
+            // Infection: a Course Roll each day; Healing Rolls of all injuries cease meanwhile.
+            let infected = if let Some((hr, bonus)) = self.infection {
+                let eml = self.patient.healing_base * hr + bonus - self.weakness();
+                let t = Test::roll(self.dice, eml, "d100 (Infection Course Roll)");
+                let eml = t.eml;
+                let hr = hr + hr_step(t.level);
+                self.log.say(|| {
+                    format!(
+                        "day {day}: Infection Course Roll {} vs EML{eml}: {}: HR{hr}",
+                        t.roll,
+                        t.level.abbreviation()
+                    )
+                });
+                if hr <= 0 {
+                    self.log.say(|| "dies of the infection".to_owned());
+                    return Err(self.dies(Cause::Infection));
+                }
+                if hr >= 6 {
+                    self.infection = None;
+                    // Healing Rolls resume a period later.
+                    for w in wounds.iter_mut().filter(|w| w.live) {
+                        w.next_roll = day + self.period();
+                    }
+                } else {
+                    self.infection = Some((hr, bonus));
+                }
+                true
+            } else {
+                false
+            };
+            // Blood regeneration every ten days (Endurance, with only weakness other than
+            // anaemia); an infection does not stop it.
+            if self.bp > 0 && day >= self.next_blood {
+                self.next_blood = day + 10;
+                if self.blood_skip {
+                    self.blood_skip = false;
+                } else {
+                    let weakness = self.infection.map_or(0, |(hr, _)| infection_weakness(hr));
+                    let t = Test::roll(
+                        self.dice,
+                        self.patient.endurance_ml - weakness,
+                        "d100 (blood regeneration: Endurance)",
+                    );
+                    match t.level {
+                        SuccessLevel::CriticalFailure => self.blood_skip = true,
+                        SuccessLevel::Failure => {}
+                        SuccessLevel::Success => self.bp = self.bp.saturating_sub(1),
+                        SuccessLevel::CriticalSuccess => self.bp = self.bp.saturating_sub(2),
+                    }
+                    let bp = self.bp;
+                    self.log.say(|| {
+                        format!(
+                            "day {day}: blood regeneration {} vs EML{}: {}: {bp} BP left",
+                            t.roll,
+                            t.eml,
+                            t.level.abbreviation()
+                        )
+                    });
+                }
+            }
+            if !infected {
+                self.healing_rolls(wounds)?;
+            }
+            // Coma: a Course Roll every ten days (never below HR1); HR6 wakes.
+            if let Some(mut c) = self.coma.filter(|c| c.next_roll == day) {
+                let eml = self.patient.healing_base * c.hr
+                    - if care.shelter { 0 } else { 20 }
+                    - self.weakness();
+                let t = Test::roll(self.dice, eml, "d100 (coma Course Roll)");
+                let eml = t.eml;
+                c.hr = (c.hr + hr_step(t.level)).max(1);
+                c.next_roll = day + 10;
+                let hr = c.hr;
+                self.log.say(|| {
+                    format!(
+                        "day {day}: coma Course Roll {} vs EML{eml}: {}: HR{hr}",
+                        t.roll,
+                        t.level.abbreviation()
+                    )
+                });
+                if c.hr >= 6 {
+                    self.out.coma_days = day - c.started;
+                    self.coma = None;
+                    self.log.say(|| format!("day {day}: wakes from the coma"));
+                } else {
+                    self.coma = Some(c);
+                }
+            }
+        }
+        // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
+        for w in wounds.iter().filter(|w| w.lasting) {
+            let days = w.minor_day.unwrap_or(self.day).saturating_sub(w.born);
+            let permanent = (5 * (days as i32 / 20)).min(25);
+            self.out.permanent[w.zone] = self.out.permanent[w.zone].max(permanent);
+        }
+        self.out.recovery.impairment = self.out.permanent.iter().sum::<i32>().max(0) as u32;
+        Ok(())
+    }
+
+    /// The Healing Rolls due today, against HB × HR: S −1 IL, CS −2; a CF (with Cauterisation
+    /// a failure ending 3, 5, 8 or 0) infects an injury whose treatment left the chance.
+    fn healing_rolls(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
+        let day = self.day;
+        for (i, w) in wounds.iter_mut().enumerate() {
+            if !w.live || w.next_roll != day {
+                continue;
+            }
+            let eml = self.patient.healing_base * w.hr;
+            let mut t = Test::roll(self.dice, eml, "d100 (Healing Roll)");
+            let eml = t.eml;
+            if w.cauterised && !t.level.is_success() && matches!(t.roll % 10, 3 | 5 | 8 | 0) {
+                t.level = SuccessLevel::CriticalFailure;
+            }
+            let step = match t.level {
+                SuccessLevel::CriticalSuccess => 2,
+                SuccessLevel::Success => 1,
+                _ => 0,
+            };
+            w.il -= step;
+            self.log.say(|| {
+                format!(
+                    "day {day}: Healing Roll {} vs EML{eml}: {}: IL{}",
+                    t.roll,
+                    t.level.abbreviation(),
+                    w.il.max(0)
+                )
+            });
+            if w.il <= 1 && w.minor_day.is_none() {
+                w.minor_day = Some(day);
+            }
+            if w.il <= 0 {
+                w.live = false;
+            } else {
+                w.next_roll = day + self.period();
+            }
+            if t.level == SuccessLevel::CriticalFailure && w.infection_chance {
+                self.out.infected = true;
+                self.log
+                    .say(|| format!("day {day}: the injury is infected"));
+                if let Some(new) = self.amputate_infected(i, w)? {
+                    self.log
+                        .say(|| format!("day {day}: the amputation defeats the infection"));
+                    // The amputated location's days to Minor start over with its new wound.
+                    *w = new;
+                    continue;
+                }
+                // An attending healer's Physician test: +5 a star to the Course Rolls.
+                let bonus = self.physician_bonus("d100 (Physician: infection care)");
+                self.infection = Some(((w.hr + 1).min(5), bonus));
+                self.log.say(|| format!("day {day}: healing stops"));
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::log::assert_in_order as in_order;
+    use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::healing::tests::{care, injury, run};
+    use crate::rules::zone_d100::injury::Aspect;
+    use crate::rules::zone_d100::melee::State;
+
+    #[test]
+    fn treatment_and_healing_infection_example_s2e_abdomen_whole_after_21_days() {
+        let mut state = State::default();
+        state
+            .injuries
+            .add(injury(Location::Abdomen, Aspect::Edge, 2, false));
+        // Treatment: Edge S, Clean & Dress +10: Physician ML50: EML60: 71 F: HR4 with the
+        // chance of infection. Day 5: 62 F (EML52). Day 10: 24 S: M1. Day 15: 95 CF: infected;
+        // the healer's Physician test 99 (no bonus). Day 16: Infection Course Roll EML65 (HR5):
+        // 42 S: HR6, defeated. Day 21: 42 S: healed.
+        let (out, story) = run(&care(50), &state, &[71, 62, 24, 95, 99, 42, 42]);
+        in_order(
+            &story,
+            &[
+                "Treatment Roll 71 vs EML60: F",
+                "day 5: Healing Roll 62 vs EML52: F: IL2",
+                "day 10: Healing Roll 24 vs EML52: S: IL1",
+                "day 15: Healing Roll 95 vs EML52: CF: IL1",
+                "day 15: the injury is infected",
+                "day 16: Infection Course Roll 42 vs EML65: S: HR6",
+                "day 21: Healing Roll 42 vs EML52: S: IL0",
+                "whole after 21 days",
+            ],
+        );
+        assert_eq!(out.recovery.days_to_whole, Some(21));
+        assert!(out.infected);
+    }
+
+    #[test]
+    fn impairment_example_g4e_shoulder_hr3_takes_25_days_to_minor_for_5_permanent() {
+        let mut state = State::default();
+        state
+            .injuries
+            .add(injury(Location::Shoulder, Aspect::Edge, 4, false));
+        // Surgery, ML40 + 0: 41 F: HR3 with infection and impairment. HB13 x 3 = 39: day 5 61 F,
+        // day 10 62 F, day 15 21 S (S3), day 20 22 S (S2), day 25 23 S (M1), day 30 24 S: healed.
+        // The failed surgery opens a Bleeder: the healer's Blood Stoppage Roll 10 (CS) stops it.
+        let (out, story) = run(&care(40), &state, &[41, 10, 61, 62, 21, 22, 23, 24]);
+        in_order(
+            &story,
+            &[
+                "Treatment Roll 41 vs EML40: F",
+                "the treatment opens a new Bleeder",
+                "Blood Stoppage Roll 10 vs EML40: CS",
+                "day 15: Healing Roll 21 vs EML39: S: IL3",
+                "day 25: Healing Roll 23 vs EML39: S: IL1",
+                "whole after 30 days",
+            ],
+        );
+        assert_eq!(out.permanent, [0, 0, 5, 0], "5 permanent to the arm zone");
+        assert_eq!(out.recovery.impairment, 5);
+    }
+}

@@ -1,0 +1,643 @@
+//! The duel's turn at range (MISSILE SEQUENCE): 1 MISSILE ACTIONS (load, span, aim, shoot or
+//! throw, one a turn), 2 MISSILE RANGE (the band by Base Range; low overhead, wet bows), 3
+//! MISSILE TEST (target movement: Still, Moving, Evading; the shooter's impairment, Heft,
+//! overhead), Direct or Volley resolution, and a strike's blow through the INJURY SEQUENCE.
+
+use super::{ZoneD100, body, injury, injury_sequence, melee, missile};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::Side;
+use melee::State;
+
+/// The missile state of both fighters during the approach.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Range {
+    pub(super) distance: u32,
+    pub(super) loaded: [bool; 2],
+    pub(super) progress: [u32; 2],
+    pub(super) aimed: [bool; 2],
+    pub(super) moved: [bool; 2],
+    pub(super) evading: [bool; 2],
+}
+
+impl ZoneD100 {
+    /// One turn at range of a fighter with a missile: load (and span), aim, or shoot.
+    pub(super) fn shoot<D: Dice, L: Log>(
+        &self,
+        actor: Side,
+        range: &mut Range,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<melee::StrikeReport> {
+        let m = &self.melee;
+        let f = &m.fighters[actor.index()];
+        let (missile, ml) = f.missile?;
+        let i = actor.index();
+        let name = &self.names[i];
+        if !range.loaded[i] {
+            let needed = missile.load_rounds + missile.span_rounds;
+            range.progress[i] += 1;
+            if needed == 0 {
+                range.loaded[i] = true;
+                range.progress[i] = 0;
+            } else {
+                if range.progress[i] >= needed {
+                    range.loaded[i] = true;
+                    range.progress[i] = 0;
+                }
+                log.say(|| {
+                    format!(
+                        "{name} loads ({} of {needed} rounds)",
+                        if range.loaded[i] {
+                            needed
+                        } else {
+                            range.progress[i]
+                        }
+                    )
+                });
+                return None;
+            }
+        }
+        if f.aim_shots && missile.aim_allowed && !range.aimed[i] {
+            range.aimed[i] = true;
+            log.say(|| format!("{name} aims"));
+            return None;
+        }
+        let base_range = if self.wet_bows && !missile.thrown {
+            missile.base_range / 2
+        } else {
+            missile.base_range
+        };
+        let band = missile::range_band(base_range.max(1), range.distance)
+            .filter(|b| !(self.low_overhead && b.trajectory == missile::Trajectory::Volley));
+        let Some(band) = band else {
+            log.say(|| format!("{name} waits: no shot at {} feet", range.distance));
+            return None;
+        };
+        let other = actor.other();
+        // A target that moved this round is Moving (Evading with the Evade action), unless a
+        // Grievous injury leaves it Still.
+        let grievous = states[other.index()]
+            .injuries
+            .iter()
+            .any(|x| x.severity() == injury::Severity::Grievous);
+        let target = if grievous || !range.moved[other.index()] {
+            missile::TargetMotion::Still
+        } else if range.evading[other.index()] {
+            missile::TargetMotion::Evading
+        } else {
+            missile::TargetMotion::Moving
+        };
+        let situation = missile::Situation {
+            target,
+            // "Effective Dodge Index × 5": the evader's Dodge EML, with its fatigue and
+            // impairment (head, torso, legs).
+            target_dodge_eml: m.fighters[other.index()].dodge_ml
+                - m.impairment(other, &states[other.index()], false, true).0
+                - m.fighters[other.index()].fatigue,
+            shooter_moving: false,
+            windforce: self.windforce,
+            aimed: range.aimed[i],
+            trauma: 0,
+        };
+        // Archery and Throwing are Impaired tests of every zone (H A T L): a bow takes both
+        // arms, a thrown weapon its arm.
+        let arms = if missile.thrown {
+            melee::Arms::Weapon
+        } else {
+            melee::Arms::Both
+        };
+        let (impairment, prohibited) = m.impairment_of(actor, &states[i], arms, true);
+        let situation = missile::Situation {
+            trauma: impairment + f.fatigue,
+            ..situation
+        };
+        let mut eml = missile::missile_eml(ml, &band, &missile, &situation);
+        if missile.thrown {
+            eml -= m.rules.heft_penalty * (missile.heft - f.strength).max(0);
+        }
+        // "bows and crossbows (only) have a -20 penalty at the Direct range (not PB) if it is
+        // under five feet".
+        if self.very_low_overhead && !missile.thrown && band.name == "Direct" {
+            eml -= 20;
+        }
+        let still = target == missile::TargetMotion::Still;
+        let shooter = missile::Shooter {
+            stunned: states[i].shock == injury::ShockState::Stunned,
+            prohibited: prohibited.then(|| m.automatic_cf(actor, &states[i], arms, eml)),
+            spoiled_rolls_for_cf: self.spoiled_shots_roll_for_cf,
+        };
+        let shot = match band.trajectory {
+            missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
+            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
+        };
+        range.loaded[i] = false;
+        range.aimed[i] = false;
+        log.say(|| {
+            let result = match shot {
+                missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
+                missile::Shot::Mishap(t) => {
+                    format!("{} {}: a mishap", t.roll, t.level.abbreviation())
+                }
+                missile::Shot::Miss(t) => format!("{} {}: a miss", t.roll, t.level.abbreviation()),
+                missile::Shot::Strike {
+                    test,
+                    stars,
+                    precision,
+                    bonus_impact,
+                } => format!(
+                    "{} {}: a strike, {stars} star(s){}{}",
+                    test.roll,
+                    test.level.abbreviation(),
+                    if precision {
+                        ", a free Precision TA (still target)"
+                    } else {
+                        ""
+                    },
+                    if bonus_impact {
+                        ", an Impact TA from the d10"
+                    } else {
+                        ""
+                    }
+                ),
+            };
+            format!(
+                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {result}",
+                range.distance, band.name
+            )
+        });
+        match shot {
+            missile::Shot::Strike {
+                stars,
+                precision,
+                bonus_impact,
+                ..
+            } => {
+                let mut tas = m.choose(
+                    actor,
+                    stars - 1,
+                    &[melee::Advantage::Impact, melee::Advantage::Precision],
+                    false,
+                );
+                tas.precision += u32::from(precision);
+                let zone_die = match band.trajectory {
+                    missile::Trajectory::Direct => band.zone_die,
+                    missile::Trajectory::Volley => band.zone_die.max(body::HUMAN_ZONE_NUMBERS),
+                };
+                let blow = injury_sequence::Blow {
+                    zone_die,
+                    zone_dice: 1 + tas.precision,
+                    aim: f.aim,
+                    impact_die: missile.impact_die,
+                    impact_modifier: missile.impact_modifier + band.impact,
+                    impact_bonus: missile.impact_ta * (tas.impact + u32::from(bonus_impact)) as i32,
+                    aspect: missile.aspect,
+                    armour_reduction: missile.armour_reduction,
+                    impales: missile.impales,
+                    broadhead: missile.broadhead,
+                };
+                Some(m.land(actor, states, blow, dice, log))
+            }
+            missile::Shot::Mishap(t) => {
+                if let Some(mishap) = t.mishap() {
+                    m.mishap(actor, mishap, states, log);
+                }
+                None
+            }
+            missile::Shot::Miss(_) | missile::Shot::Spoiled => None,
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    //! The duel's missile turn, driven directly with scripted dice.
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::zone_d100::shipped_duel;
+
+    pub(crate) fn archer_duel() -> ZoneD100 {
+        shipped_duel("archer-vs-charging-spearman")
+    }
+
+    /// One shot by the archer at `distance` feet against a still target: the log.
+    fn shot(duel: &ZoneD100, distance: u32, dice: &[u32]) -> String {
+        let range = Range {
+            distance,
+            ..Range::default()
+        };
+        shot_at(duel, range, &mut [State::default(); 2], dice)
+    }
+
+    /// One turn of the archer in this range and these states: the log.
+    fn shot_at(duel: &ZoneD100, mut range: Range, states: &mut [State; 2], dice: &[u32]) -> String {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        duel.shoot(Side::A, &mut range, states, &mut scripted, &mut log);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "{story}");
+        story
+    }
+
+    #[test]
+    fn an_overhead_under_ten_feet_stops_volleys_and_under_five_costs_bows_20_at_direct() {
+        // "using any missile weapon with an overhead under ten feet prohibits Volley ranges; and
+        // bows and crossbows (only) have a -20 penalty at the Direct range (not PB) if it is
+        // under five feet." Longbow BR120, ML75: at 100 feet (Direct) EML75; at 300 (Volley).
+        let open = archer_duel();
+        assert!(shot(&open, 100, &[99]).contains("(Direct, Still target): EML75"));
+        assert!(shot(&open, 300, &[99, 1]).contains("Volley"));
+        let ten = ZoneD100 {
+            low_overhead: true,
+            ..archer_duel()
+        };
+        assert!(shot(&ten, 100, &[99]).contains("(Direct, Still target): EML75"));
+        assert!(shot(&ten, 300, &[]).contains("waits: no shot"));
+        let five = ZoneD100 {
+            low_overhead: true,
+            very_low_overhead: true,
+            ..archer_duel()
+        };
+        assert!(shot(&five, 100, &[99]).contains("(Direct, Still target): EML55"));
+        assert!(shot(&five, 50, &[99]).contains("(Direct PB, Still target): EML85"));
+    }
+
+    #[test]
+    fn a_target_that_moved_is_moving_an_evader_evading_a_grievous_one_still() {
+        // "Moving Target -10 penalty"; "Evading Target Effective Dodge Index × 5 penalty";
+        // a Grievously injured target is Still; a Still target gives a free Precision TA.
+        let duel = archer_duel();
+        let mut range = Range {
+            distance: 100,
+            ..Range::default()
+        };
+        range.moved[1] = true;
+        let story = shot_at(&duel, range, &mut [State::default(); 2], &[99]);
+        assert!(story.contains("(Direct, Moving target): EML65"), "{story}");
+        range.evading[1] = true;
+        // The spearman's Dodge 50, with a Serious abdomen (−10): Dodge Index 4: −20.
+        let mut states = [State::default(); 2];
+        states[1].injuries.add(injury::Injury::new(
+            body::Location::Abdomen,
+            injury::Aspect::Edge,
+            2,
+        ));
+        states[1].summarise();
+        let story = shot_at(&duel, range, &mut states, &[99]);
+        assert!(story.contains("(Direct, Evading target): EML55"), "{story}");
+        states[1].injuries.add(injury::Injury::new(
+            body::Location::Thigh,
+            injury::Aspect::Edge,
+            4,
+        ));
+        states[1].summarise();
+        let story = shot_at(&duel, range, &mut states, &[99]);
+        assert!(story.contains("(Direct, Still target): EML75"), "{story}");
+    }
+
+    #[test]
+    fn a_volley_in_a_duel_strikes_only_on_a_1_of_the_d20() {
+        // The Volley's potential strike: a d20 against the target count, 1 in a duel. At 300
+        // feet (Volley 3, −20): 11 is an S; d20 2 misses (then the Impact TA d10).
+        let duel = archer_duel();
+        let story = shot(&duel, 300, &[11, 2, 3]);
+        assert!(
+            story.contains("(Volley 3, Still target): EML55: 11 S: a miss"),
+            "{story}"
+        );
+    }
+
+    /// The archer's duel with its bow (and the archer) changed.
+    fn archer_with(change: impl FnOnce(&mut missile::Missile, &mut melee::Fighter)) -> ZoneD100 {
+        let mut duel = archer_duel();
+        let archer = &mut duel.melee.fighters[0];
+        let Some((mut bow, ml)) = archer.missile else {
+            panic!("the archer has a bow")
+        };
+        change(&mut bow, archer);
+        archer.missile = Some((bow, ml));
+        duel
+    }
+
+    /// Turns of the archer in one range that persists between them: the logs, one a turn.
+    fn turns(duel: &ZoneD100, range: &mut Range, dice: &[&[u32]]) -> Vec<String> {
+        let mut states = [State::default(); 2];
+        dice.iter()
+            .map(|d| {
+                let mut scripted = ScriptedDice::new(d.to_vec());
+                let mut log = VecLog::default();
+                duel.shoot(Side::A, range, &mut states, &mut scripted, &mut log);
+                let story = log.lines.join("\n");
+                assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+                assert_eq!(scripted.used(), d.len(), "{story}");
+                story
+            })
+            .collect()
+    }
+
+    fn at(distance: u32) -> Range {
+        Range {
+            distance,
+            ..Range::default()
+        }
+    }
+
+    #[test]
+    fn a_bow_loads_then_aims_then_shoots_one_action_a_turn_the_shot_at_aim_plus_10() {
+        // "With each missile Attack Option, characters select a specific action": BOW LOAD
+        // 1 ROUND, AIM (BOW) 1 ROUND, SHOOT 1 TURN; "Aim +10 bonus if took Aim action previous
+        // round". Only the shot rolls a die (a miss: 99).
+        let duel = archer_with(|bow, archer| {
+            bow.load_rounds = 1;
+            archer.aim_shots = true;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[], &[], &[99]]);
+        assert!(logs[0].contains("loads (1 of 1 rounds)"), "{logs:?}");
+        assert!(logs[1].contains("aims"), "{logs:?}");
+        assert!(
+            logs[2].contains("(Direct, Still target): EML85"),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_crossbow_spans_then_loads_before_it_shoots() {
+        // "SPAN: by hand, the time is 1 round. Using a mechanical spanner takes 2, 4, or 8
+        // rounds ... After spanning, loading a bolt requires the separate Load action."
+        for span in [1, 2] {
+            let duel = archer_with(|bow, _| {
+                bow.load_rounds = 1;
+                bow.span_rounds = span;
+            });
+            let needed = span + 1;
+            let mut dice: Vec<&[u32]> = vec![&[]; needed as usize];
+            dice.push(&[99]);
+            let logs = turns(&duel, &mut at(100), &dice);
+            for (k, log) in logs[..needed as usize].iter().enumerate() {
+                let want = format!("loads ({} of {needed} rounds)", k + 1);
+                assert!(log.contains(&want), "{logs:?}");
+            }
+            assert!(logs[needed as usize].contains("shoots"), "{logs:?}");
+        }
+    }
+
+    #[test]
+    fn arrows_in_hand_load_free_so_the_bow_shoots_every_turn() {
+        // "If projectiles are in hand, or readily accessible nearby, then load time is a free
+        // action": load_rounds 0, no aim: a shot each turn.
+        let duel = archer_with(|bow, archer| {
+            bow.load_rounds = 0;
+            archer.aim_shots = false;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[99], &[99]]);
+        assert!(
+            logs.iter()
+                .all(|l| l.contains("shoots") && !l.contains("loads"))
+        );
+    }
+
+    #[test]
+    fn aim_with_a_bow_is_allowed_only_if_pull_exceeds_draw_by_75() {
+        // "AIM (BOW): the aim action with a bow is allowed only if Pull exceeds Draw by at least
+        // 75": a bow without (`aim_allowed = false`) shoots at once, without the +10.
+        let duel = archer_with(|bow, archer| {
+            bow.aim_allowed = false;
+            archer.aim_shots = true;
+        });
+        let logs = turns(&duel, &mut at(100), &[&[99]]);
+        assert!(
+            logs[0].contains("(Direct, Still target): EML75"),
+            "{logs:?}"
+        );
+    }
+
+    #[test]
+    fn a_thrown_weapon_throws_at_once_with_the_heft_penalty_and_its_own_arm() {
+        // "THROWN — THROW NONE 1 TURN"; "Thrown Weapon/Object Heft penalty": Heft 14 against
+        // Strength 12 is 2 × 5 = −10. "Throwing" is impaired by its arm only: a Serious off
+        // arm costs a bow 10 and a thrower nothing.
+        let javelin = |archer: &mut melee::Fighter, bow: &mut missile::Missile| {
+            bow.thrown = true;
+            bow.load_rounds = 0;
+            bow.heft = 14;
+            archer.strength = 12;
+            archer.aim_shots = false;
+        };
+        let duel = archer_with(|bow, archer| javelin(archer, bow));
+        let logs = turns(&duel, &mut at(100), &[&[99]]);
+        assert!(
+            logs[0].contains("(Direct, Still target): EML65"),
+            "{logs:?}"
+        );
+        let mut states = [State::default(); 2];
+        let off_arm = if duel.melee.fighters[0].right_handed {
+            body::BodySide::Left
+        } else {
+            body::BodySide::Right
+        };
+        let mut hurt = injury::Injury::new(body::Location::UpperArm, injury::Aspect::Edge, 2);
+        hurt.side = off_arm;
+        states[0].injuries.add(hurt);
+        states[0].summarise();
+        let story = shot_at(&duel, at(100), &mut states.clone(), &[99]);
+        assert!(story.contains("EML65"), "a thrower's off arm: {story}");
+        let story = shot_at(&archer_duel(), at(100), &mut states, &[99]);
+        assert!(story.contains("EML65"), "a bow takes both arms: {story}");
+    }
+
+    #[test]
+    fn archery_is_impaired_by_the_torso_and_fatigue() {
+        // "Trauma Fatigue penalty and applicable Impairment": a Serious abdomen (−10) and
+        // fatigue 5: EML75 − 15.
+        let duel = archer_with(|_, archer| archer.fatigue = 5);
+        let mut states = [State::default(); 2];
+        states[0].injuries.add(injury::Injury::new(
+            body::Location::Abdomen,
+            injury::Aspect::Edge,
+            2,
+        ));
+        states[0].summarise();
+        let story = shot_at(&duel, at(100), &mut states, &[99]);
+        assert!(story.contains("(Direct, Still target): EML60"), "{story}");
+    }
+
+    #[test]
+    fn wet_bows_halve_their_base_range() {
+        // "if the GM deems equipment wet, simply halve their Base Range (BR)": BR120 at 100
+        // feet is Direct; BR60, Volley 2.
+        assert!(shot(&archer_duel(), 100, &[99]).contains("(Direct, "));
+        let wet = ZoneD100 {
+            wet_bows: true,
+            ..archer_duel()
+        };
+        assert!(
+            shot(&wet, 100, &[99, 1]).contains("(Volley 2, "),
+            "{}",
+            shot(&wet, 100, &[99, 1])
+        );
+    }
+
+    #[test]
+    fn a_missile_mishap_fumbles_on_0_and_stumbles_on_5_and_no_attack_takes_place() {
+        // "0 MISHAP the attacker makes a Fumble Roll on a CF0 result; or a 5 Stumble Roll on a
+        // CF5 ... The attack does not take place."
+        let duel = archer_duel();
+        let mut states = [State::default(); 2];
+        let story = shot_at(&duel, at(100), &mut states, &[100]);
+        assert!(story.contains("100 CF: a mishap"), "{story}");
+        assert!(states[0].disarmed && !states[0].prone, "{story}");
+        assert!(states[1].injuries.is_empty());
+        let mut states = [State::default(); 2];
+        let story = shot_at(&duel, at(100), &mut states, &[95]);
+        assert!(states[0].prone && !states[0].disarmed, "{story}");
+    }
+
+    /// The spearman's abdomen under a cover of Piercing AV `p`.
+    fn pierce_cover(duel: &mut ZoneD100, p: i32) {
+        let cover = &mut duel.melee.fighters[1].armour[body::Location::Abdomen as usize];
+        cover.av[injury::Aspect::Point.index()] = p;
+    }
+
+    #[test]
+    fn a_direct_strike_uses_the_range_zone_die_and_impact_and_the_armour_reduction() {
+        // "ZD The Zone Die used in the Location Roll ... according to range"; "IMPACT The
+        // modifier to Strike Impact according to range"; "the projectile's Armour Reduction 4
+        // eliminating all of the destrier's AV3". The bodkin (d12+4, AR4) at a Moving target:
+        // Direct (100 feet) rolls a d8 Zone Die and adds 0; Direct PB (50 feet) a d6, +2.
+        // 64 is an S (one star, no TA). The Zone Die 5 with the Location Die 7: the abdomen,
+        // under P3 (AV 0 after AR4), then P6 (AV 2). Impact 6, a Shock roll of 50.
+        let mut duel = archer_duel();
+        let moving = || {
+            let mut r = at(100);
+            r.moved[1] = true;
+            r
+        };
+        let story = shot_at(
+            &duel,
+            moving(),
+            &mut [State::default(); 2],
+            &[64, 5, 7, 6, 50],
+        );
+        assert!(
+            story.contains("EML65: 64 S: a strike, 1 star(s)"),
+            "{story}"
+        );
+        assert!(
+            story.contains("hits ZN5 abdomen: impact 6 + 4 + 0 TA = 10P, AV 0 = 10"),
+            "{story}"
+        );
+        pierce_cover(&mut duel, 6);
+        let story = shot_at(
+            &duel,
+            moving(),
+            &mut [State::default(); 2],
+            &[64, 5, 7, 6, 50],
+        );
+        assert!(
+            story.contains("impact 6 + 4 + 0 TA = 10P, AV 2 = 8"),
+            "{story}"
+        );
+        let mut close = moving();
+        close.distance = 50;
+        let story = shot_at(&duel, close, &mut [State::default(); 2], &[64, 5, 7, 6, 50]);
+        assert!(
+            story.contains("(Direct PB, Moving target): EML75"),
+            "{story}"
+        );
+        assert!(story.contains("impact 6 + 6 + 0 TA"), "{story}");
+        // A d8 takes 8; a d6 at PB does not.
+        let mut scripted = ScriptedDice::new(vec![64, 8, 7, 1, 6, 50, 50]);
+        duel.shoot(
+            Side::A,
+            &mut moving(),
+            &mut [State::default(); 2],
+            &mut scripted,
+            &mut VecLog::default(),
+        );
+        assert!(scripted.finish().is_ok(), "{:?}", scripted.error());
+        let mut scripted = ScriptedDice::new(vec![64, 7, 7, 6, 50]);
+        duel.shoot(
+            Side::A,
+            &mut close,
+            &mut [State::default(); 2],
+            &mut scripted,
+            &mut VecLog::default(),
+        );
+        assert!(scripted.error().is_some(), "a 7 on the PB Zone Die (d6)");
+    }
+
+    #[test]
+    fn a_still_target_gives_a_free_precision_ta_an_extra_zone_die() {
+        // "PRECISION successful attacks against Still targets automatically receive a Precision
+        // Tactical Advantage": the same S at a Still target rolls two Zone Dice (ZN5 twice:
+        // the torso), then two Location Dice, the thinner armour's kept.
+        let duel = archer_duel();
+        let story = shot(&duel, 100, &[74, 5, 5, 7, 7, 6, 50]);
+        assert!(
+            story.contains("74 S: a strike, 1 star(s), a free Precision TA"),
+            "{story}"
+        );
+        assert!(story.contains("hits ZN5 abdomen"), "{story}");
+    }
+
+    #[test]
+    fn each_star_beyond_s_is_a_ta_of_impact_or_precision_never_an_action() {
+        // "TACTICAL ADVANTAGE (TA) for each TA, the attacker selects one of the two special
+        // effects" (Impact, Precision); "IMPACT Increase strike impact according to the weapon":
+        // a CS (60 against EML65) at a Moving target by a shooter who prefers a bonus action,
+        // then a Setup, then Impact: one Impact TA, the bodkin's 4.
+        let duel = archer_with(|_, archer| {
+            archer.advantages = [
+                melee::Advantage::Action,
+                melee::Advantage::Setup,
+                melee::Advantage::Impact,
+                melee::Advantage::Precision,
+            ];
+        });
+        let mut range = at(100);
+        range.moved[1] = true;
+        let story = shot_at(&duel, range, &mut [State::default(); 2], &[60, 5, 7, 6, 50]);
+        assert!(story.contains("60 CS: a strike, 2 star(s)"), "{story}");
+        assert!(story.contains("impact 6 + 4 + 4 TA = 14P"), "{story}");
+        assert!(!story.contains("bonus action"), "{story}");
+    }
+
+    #[test]
+    fn a_volley_strike_on_a_d20_of_1_with_a_d10_zone_die_and_the_d10s_impact_ta() {
+        // "If the d20 roll is less than or equal to the target count, then one creature within
+        // the 15-foot area is hit"; "For the ZD, use the larger of either a d10 or a die whose
+        // size equals the target's number of body zones. Adjust the base impact by range ...
+        // if the d10 rolled with the d20 is a 5 or 0, add the projectile's Impact TA bonus."
+        // Volley 3 (300 feet, −3 impact): 11 S, d20 1, d10 5; Zone Die 10 (a d10 takes it).
+        let duel = archer_duel();
+        let mut range = at(300);
+        range.moved[1] = true;
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 5, 5, 7, 6, 50],
+        );
+        assert!(story.contains("(Volley 3, Moving target): EML45: 11 S: a strike, 1 star(s), an Impact TA from the d10"), "{story}");
+        assert!(story.contains("impact 6 + 1 + 4 TA"), "{story}");
+        // The d10 of 3: no Impact TA.
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 3, 5, 7, 6, 50],
+        );
+        assert!(story.contains("impact 6 + 1 + 0 TA"), "{story}");
+        // A Zone Die of 10 (a d10) is a thigh: a d2 for its side.
+        let story = shot_at(
+            &duel,
+            range,
+            &mut [State::default(); 2],
+            &[11, 1, 3, 10, 3, 2, 6, 50, 50],
+        );
+        assert!(story.contains("hits ZN10 right"), "{story}");
+    }
+}

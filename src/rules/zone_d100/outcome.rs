@@ -1,0 +1,510 @@
+//! The MELEE SEQUENCE's step 3 OUTCOME: the opposed test that opens an exchange (the defence
+//! taken, both d100 tests with Setup, stun and a helpless defender), the MELEE TEST RESULTS
+//! (victory stars from the star table; a Block winning ties with its Weapon Damage roll), what
+//! the winner gets (a strike or a Counterstrike with its Tactical Advantages: Action, Impact,
+//! Precision, Setup), the mishaps of a CF (Fumble, Stumble) and the Bonus Action TA's new
+//! exchange.
+
+use super::injury::ShockState;
+use super::melee::{Advantage, Arms, Melee, State, StrikeReport};
+use super::skill::{Defence, Mishap, Stars, SuccessLevel, Test};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::Side;
+
+impl Melee {
+    /// The opposed test that opens an exchange: the defence the other fighter takes (Ignore
+    /// when it cannot act; Dodge when disarmed with nothing to Block with), both d100 tests
+    /// with their modifiers (Setup, stun, a helpless defender) and the victory stars.
+    pub fn contest<D: Dice, L: Log>(
+        &self,
+        attacker: Side,
+        states: &mut [State; 2],
+        close: bool,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Contest {
+        let defender = attacker.other();
+        let a = &self.fighters[attacker.index()];
+        let d = &self.fighters[defender.index()];
+        let d_weapon = d.weapon;
+        // The defence: unaware or helpless fighters Ignore.
+        let mut defence = if states[defender.index()].can_act() {
+            d.defence
+        } else {
+            Defence::Ignore
+        };
+        // Without a weapon in hand there is nothing to Block (but a shield) or Counterstrike
+        // with: the defender Dodges.
+        let unarmed = states[defender.index()].disarmed;
+        let shield = d.shield.is_some() && !states[defender.index()].shield_broken;
+        if unarmed && (defence == Defence::Counterstrike || (defence == Defence::Block && !shield))
+        {
+            defence = Defence::Dodge;
+        }
+        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore;
+        // a disarmed defender has no readied weapon to threaten with.
+        let against = (defence != Defence::Ignore && !unarmed).then_some(&d_weapon);
+        let (a_eml, a_prohibited) = self.strike_eml(attacker, states, against, close);
+        let a_arms = if a.weapon.two_handed {
+            Arms::Both
+        } else {
+            Arms::Weapon
+        };
+        let mut a_test = if a_prohibited {
+            self.automatic_cf(attacker, &states[attacker.index()], a_arms, a_eml)
+        } else {
+            // Against a Dodge the roll itself breaks tied successes; otherwise only its level
+            // and mishap digit are read.
+            if defence == Defence::Dodge {
+                Test::roll(dice, a_eml, "d100 (attack: Melee)")
+            } else {
+                Test::roll_level(dice, a_eml, "d100 (attack: Melee)")
+            }
+        };
+        let a_state = &states[attacker.index()];
+        if a_state.setup && a_state.turn <= a_state.setup_until && !a_prohibited {
+            states[attacker.index()].setup = false;
+            a_test.level = a_test.level.raised();
+        }
+        if states[attacker.index()].shock == ShockState::Stunned {
+            a_test.level = a_test.level.lowered();
+        }
+        let d_state = &states[defender.index()];
+        if d_state.shock == ShockState::Unconscious || d_state.dead {
+            // Helpless: a CS Ignore result.
+            a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
+        }
+        let d_test = if defence == Defence::Ignore {
+            None
+        } else {
+            let (eml, prohibited) = self.defence_eml(defender, states, defence, &a.weapon, close);
+            let mut t = if prohibited {
+                // A defence with a Grievously injured zone is an automatic CF.
+                let arms = match defence {
+                    Defence::Dodge => Arms::None,
+                    Defence::Block if d.shield.is_some() || d.weapon.two_handed => Arms::Both,
+                    Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
+                    _ => Arms::Weapon,
+                };
+                self.automatic_cf(defender, &states[defender.index()], arms, eml)
+            } else {
+                match defence {
+                    Defence::Block => Test::roll_level(dice, eml, "d100 (defence: Block)"),
+                    Defence::Dodge => {
+                        Test::roll_against(dice, eml, "d100 (defence: Dodge)", a_test.roll)
+                    }
+                    _ => Test::roll_level(dice, eml, "d100 (defence: Counterstrike)"),
+                }
+            };
+            let d_state = &states[defender.index()];
+            if d_state.setup
+                && !prohibited
+                && d_state.turn <= d_state.setup_until
+                && matches!(
+                    defence,
+                    Defence::Dodge | Defence::Counterstrike | Defence::Block
+                )
+            {
+                states[defender.index()].setup = false;
+                t.level = t.level.raised();
+            }
+            if states[defender.index()].shock == ShockState::Stunned {
+                t.level = t.level.lowered();
+            }
+            Some(t)
+        };
+        let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
+        log.say(|| {
+            let d_text = d_test.map_or("ignores".to_owned(), |t| {
+                format!(
+                    "{defence:?} {} vs EML{}: {}",
+                    t.roll,
+                    t.eml,
+                    t.level.abbreviation()
+                )
+            });
+            format!(
+                "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome}",
+                self.names[attacker.index()],
+                self.names[defender.index()],
+                a_test.roll,
+                a_test.eml,
+                a_test.level.abbreviation(),
+                self.names[defender.index()]
+            )
+        });
+        Contest {
+            defence,
+            attacker: a_test,
+            defender: d_test,
+            stars: outcome,
+        }
+    }
+
+    /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
+    /// Every strike that lands (the attack, a counterstrike, the strikes of bonus actions) is
+    /// handed to `on_strike`. After the injury: 1) mishaps, 2) Free Press Rolls (not
+    /// simulated), 3) the Bonus Action TA.
+    pub fn exchange<D: Dice, L: Log, F: FnMut(&StrikeReport)>(
+        &self,
+        attacker: Side,
+        states: &mut [State; 2],
+        close: bool,
+        dice: &mut D,
+        log: &mut L,
+        on_strike: &mut F,
+    ) {
+        let defender = attacker.other();
+        let Contest {
+            defence,
+            attacker: a_test,
+            defender: d_test,
+            stars: outcome,
+        } = self.contest(attacker, states, close, dice, log);
+
+        // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
+        // stumbles). They come after the injury and before a bonus action.
+        let mishaps = |states: &mut [State; 2], log: &mut L| {
+            if let Some(m) = a_test.mishap() {
+                self.mishap(attacker, m, states, log);
+            }
+            if let Some(m) = d_test.and_then(|t| t.mishap()) {
+                let m = if defence == Defence::Dodge {
+                    Mishap::Stumble
+                } else {
+                    m
+                };
+                self.mishap(defender, m, states, log);
+            }
+        };
+        match self.victory(attacker, defence, outcome) {
+            Victory::Strike {
+                counter: false,
+                tas,
+                ..
+            } => {
+                on_strike(&self.strike(attacker, states, tas, dice, log));
+                if tas.setup > 0 {
+                    states[attacker.index()].take_setup();
+                }
+                mishaps(states, log);
+                let target = &states[defender.index()];
+                if tas.action > 0
+                    && states[attacker.index()].can_act()
+                    && !target.dead
+                    && (self.rules.strike_helpless || !target.helpless())
+                {
+                    log.say(|| {
+                        format!(
+                            "  {} takes a bonus action: another attack",
+                            self.names[attacker.index()]
+                        )
+                    });
+                    self.exchange(attacker, states, close, dice, log, on_strike);
+                }
+            }
+            Victory::Strike { tas, .. } => {
+                on_strike(&self.strike(defender, states, tas, dice, log));
+                mishaps(states, log);
+            }
+            Victory::Defended { tas } => {
+                if tas.setup > 0 {
+                    states[defender.index()].take_setup();
+                }
+                if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level) {
+                    self.weapon_damage(defender, states, dice, log);
+                }
+                mishaps(states, log);
+                if tas.action > 0
+                    && states[defender.index()].can_act()
+                    && !states[defender.index()].disarmed
+                {
+                    log.say(|| {
+                        format!(
+                            "  {} takes a bonus action: an attack",
+                            self.names[defender.index()]
+                        )
+                    });
+                    self.exchange(defender, states, close, dice, log, on_strike);
+                }
+            }
+            Victory::NoStrike => mishaps(states, log),
+        }
+    }
+
+    /// What the winner of an opposed test gets: the attacker's strike with its TAs (Action,
+    /// Impact, Precision or Setup by preference; against Ignore only Impact and Precision), the
+    /// defender's Counterstrike with Impact or Precision TAs, a Block or Dodge that won with
+    /// Action or Setup TAs, or nothing. One TA fewer than the stars.
+    pub fn victory(&self, attacker: Side, defence: Defence, stars: Stars) -> Victory {
+        let defender = attacker.other();
+        match stars {
+            Stars::Attacker(n) => Victory::Strike {
+                striker: attacker,
+                counter: false,
+                tas: self.choose(
+                    attacker,
+                    n - 1,
+                    &[
+                        Advantage::Action,
+                        Advantage::Impact,
+                        Advantage::Precision,
+                        Advantage::Setup,
+                    ],
+                    defence == Defence::Ignore,
+                ),
+            },
+            Stars::Defender(n) if defence == Defence::Counterstrike => Victory::Strike {
+                striker: defender,
+                counter: true,
+                tas: self.choose(
+                    defender,
+                    n - 1,
+                    &[Advantage::Impact, Advantage::Precision],
+                    false,
+                ),
+            },
+            Stars::Defender(n) => Victory::Defended {
+                tas: self.choose(
+                    defender,
+                    n - 1,
+                    &[Advantage::Action, Advantage::Setup],
+                    false,
+                ),
+            },
+            Stars::NoStrike => Victory::NoStrike,
+        }
+    }
+
+    /// The TAs to take: the fighter's preferences among those the result allows.
+    pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
+        let mut chosen = Chosen::default();
+        let prefs = self.fighters[side.index()].advantages;
+        let allowed_here = |a: &Advantage| {
+            allowed.contains(a)
+                && (!ignore || matches!(a, Advantage::Impact | Advantage::Precision))
+        };
+        // The allowed preferences in order, found once.
+        let mut order = [Advantage::Action; 4];
+        let mut allowed_count = 0;
+        for a in prefs.iter().filter(|a| allowed_here(a)) {
+            order[allowed_count] = *a;
+            allowed_count += 1;
+        }
+        if allowed_count == 0 {
+            return chosen;
+        }
+        for i in 0..count as usize {
+            // Take each allowed preference once in order, then repeat the first.
+            let pick = if i < allowed_count {
+                order[i]
+            } else {
+                order[0]
+            };
+            match pick {
+                Advantage::Action => chosen.action += 1,
+                Advantage::Impact => chosen.impact += 1,
+                Advantage::Precision => chosen.precision += 1,
+                Advantage::Setup => chosen.setup += 1,
+            }
+        }
+        chosen
+    }
+
+    /// A Fumble drops the weapon; a Stumble throws the fighter prone.
+    pub fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut [State; 2], log: &mut L) {
+        let s = &mut states[side.index()];
+        match mishap {
+            Mishap::Fumble => s.disarmed = true,
+            Mishap::Stumble => s.prone = true,
+        }
+        log.say(|| {
+            format!(
+                "  {} {}",
+                self.names[side.index()],
+                match mishap {
+                    Mishap::Fumble => "fumbles: drops the weapon",
+                    Mishap::Stumble => "stumbles: falls prone",
+                }
+            )
+        });
+    }
+
+    fn weapon_damage<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let roll = dice.d(100, "d100 (Weapon Damage)");
+        if roll <= self.rules.weapon_damage_chance {
+            if self.fighters[side.index()].shield.is_some() {
+                states[side.index()].shield_broken = true;
+            } else {
+                states[side.index()].disarmed = true;
+            }
+            log.say(|| {
+                format!(
+                    "  the block breaks {}'s {}",
+                    self.names[side.index()],
+                    if self.fighters[side.index()].shield.is_some() {
+                        "shield"
+                    } else {
+                        "weapon"
+                    }
+                )
+            });
+        }
+    }
+}
+
+/// What the winner of an opposed test gets ([`Melee::victory`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Victory {
+    /// A strike: the attacker's, or the defender's Counterstrike (`counter`), with its TAs.
+    Strike {
+        /// Who strikes.
+        striker: Side,
+        /// The defender strikes back.
+        counter: bool,
+        /// The TAs taken.
+        tas: Chosen,
+    },
+    /// A Block or Dodge won: no strike, the defender's TAs.
+    Defended {
+        /// The TAs taken (Action, Setup).
+        tas: Chosen,
+    },
+    /// Both failed: no strike.
+    NoStrike,
+}
+
+/// The opposed test of an exchange ([`Melee::contest`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Contest {
+    /// The defence taken.
+    pub defence: Defence,
+    /// The attacker's test.
+    pub attacker: Test,
+    /// The defender's test (none against Ignore).
+    pub defender: Option<Test>,
+    /// Who won, by how many stars.
+    pub stars: Stars,
+}
+
+/// The TAs a victory buys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chosen {
+    /// Bonus actions.
+    pub action: u32,
+    /// Impact TAs.
+    pub impact: u32,
+    /// Precision TAs.
+    pub precision: u32,
+    /// Setup TAs.
+    pub setup: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::melee::tests::{fighter, melee, quilt};
+
+    fn run(m: &Melee, dice: &[u32]) -> ([State; 2], Vec<String>) {
+        let mut states = [State::default(); 2];
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        m.exchange(
+            Side::A,
+            &mut states,
+            false,
+            &mut scripted,
+            &mut log,
+            &mut |_| {},
+        );
+        assert!(
+            scripted.finish().is_ok(),
+            "{:?}\n{}",
+            scripted.error(),
+            log.lines.join("\n")
+        );
+        assert_eq!(
+            scripted.used(),
+            dice.len(),
+            "dice left over:\n{}",
+            log.lines.join("\n")
+        );
+        (states, log.lines)
+    }
+
+    #[test]
+    fn block_example_cs_against_f_is_two_stars_with_an_impact_ta_of_5e() {
+        let mut b = fighter(Defence::Block);
+        b.armour = quilt();
+        let m = melee(fighter(Defence::Block), b);
+        // 35 (CS) vs Block 71 (F): two stars, one Impact TA. ZD 5 (torso), LD 7 (abdomen),
+        // impact 8: 8 + 3 + 1 + 5 = 17E, AV4: 13: S3E. Shock 4 + 3 + S (48) = 7: STN.
+        let (states, log) = run(&m, &[35, 71, 5, 7, 8, 48]);
+        let text = log.join("\n");
+        assert!(text.contains("the attacker wins, 2 stars"), "{text}");
+        assert!(
+            text.contains("impact 8 + 4 + 5 TA = 17E, AV 4 = 13"),
+            "{text}"
+        );
+        assert!(text.contains("injury S3E"), "{text}");
+        assert_eq!(states[1].shock, ShockState::Stunned);
+    }
+
+    #[test]
+    fn dodge_example_tied_successes_go_to_the_higher_roll() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Dodge));
+        let (states, log) = run(&m, &[36, 51]);
+        assert!(log[0].contains("the defender wins, 1 star"), "{log:?}");
+        assert!(states[1].injuries.is_empty());
+    }
+
+    #[test]
+    fn counterstrike_example_the_attacker_wins_tied_successes_with_base_impact() {
+        let m = melee(fighter(Defence::Block), fighter(Defence::Counterstrike));
+        // 36 vs 51, both S: attacker one star, no TA: ZD 1 (head), LD 2 (skull), impact 4:
+        // 4 + 3 + 1 = 8E: S2E. Shock 5 + 2 + S = 7: STN.
+        let (states, log) = run(&m, &[36, 51, 1, 2, 4, 40]);
+        assert!(log[0].contains("the attacker wins, 1 star"), "{log:?}");
+        assert!(
+            log.join("\n").contains("impact 4 + 4 + 0 TA = 8E"),
+            "{log:?}"
+        );
+        assert_eq!(
+            states[1].injuries.iter().next().map(|i| (i.location, i.il)),
+            Some((Location::Skull, 2))
+        );
+    }
+
+    #[test]
+    fn ignore_example_s_is_three_stars_a_precision_and_an_impact_ta() {
+        let mut a = fighter(Defence::Block);
+        a.advantages = [
+            Advantage::Precision,
+            Advantage::Impact,
+            Advantage::Setup,
+            Advantage::Action,
+        ];
+        let m = melee(a, fighter(Defence::Ignore));
+        // 36 (S) vs Ignore: three stars: precision (a second d6 ZD) and impact (+5E).
+        // ZD 6 (torso) and 1 (head): the head is preferred. LD 3: skull. Impact 5: 5+3+1+5 = 14E:
+        // S3E. Shock 5 + 3 + S = 8: INC.
+        let (states, log) = run(&m, &[36, 6, 1, 3, 5, 41]);
+        let text = log.join("\n");
+        assert!(text.contains("the attacker wins, 3 stars"), "{text}");
+        assert!(
+            text.contains("hits ZN1 skull: impact 5 + 4 + 5 TA = 14E"),
+            "{text}"
+        );
+        assert_eq!(states[1].shock, ShockState::Incapacitated);
+    }
+}

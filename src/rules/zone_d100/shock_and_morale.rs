@@ -1,0 +1,109 @@
+//! The end of a fighter's turn in the duel (INJURY SEQUENCE step 4 SHOCK and step 5 INJURY
+//! EFFECT): the Shock Reroll of an INC fighter at the end of its next turn (Extended Shock and
+//! a coma on a failure), the Shock roll that shakes off STN, and the Morale roll (an Initiative
+//! test) a Serious or Grievous injury calls for once the fighter is no longer stunned.
+
+use super::injury::{Reroll, ShockState, shock_reroll};
+use super::melee::{Melee, State};
+use super::skill::Test;
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::stats::Side;
+
+impl Melee {
+    /// The end of a fighter's turn: shock rerolls, standing up, recovering a weapon, morale.
+    pub fn end_of_turn<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let f = &self.fighters[side.index()];
+        let s = &mut states[side.index()];
+        if s.dead || s.routed {
+            return;
+        }
+        // "at the end of the target's next turn": not the turn in which the state came.
+        let due = s.reroll_due && s.shock_turn < s.turn;
+        match s.shock {
+            // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
+            // duel is long over: its reroll belongs to the healing timeline.
+            ShockState::Incapacitated if due && s.extended_shock.is_none() => {
+                let (t, r) = shock_reroll(
+                    dice,
+                    f.shock_ml - f.fatigue,
+                    self.rules.reroll_penalty,
+                    s.shock,
+                );
+                match r {
+                    Reroll::Extended(e) => {
+                        s.extended_shock = Some(e.hr);
+                        s.coma |= e.coma;
+                    }
+                    Reroll::Stunned => s.shock = ShockState::Stunned,
+                    Reroll::Recovered => s.shock = ShockState::None,
+                }
+                log.say(|| {
+                    format!(
+                        "  {} Shock Reroll {} vs EML{}: {}: {}",
+                        self.names[side.index()],
+                        t.roll,
+                        t.eml,
+                        t.level.abbreviation(),
+                        s.shock.abbreviation()
+                    )
+                });
+            }
+            ShockState::Stunned if due => {
+                let t = Test::roll(
+                    dice,
+                    f.shock_ml - f.fatigue,
+                    "d100 (Shock roll to shake off STN)",
+                );
+                if t.level.is_success() {
+                    s.shock = ShockState::None;
+                    s.reroll_due = false;
+                }
+                log.say(|| {
+                    format!(
+                        "  {} Shock roll {} vs EML{}: {}",
+                        self.names[side.index()],
+                        t.roll,
+                        t.eml,
+                        if t.level.is_success() {
+                            "no longer stunned"
+                        } else {
+                            "still stunned"
+                        }
+                    )
+                });
+            }
+            _ => {}
+        }
+        if self.rules.morale && s.morale_due && s.shock == ShockState::None {
+            s.morale_due = false;
+            let t = Test::roll(
+                dice,
+                f.initiative_ml - f.fatigue,
+                "d100 (Morale roll: Initiative)",
+            );
+            if !t.level.is_success() {
+                s.routed = true;
+            }
+            log.say(|| {
+                format!(
+                    "  {} Morale roll {} vs EML{}: {}",
+                    self.names[side.index()],
+                    t.roll,
+                    t.eml,
+                    if s.routed {
+                        "breaks and quits the fight"
+                    } else {
+                        "steady"
+                    }
+                )
+            });
+        }
+    }
+}

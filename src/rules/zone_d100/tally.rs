@@ -1,0 +1,200 @@
+//! The ruleset's own tally columns (the report's extras): how fights end, Bleeders, amputations
+//! and glancing blows per fight, injuries per fight by zone and severity (the INJURY SEQUENCE's
+//! results), and the healing sequence's outcome per patient (the cause of a death, infection,
+//! coma, permanent impairment by zone); and what each strike counts.
+
+use super::ZoneD100;
+use super::body::Zone;
+use super::healing;
+use super::injury::{self, Severity};
+use super::melee;
+use crate::stats::{Extra, ExtraKind, Side, Tally};
+
+/// The ruleset's own counts: how fights end, bleeders and amputations per fight, and injuries
+/// per fight by zone and severity.
+pub const EXTRAS: &[Extra] = &[
+    Extra {
+        name: "end_death",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_unconscious",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_extended_shock",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_incapacitated_at_limit",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "end_morale",
+        kind: ExtraKind::ShareOfTrials,
+    },
+    Extra {
+        name: "bleeders",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "amputations",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "glancing_blows",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_head_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_head_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_head_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_arm_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_arm_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_arm_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_torso_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_torso_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_torso_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_leg_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_leg_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "injuries_leg_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "died_blood_loss",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_extended_shock",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_infection",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "died_grim_wound",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "infected",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "coma",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "comatose_at_horizon",
+        kind: ExtraKind::ShareOfPatients,
+    },
+    Extra {
+        name: "permanent_head",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_torso",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_arm",
+        kind: ExtraKind::MeanPerPatient,
+    },
+    Extra {
+        name: "permanent_leg",
+        kind: ExtraKind::MeanPerPatient,
+    },
+];
+const DIED: usize = 20;
+const INFECTED: usize = 24;
+const COMA: usize = 25;
+const COMATOSE_AT_HORIZON: usize = 26;
+const PERMANENT: usize = 27;
+pub(super) const END_DEATH: usize = 0;
+pub(super) const END_UNCONSCIOUS: usize = 1;
+pub(super) const END_EXTENDED_SHOCK: usize = 2;
+pub(super) const END_INCAPACITATED_AT_LIMIT: usize = 3;
+pub(super) const END_MORALE: usize = 4;
+pub(super) const BLEEDERS: usize = 5;
+pub(super) const AMPUTATIONS: usize = 6;
+const GLANCING: usize = 7;
+const INJURIES: usize = 8;
+
+/// Counts a healing timeline: the recovery, the cause of a death, infection, coma and
+/// permanent impairment by zone.
+pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outcome) {
+    tally.record_recovery(side, &out.recovery);
+    if let Some(cause) = out.cause {
+        let column = match cause {
+            healing::Cause::BloodLoss => DIED,
+            healing::Cause::ExtendedShock => DIED + 1,
+            healing::Cause::Infection => DIED + 2,
+            healing::Cause::GrimWound => DIED + 3,
+        };
+        tally.record_extra(column, 1);
+    }
+    tally.record_extra(INFECTED, u64::from(out.infected));
+    tally.record_extra(COMA, u64::from(out.coma));
+    tally.record_extra(COMATOSE_AT_HORIZON, u64::from(out.comatose_at_horizon));
+    for (zone, p) in out.permanent.iter().enumerate() {
+        tally.record_extra(PERMANENT + zone, *p as u64);
+    }
+}
+
+fn injury_column(zone: Zone, il: u8) -> usize {
+    let z = match zone {
+        Zone::Head => 0,
+        Zone::Arm => 1,
+        Zone::Torso => 2,
+        Zone::Leg => 3,
+    };
+    let s = match injury::severity(il) {
+        Severity::Minor => 0,
+        Severity::Serious => 1,
+        Severity::Grievous => 2,
+    };
+    INJURIES + z * 3 + s
+}
+
+impl ZoneD100 {
+    pub(super) fn count(&self, tally: &mut Tally, r: &melee::StrikeReport) {
+        tally.record_hit(u32::from(r.il), !r.missed);
+        tally.record_extra(GLANCING, u64::from(r.glancing));
+        if let (Some(zone), true) = (r.zone, r.il > 0) {
+            tally.record_extra(injury_column(zone, r.il), 1);
+        }
+    }
+}
