@@ -32,14 +32,7 @@ pub fn escape(s: &str) -> String {
 
 /// The rules page of each ruleset, built into the binary for its assumptions table.
 fn rules_page(id: &str) -> Option<&'static str> {
-    match id {
-        "twin-d20" => Some(include_str!("../../docs/rules/twin-d20.md")),
-        "guard-pierce" => Some(include_str!("../../docs/rules/guard-pierce.md")),
-        "wound-levels" => Some(include_str!("../../docs/rules/wound-levels.md")),
-        "zone-d100" => Some(include_str!("../../docs/rules/zone-d100.md")),
-        "d6-pool" => Some(include_str!("../../docs/rules/d6-pool.md")),
-        _ => None,
-    }
+    crate::rules::registry::info(id).map(|r| r.rules_page)
 }
 
 /// The Markdown tables under every heading that names assumptions (`## Assumptions`,

@@ -171,6 +171,11 @@ pub struct RulesetInfo {
     pub recovery: Option<RecoveryKind>,
     /// More text for `duelsim rulesets <id>` after the parameters (e.g. the armour locations).
     pub listing_note: Option<fn() -> String>,
+    /// Its page `docs/rules/<id>.md`, built into the binary: the report shows its assumptions.
+    pub rules_page: &'static str,
+    /// What the tally records for a hit, in the ruleset's own words, and what 0 means: the
+    /// "what a hit does" chart's unit.
+    pub hit_words: (&'static str, &'static str),
     /// Its shipped example scenarios.
     pub examples: Examples,
 }
@@ -190,6 +195,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
         },
         recovery: None,
         listing_note: None,
+        rules_page: include_str!("../../docs/rules/twin-d20.md"),
+        hit_words: ("damage after armour", "the armour stopped it all"),
         examples: Examples {
             duel: "scenarios/twin-d20/knight-vs-brigand.toml",
             recovery: None,
@@ -213,6 +220,11 @@ pub const RULESETS: [RulesetInfo; 5] = [
         },
         recovery: None,
         listing_note: None,
+        rules_page: include_str!("../../docs/rules/guard-pierce.md"),
+        hit_words: (
+            "wound row marked",
+            "armour deflected it or nothing was marked",
+        ),
         examples: Examples {
             duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
             recovery: None,
@@ -241,6 +253,11 @@ pub const RULESETS: [RulesetInfo; 5] = [
             keys: zone_d100::recovery::RECOVERY_KEYS,
         }),
         listing_note: Some(zone_d100::schema::armour_locations_note),
+        rules_page: include_str!("../../docs/rules/zone-d100.md"),
+        hit_words: (
+            "injury level (1-5: M1 to G5)",
+            "no injury, or a glancing blow",
+        ),
         examples: Examples {
             duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
             recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
@@ -264,6 +281,11 @@ pub const RULESETS: [RulesetInfo; 5] = [
         },
         recovery: None,
         listing_note: None,
+        rules_page: include_str!("../../docs/rules/wound-levels.md"),
+        hit_words: (
+            "damage after armour (wound levels)",
+            "the armour stopped it all",
+        ),
         examples: Examples {
             duel: "scenarios/wound-levels/knife-vs-pistol.toml",
             recovery: None,
@@ -287,6 +309,8 @@ pub const RULESETS: [RulesetInfo; 5] = [
         },
         recovery: None,
         listing_note: None,
+        rules_page: include_str!("../../docs/rules/d6-pool.md"),
+        hit_words: ("damage dealt", "blocked"),
         examples: Examples {
             duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
             recovery: None,

@@ -105,22 +105,10 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
 pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
     let (chosen, series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
     // What each ruleset records for a hit, in its own words.
-    let (unit, zero) = match run.scenario.ruleset {
-        "guard-pierce" => (
-            "wound row marked",
-            "armour deflected it or nothing was marked",
-        ),
-        "zone-d100" => (
-            "injury level (1-5: M1 to G5)",
-            "no injury, or a glancing blow",
-        ),
-        "d6-pool" => ("damage dealt", "blocked"),
-        "wound-levels" => (
-            "damage after armour (wound levels)",
-            "the armour stopped it all",
-        ),
-        _ => ("damage after armour", "the armour stopped it all"),
-    };
+    let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
+        .map_or(("damage after armour", "the armour stopped it all"), |r| {
+            r.hit_words
+        });
     Chart {
         name: "damage-per-hit".into(),
         title: "What a hit does".into(),
