@@ -30,11 +30,6 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// The rules page of each ruleset, built into the binary for its assumptions table.
-fn rules_page(id: &str) -> Option<&'static str> {
-    crate::rules::registry::info(id).map(|r| r.rules_page)
-}
-
 /// The Markdown tables under every heading that names assumptions (`## Assumptions`,
 /// `### Healing assumptions`, ...), each with its heading.
 fn assumption_tables(page: &str) -> Vec<(String, Vec<Vec<String>>)> {
@@ -508,7 +503,8 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
         );
     }
     let _ = writeln!(h, "</table></div>");
-    let Some(page) = rules_page(s.ruleset) else {
+    // The ruleset's page, built into the binary by the registry, for its assumptions table.
+    let Some(page) = crate::rules::registry::info(s.ruleset).map(|r| r.rules_page) else {
         return;
     };
     let tables = assumption_tables(page);
@@ -640,7 +636,7 @@ mod tests {
     #[test]
     fn every_rules_page_has_an_assumptions_table() {
         for r in crate::rules::registry::RULESETS {
-            let page = rules_page(r.id).unwrap_or_default();
+            let page = r.rules_page;
             let tables = assumption_tables(page);
             let rows: usize = tables.iter().map(|(_, rows)| rows.len()).sum();
             assert!(rows > 8, "{}: {rows} rows", r.id);

@@ -1,9 +1,11 @@
 //! Scenario files: reading, validating and compiling them into the flat models the engine runs.
 //!
-//! `load` reads a TOML file, finds its ruleset, reads the rest with that ruleset's schema
-//! (serde, unknown keys refused), resolves names and checks values, and returns a [`Scenario`]
-//! whose points hold compiled models with no strings or maps on the hot path. Every problem is
-//! an [`InputError`] naming file, line, column and field. Nothing here runs a trial.
+//! `load` reads a TOML file, finds its ruleset among those a [`Rulesets`] catalogue offers (the
+//! registry, `crate::rules::registry`), has the catalogue read the rest with that ruleset's
+//! schema (serde, unknown keys refused), expands sweeps, weights and balances, and returns a
+//! [`Scenario`] whose points hold compiled models with no strings or maps on the hot path.
+//! Every problem is an [`InputError`] naming file, line, column and field. Nothing here names a
+//! ruleset or runs a trial.
 
 pub mod balance;
 pub mod compare;
