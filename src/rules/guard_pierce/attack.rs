@@ -51,6 +51,7 @@ impl GuardPierce {
 
     /// One damage roll and its mark: the result marks its row; a failure marks the lowest
     /// empty row unless it is above the Damage. Returns the row marked (0: none).
+    #[inline]
     fn wound<D: Dice, L: Log>(
         &self,
         target: &mut WoundRows,
@@ -64,16 +65,14 @@ impl GuardPierce {
             return 0;
         }
         let result = self.damage_roll(dice, damage, labels);
-        let row = if result > 0 {
-            target.mark(kind, result, track.top)
-        } else {
-            let lowest = target.lowest_empty(track.top);
-            if lowest as i32 > damage {
-                log.say(|| format!("  damage roll on {damage} fails; the lowest empty row {lowest} is above the Damage: nothing"));
-                return 0;
-            }
-            target.mark(kind, lowest, track.top)
-        };
+        // The row a failure marks, found whether it fails or not: one mark below, selected
+        // rather than branched.
+        let lowest = target.lowest_empty(track.top);
+        if result == 0 && lowest as i32 > damage {
+            log.say(|| format!("  damage roll on {damage} fails; the lowest empty row {lowest} is above the Damage: nothing"));
+            return 0;
+        }
+        let row = target.mark(kind, if result > 0 { result } else { lowest }, track.top);
         log.say(|| {
             let how = if result > 0 {
                 format!("damage roll on {damage}: {result}")
@@ -89,6 +88,28 @@ impl GuardPierce {
         row
     }
 
+    /// The attack value and the Guard it faces, each less its wound penalty (the Guard's only
+    /// with `penalty_to_guard`), as (attack penalty, value, Guard).
+    fn attack_values(&self, attacker: Side, rows: &[WoundRows; 2]) -> (i32, i32, i32) {
+        let atk = &self.fighters[attacker.index()];
+        let def = &self.fighters[attacker.other().index()];
+        let penalty = rows[attacker.index()].penalty(&atk.track);
+        let guard_penalty = if self.rules.penalty_to_guard {
+            rows[attacker.other().index()].penalty(&def.track)
+        } else {
+            0
+        };
+        (penalty, atk.attack - penalty, def.guard - guard_penalty)
+    }
+
+    /// The faces of `attacker`'s attack dice that hit, with both fighters' wounds as they are.
+    /// They change only when a wound is marked or cleared, so the duel keeps them between attacks.
+    #[inline]
+    pub fn hit_faces(&self, attacker: Side, rows: &[WoundRows; 2]) -> HitFaces {
+        let (_, value, guard) = self.attack_values(attacker, rows);
+        HitFaces::new(guard, value, self.rules.hit_on_guard)
+    }
+
     /// One attack of `attacker` on the other fighter.
     pub fn attack<D: Dice, L: Log>(
         &self,
@@ -97,17 +118,24 @@ impl GuardPierce {
         dice: &mut D,
         log: &mut L,
     ) -> Attack {
+        let faces = self.hit_faces(attacker, rows);
+        self.attack_on(attacker, faces, rows, dice, log)
+    }
+
+    /// One attack of `attacker` on the other fighter whose dice hit on `faces`
+    /// ([`GuardPierce::hit_faces`] of these rows).
+    pub fn attack_on<D: Dice, L: Log>(
+        &self,
+        attacker: Side,
+        faces: HitFaces,
+        rows: &mut [WoundRows; 2],
+        dice: &mut D,
+        log: &mut L,
+    ) -> Attack {
         let atk = &self.fighters[attacker.index()];
         let def = &self.fighters[attacker.other().index()];
-        let penalty = rows[attacker.index()].penalty(&atk.track);
-        let value = atk.attack - penalty;
-        let guard_penalty = if self.rules.penalty_to_guard {
-            rows[attacker.other().index()].penalty(&def.track)
-        } else {
-            0
-        };
-        let guard = def.guard - guard_penalty;
         log.say(|| {
+            let (penalty, value, guard) = self.attack_values(attacker, rows);
             format!(
                 "{} attacks {}: value {} (penalty {penalty}) vs Guard {guard}",
                 self.names[attacker.index()],
@@ -116,7 +144,6 @@ impl GuardPierce {
             )
         });
         let roll = AttackRoll::roll(dice);
-        let faces = HitFaces::new(guard, value, self.rules.hit_on_guard);
         let hits = u32::from(faces.hits(roll.black)) + u32::from(faces.hits(roll.white));
         if hits == 0 {
             log.say(|| format!("  black {} white {}: miss", roll.black, roll.white));

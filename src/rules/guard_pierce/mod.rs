@@ -156,6 +156,17 @@ impl Ruleset for GuardPierce {
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
         let mut rounds = 0;
+        // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
+        // kept here, found again when a wound is marked or cleared.
+        let turns_of = |rows: &[WoundRows; 2]| {
+            Side::BOTH.map(|side| {
+                let me = &self.fighters[side.index()];
+                let recovers =
+                    me.recover_at > 0 && highest_row(rows[side.index()].stun) >= me.recover_at;
+                (recovers, self.hit_faces(side, rows))
+            })
+        };
+        let mut turns = turns_of(&rows);
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
@@ -163,16 +174,20 @@ impl Ruleset for GuardPierce {
                 if dice.exhausted() {
                     break 'duel;
                 }
-                let me = &self.fighters[actor.index()];
-                let stun = highest_row(rows[actor.index()].stun);
-                if me.recover_at > 0 && stun >= me.recover_at {
-                    self.recover_action(actor, &mut rows[actor.index()], dice, log);
+                let (recovers, faces) = turns[actor.index()];
+                if recovers {
+                    if self.recover_action(actor, &mut rows[actor.index()], dice, log) {
+                        turns = turns_of(&rows);
+                    }
                     continue;
                 }
-                let attack = self.attack(actor, &mut rows, dice, log);
-                if attack.hits > 0 {
-                    tally.record_hit(attack.marked[0].max(attack.marked[1]), true);
+                let attack = self.attack_on(actor, faces, &mut rows, dice, log);
+                if attack.hits == 0 {
+                    // A miss marks nothing: both fighters are as they were, in the fight.
+                    continue;
                 }
+                tally.record_hit(attack.marked[0].max(attack.marked[1]), true);
+                turns = turns_of(&rows);
                 let target = rows[actor.other().index()];
                 let track = &self.fighters[actor.other().index()].track;
                 if !target.can_act(track) || target.dead(track) {
