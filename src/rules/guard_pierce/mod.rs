@@ -34,7 +34,7 @@ pub mod wound_track;
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
-use crate::rules::two_d20::highest_row;
+use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 pub use attack::Attack;
@@ -140,6 +140,17 @@ impl GuardPierce {
     }
 }
 
+impl GuardPierce {
+    /// What `side` does on its turn with these wounds: whether it takes the Recover action (its
+    /// highest Stun at or above its `recover_at` row), and the faces its attack dice hit on.
+    #[inline]
+    fn turn(&self, side: Side, rows: &[WoundRows; 2]) -> (bool, HitFaces) {
+        let me = &self.fighters[side.index()];
+        let recovers = me.recover_at > 0 && highest_row(rows[side.index()].stun) >= me.recover_at;
+        (recovers, self.hit_faces(side, rows))
+    }
+}
+
 impl Ruleset for GuardPierce {
     fn shape(&self) -> TallyShape {
         TallyShape {
@@ -158,14 +169,7 @@ impl Ruleset for GuardPierce {
         let mut rounds = 0;
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
         // kept here, found again when a wound is marked or cleared.
-        let turns_of = |rows: &[WoundRows; 2]| {
-            Side::BOTH.map(|side| {
-                let me = &self.fighters[side.index()];
-                let recovers =
-                    me.recover_at > 0 && highest_row(rows[side.index()].stun) >= me.recover_at;
-                (recovers, self.hit_faces(side, rows))
-            })
-        };
+        let turns_of = |rows: &[WoundRows; 2]| [self.turn(Side::A, rows), self.turn(Side::B, rows)];
         let mut turns = turns_of(&rows);
         'duel: for round in 1..=self.round_limit {
             rounds = round;
