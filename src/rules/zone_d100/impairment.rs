@@ -41,6 +41,20 @@ impl State {
         }
         self.by_zone = by_zone;
     }
+
+    /// Adds injury `index` to [`State::by_zone`]: the same as [`State::summarise`] after an
+    /// injury joined the record and changed no other (no compound, none given way).
+    pub fn count_injury(&mut self, index: usize) {
+        let Some(injury) = self.injuries.get(index) else {
+            return;
+        };
+        let zone = &mut self.by_zone[zone_slot(injury)];
+        match injury.severity() {
+            Severity::Minor => zone.minor += i32::from(injury.impairs),
+            Severity::Serious => zone.serious += 1,
+            Severity::Grievous => zone.grievous = true,
+        }
+    }
 }
 
 impl Melee {
@@ -186,5 +200,44 @@ mod tests {
             !m.impairment(Side::A, &state, false, true).1,
             "but not a Dodge"
         );
+    }
+
+    #[test]
+    fn counting_a_new_injury_keeps_the_zone_sums_of_a_whole_summary() {
+        // Every location, side, level and impairing flag, added one by one to a record: the
+        // new injury counted alone gives the sums of summarising the whole record again.
+        let locations = [
+            Location::Skull,
+            Location::Face,
+            Location::Neck,
+            Location::Shoulder,
+            Location::Forearm,
+            Location::Hand,
+            Location::Thorax,
+            Location::Pelvis,
+            Location::Thigh,
+            Location::Foot,
+        ];
+        let sides = [BodySide::Centre, BodySide::Left, BodySide::Right];
+        let mut cases = 0;
+        for (n, &location) in locations.iter().enumerate() {
+            for (k, &side) in sides.iter().enumerate() {
+                let mut state = State::default();
+                for il in 1..=5u8 {
+                    let injury = Injury {
+                        side,
+                        impairs: (n + k + usize::from(il)) % 2 == 0,
+                        ..Injury::new(location, Aspect::Edge, il)
+                    };
+                    let index = state.injuries.add(injury);
+                    state.count_injury(index);
+                    let counted = state.by_zone;
+                    state.summarise();
+                    assert_eq!(counted, state.by_zone, "{location:?} {side:?} IL{il}");
+                    cases += 1;
+                }
+            }
+        }
+        assert_eq!(cases, 150);
     }
 }

@@ -156,6 +156,7 @@ impl Melee {
                     .to_owned()
             });
         } else {
+            let recorded = state.injuries.len();
             let index = state.injuries.add(Injury {
                 location,
                 side: hit.side,
@@ -176,6 +177,13 @@ impl Melee {
                 impairs: false,
             });
             let raised = state.injuries.compound(index, dice);
+            // The zone sums: the new injury added to them, or all again when it raised another
+            // or took the place of one (a full record). A glancing blow records nothing.
+            if raised.is_none() && state.injuries.len() > recorded {
+                state.count_injury(index);
+            } else {
+                state.summarise();
+            }
             let mut worst = index;
             if let Some(r) = raised {
                 worst = r;
@@ -245,7 +253,6 @@ impl Melee {
                 )
             });
         }
-        state.summarise();
         if severed_neck {
             state.dead = true;
             state.shock = ShockState::Killed;

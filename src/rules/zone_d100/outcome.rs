@@ -277,7 +277,9 @@ impl Melee {
         }
     }
 
-    /// The TAs to take: the fighter's preferences among those the result allows.
+    /// The TAs to take: the fighter's preferences among those the result allows. Inlined, so
+    /// each caller's fixed list of allowed TAs folds into its tests.
+    #[inline]
     pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
         let mut chosen = Chosen::default();
         let prefs = self.fighters[side.index()].advantages;
