@@ -138,9 +138,7 @@ impl GuardPierce {
             dying_saved,
         }
     }
-}
 
-impl GuardPierce {
     /// What `side` does on its turn with these wounds: whether it takes the Recover action (its
     /// highest Stun at or above its `recover_at` row), and the faces its attack dice hit on.
     #[inline]
@@ -434,5 +432,46 @@ mod tests {
             "{story}"
         );
         assert!(!story.contains("uses Recover"), "{story}");
+    }
+
+    #[test]
+    fn a_wound_changes_the_hit_faces_of_the_attacks_after_it_in_the_duel() {
+        // L40: "Most of your combat actions and more athletic undertakings suffer the penalty of
+        // the highest Wound you've sustained." The duel keeps each side's hit faces between
+        // attacks, so they must follow every wound. b strikes first:
+        // 8, 20 a Hit; Stun roll on 12: 10, 15 -> Stun on a's row 10 (penalty 5). a's 12, 12
+        // hits on 14 but not on 14 - 5 = 9: a miss.
+        let point = |rules: Rules| {
+            ledger_point(
+                fighter(14, 5, 5, 5),
+                ledger_cudgel(12, 2),
+                rules,
+                ledger_healing(7, 1, 0),
+                1,
+            )
+        };
+        let (_, story) = ledger_trial(
+            &point(ledger_first(FirstStrike::B)),
+            &[8, 20, 10, 15, 12, 12],
+        );
+        assert!(story.contains("black 12 white 12: miss"), "{story}");
+        // With the penalty to Guard too (assumptions, rules.penalty_to_guard), a's wound lowers
+        // its Guard 5 by 5: b's next 1, 1 in round 2 hits on Guard 0 and marks Stun (damage
+        // roll 12: 4, 15 -> 4).
+        let rules = Rules {
+            penalty_to_guard: true,
+            ..ledger_first(FirstStrike::B)
+        };
+        let mut two_rounds = point(rules);
+        two_rounds.round_limit = 2;
+        let (_, story) = ledger_trial(&two_rounds, &[8, 20, 10, 15, 12, 12, 1, 1, 4, 15, 3, 3]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "black 12 white 12: miss",
+                "b attacks a: value 14 (penalty 0) vs Guard 0",
+                "black 1 white 1: Full Hit",
+            ],
+        );
     }
 }

@@ -32,12 +32,7 @@ impl State {
     pub fn summarise(&mut self) {
         let mut by_zone = [ZoneInjuries::default(); 5];
         for injury in self.injuries.iter() {
-            let z = zone_slot(injury);
-            match injury.severity() {
-                Severity::Minor => by_zone[z].minor += i32::from(injury.impairs),
-                Severity::Serious => by_zone[z].serious += 1,
-                Severity::Grievous => by_zone[z].grievous = true,
-            }
+            by_zone[zone_slot(injury)].count(injury);
         }
         self.by_zone = by_zone;
     }
@@ -45,14 +40,20 @@ impl State {
     /// Adds injury `index` to [`State::by_zone`]: the same as [`State::summarise`] after an
     /// injury joined the record and changed no other (no compound, none given way).
     pub fn count_injury(&mut self, index: usize) {
-        let Some(injury) = self.injuries.get(index) else {
-            return;
-        };
-        let zone = &mut self.by_zone[zone_slot(injury)];
+        if let Some(injury) = self.injuries.get(index) {
+            self.by_zone[zone_slot(injury)].count(injury);
+        }
+    }
+}
+
+impl ZoneInjuries {
+    /// Counts one injury of this zone: a Minor one once it impairs, a Serious one, a Grievous one.
+    #[inline]
+    fn count(&mut self, injury: &Injury) {
         match injury.severity() {
-            Severity::Minor => zone.minor += i32::from(injury.impairs),
-            Severity::Serious => zone.serious += 1,
-            Severity::Grievous => zone.grievous = true,
+            Severity::Minor => self.minor += i32::from(injury.impairs),
+            Severity::Serious => self.serious += 1,
+            Severity::Grievous => self.grievous = true,
         }
     }
 }
