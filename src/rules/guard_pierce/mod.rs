@@ -456,8 +456,9 @@ mod tests {
         );
         assert!(story.contains("black 12 white 12: miss"), "{story}");
         // With the penalty to Guard too (assumptions, rules.penalty_to_guard), a's wound lowers
-        // its Guard 5 by 5: b's next 1, 1 in round 2 hits on Guard 0 and marks Stun (damage
-        // roll 12: 4, 15 -> 4).
+        // its Guard 5 by 5: b's 1, 1 in round 2 is a Full Hit on Guard 0 (damage roll on 17:
+        // 4, 15 -> Stun on row 15; the separate Injury roll on 12: 3, 3 -> Injury on row 3),
+        // and a is out of the fight.
         let rules = Rules {
             penalty_to_guard: true,
             ..ledger_first(FirstStrike::B)
