@@ -118,7 +118,22 @@ const LASTING: [[bool; 3]; 4] = [
 ];
 
 /// The TREATMENT ROLL table of a kind.
-pub fn table(kind: Kind) -> Table {
+pub fn table(kind: Kind) -> &'static Table {
+    &TABLES[kind as usize]
+}
+
+/// The tables in [`Kind`]'s order, built once: a treatment reads its row without copying a
+/// table.
+static TABLES: [Table; 6] = [
+    build_table(Kind::Blunt),
+    build_table(Kind::Edge),
+    build_table(Kind::Point),
+    build_table(Kind::Projectile),
+    build_table(Kind::Fire),
+    build_table(Kind::Frost),
+];
+
+const fn build_table(kind: Kind) -> Table {
     match kind {
         Kind::Blunt => Table {
             effect: STANDARD,
@@ -260,6 +275,17 @@ pub(super) fn amputable(location: super::body::Location) -> bool {
         || matches!(location, Eye | Nose | Cheek | Ear | Mouth | Jaw)
 }
 
+/// Four Physician MLs in rising order, by five compare-exchanges (as `sort_unstable` orders
+/// them, without its loop).
+fn rising(mut ml: [i32; 4]) -> [i32; 4] {
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        let (low, high) = (ml[i].min(ml[j]), ml[i].max(ml[j]));
+        ml[i] = low;
+        ml[j] = high;
+    }
+    ml
+}
+
 /// The best Treatment Roll of the healers for one injury: healers in rising Physician Index,
 /// each only if higher than all before; the highest level applies, except that any CF replaces
 /// all others. Returns the level and the Physician Index of the healer whose level applies.
@@ -270,8 +296,7 @@ pub(super) fn treatment_rolls<D: Dice, L: Log>(
     dice: &mut D,
     log: &mut L,
 ) -> (SuccessLevel, i32) {
-    let mut mls = physicians;
-    mls.sort_unstable();
+    let mls = rising(physicians);
     let mut last_index = -1;
     let mut best: Option<(SuccessLevel, i32)> = None;
     for ml in mls.into_iter().filter(|&ml| ml > 0) {
@@ -375,12 +400,12 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     injury.location, injury.il
                 )
             });
-            let mut w = wound(injury.il, 2, 0, &table(Kind::Edge), true, area, site);
+            let mut w = wound(injury.il, 2, 0, table(Kind::Edge), true, area, site);
             w.infection_chance = false;
             w.lasting = true;
             return Ok(w);
         }
-        let treatment = required_treatment(kind, &t, injury.il);
+        let treatment = required_treatment(kind, t, injury.il);
         let boxed = matches!(treatment, Treatment::Sur | Treatment::Ext | Treatment::Amp);
         let (level, index) = if healer {
             let eml = t.modifier[sev]
@@ -414,7 +439,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             });
             (SuccessLevel::CriticalFailure, 0)
         };
-        let row = capped_row(&t, level, sev, index);
+        let row = capped_row(t, level, sev, index);
         if row != level as usize {
             let effect = t.effect[row][sev];
             self.log.say(|| {
@@ -444,12 +469,34 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 injury.il,
                 hr,
                 row,
-                &t,
+                t,
                 sev == 2 && (row == 0 || area),
                 self.cauterised[i] || area,
                 site,
             )),
             Amputate(edge_il) => self.amputation_wound(i, edge_il, site),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rising_orders_four_physician_mls_as_a_sort_does() {
+        // Every arrangement of four MLs from a set with repeats, empty slots (0) and negatives.
+        let values = [0, -5, 40, 40, 80, 95];
+        for a in values {
+            for b in values {
+                for c in values {
+                    for d in values {
+                        let mut sorted = [a, b, c, d];
+                        sorted.sort_unstable();
+                        assert_eq!(rising([a, b, c, d]), sorted, "{:?}", [a, b, c, d]);
+                    }
+                }
+            }
         }
     }
 }
