@@ -201,25 +201,80 @@ pub fn zone_number(aim: u32, roll: u32) -> u32 {
     aim + roll - 1
 }
 
-/// The row a Location Die result picks in a zone.
+/// The row a Location Die result picks in a zone: read from [`LOCATION_ROWS`] for a d10's
+/// results, found in [`HUMAN`] otherwise.
 pub fn location_in(zone: Zone, ld: u32) -> &'static LocationRow {
-    let rows = HUMAN.iter().filter(|r| r.zone == zone);
-    let mut last = &HUMAN[0];
-    for r in rows {
-        last = r;
-        if (u32::from(r.from)..=u32::from(r.to)).contains(&ld) {
-            return r;
+    match LOCATION_ROWS[zone as usize].get((ld as usize).wrapping_sub(1)) {
+        Some(&i) => &HUMAN[i as usize],
+        None => &HUMAN[scan_location(zone as usize, ld)],
+    }
+}
+
+/// The index in [`HUMAN`] of the row whose range holds `ld` among the rows of zone `zone`
+/// (a [`Zone`] as a number), or the zone's last row when none does.
+const fn scan_location(zone: usize, ld: u32) -> usize {
+    let mut last = 0;
+    let mut i = 0;
+    while i < HUMAN.len() {
+        let r = &HUMAN[i];
+        if r.zone as usize == zone {
+            last = i;
+            if r.from as u32 <= ld && ld <= r.to as u32 {
+                return i;
+            }
         }
+        i += 1;
     }
     last
 }
 
-/// The face feature a d20 picks.
+/// [`location_in`] of every zone and Location Die result 1 to 10, as indexes into [`HUMAN`],
+/// built once from the table so a Location Roll reads its row rather than searching for it.
+const LOCATION_ROWS: [[u8; 10]; 4] = {
+    let mut table = [[0u8; 10]; 4];
+    let mut zone = 0;
+    while zone < 4 {
+        let mut ld = 1;
+        while ld <= 10 {
+            table[zone][ld as usize - 1] = scan_location(zone, ld) as u8;
+            ld += 1;
+        }
+        zone += 1;
+    }
+    table
+};
+
+/// The face feature a d20 picks: read from [`FACE_ROWS`] for a d20's results, found in
+/// [`FACE`] otherwise.
 pub fn face_feature(d20: u32) -> &'static LocationRow {
-    FACE.iter()
-        .find(|r| (u32::from(r.from)..=u32::from(r.to)).contains(&d20))
-        .unwrap_or(&FACE[FACE.len() - 1])
+    match FACE_ROWS.get((d20 as usize).wrapping_sub(1)) {
+        Some(&i) => &FACE[i as usize],
+        None => &FACE[scan_face(d20)],
+    }
 }
+
+/// The index in [`FACE`] of the first row whose range holds `d20`, or the last row.
+const fn scan_face(d20: u32) -> usize {
+    let mut i = 0;
+    while i < FACE.len() {
+        if FACE[i].from as u32 <= d20 && d20 <= FACE[i].to as u32 {
+            return i;
+        }
+        i += 1;
+    }
+    FACE.len() - 1
+}
+
+/// [`face_feature`] of every d20 result, as indexes into [`FACE`].
+const FACE_ROWS: [u8; 20] = {
+    let mut table = [0u8; 20];
+    let mut d20 = 1;
+    while d20 <= 20 {
+        table[d20 as usize - 1] = scan_face(d20) as u8;
+        d20 += 1;
+    }
+    table
+};
 
 /// Where a strike landed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -323,6 +378,32 @@ mod tests {
         assert!(dice.finish().is_ok());
         let hit = hit.map(|h| (h.zn, h.row.location, h.row.zone));
         assert_eq!(hit, Some((5, Abdomen, Torso)));
+    }
+
+    #[test]
+    fn the_location_and_face_lookups_are_the_tables_searched() {
+        // Every zone and Location Die result (and results no d10 shows) against a search of
+        // the BODY LOCATION table as the text lays it out; every d20 against the FACE table.
+        for zone in [Head, Arm, Torso, Leg] {
+            let rows: Vec<&LocationRow> = HUMAN.iter().filter(|r| r.zone == zone).collect();
+            for ld in 0..=12 {
+                let searched = rows
+                    .iter()
+                    .find(|r| (u32::from(r.from)..=u32::from(r.to)).contains(&ld))
+                    .or(rows.last())
+                    .map(|r| r.location);
+                assert_eq!(Some(location_in(zone, ld).location), searched, "{zone:?} {ld}");
+            }
+        }
+        for d20 in 0..=21 {
+            let searched = FACE
+                .iter()
+                .find(|r| (u32::from(r.from)..=u32::from(r.to)).contains(&d20))
+                .unwrap_or(&FACE[FACE.len() - 1]);
+            assert_eq!(face_feature(d20).location, searched.location, "d20 {d20}");
+        }
+        assert_eq!(location_in(Arm, 10).location, Hand);
+        assert_eq!(face_feature(12).location, Cheek);
     }
 
     #[test]

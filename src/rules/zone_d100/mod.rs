@@ -148,14 +148,33 @@ fn side_patient(file: &File, side: Side) -> healing::Patient {
     }
 }
 
-/// The location shock of a location (face features have their own).
+/// The location shock of a location (face features have their own): read from
+/// [`LOCATION_SHOCK`].
 pub(crate) fn location_shock(location: body::Location) -> i32 {
-    body::HUMAN
-        .iter()
-        .chain(body::FACE.iter())
-        .find(|r| r.location == location)
-        .map_or(0, |r| i32::from(r.shock))
+    i32::from(LOCATION_SHOCK[location as usize])
 }
+
+/// The Location Shock of each [`body::Location`] by its number, from the first row naming it in
+/// the BODY LOCATION table, then the FACE OPTION table (0 for a location in neither).
+const LOCATION_SHOCK: [u8; melee::LOCATIONS] = {
+    let mut shock = [0u8; melee::LOCATIONS];
+    let mut found = [false; melee::LOCATIONS];
+    let mut i = 0;
+    while i < body::HUMAN.len() + body::FACE.len() {
+        let r = if i < body::HUMAN.len() {
+            &body::HUMAN[i]
+        } else {
+            &body::FACE[i - body::HUMAN.len()]
+        };
+        let l = r.location as usize;
+        if !found[l] {
+            found[l] = true;
+            shock[l] = r.shock;
+        }
+        i += 1;
+    }
+    shock
+};
 
 /// Test support: the compiled duel of the shipped scenario `scenarios/zone-d100/<name>.toml`
 /// (read with this ruleset's schema alone, without the registry).
@@ -171,5 +190,23 @@ pub(crate) fn shipped_duel(name: &str) -> ZoneD100 {
     match crate::scenario::build::<File, _>(&source, ID, ZoneD100::compile) {
         Ok(mut s) => s.points.remove(0).model,
         Err(e) => panic!("{e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::body::{FACE, HUMAN};
+    use super::*;
+
+    #[test]
+    fn location_shock_is_the_tables_location_shock() {
+        // Every row of the BODY LOCATION and FACE OPTION tables: its location's shock is the
+        // row's (each location is named by one row).
+        for r in HUMAN.iter().chain(FACE.iter()) {
+            assert_eq!(location_shock(r.location), i32::from(r.shock), "{}", r.location);
+        }
+        assert_eq!(HUMAN.len() + FACE.len(), melee::LOCATIONS);
+        assert_eq!(location_shock(body::Location::Neck), 5);
+        assert_eq!(location_shock(body::Location::Calf), 1);
     }
 }
