@@ -392,7 +392,11 @@ mod tests {
                     .find(|r| (u32::from(r.from)..=u32::from(r.to)).contains(&ld))
                     .or(rows.last())
                     .map(|r| r.location);
-                assert_eq!(Some(location_in(zone, ld).location), searched, "{zone:?} {ld}");
+                assert_eq!(
+                    Some(location_in(zone, ld).location),
+                    searched,
+                    "{zone:?} {ld}"
+                );
             }
         }
         for d20 in 0..=21 {

@@ -203,7 +203,12 @@ mod tests {
         // Every row of the BODY LOCATION and FACE OPTION tables: its location's shock is the
         // row's (each location is named by one row).
         for r in HUMAN.iter().chain(FACE.iter()) {
-            assert_eq!(location_shock(r.location), i32::from(r.shock), "{}", r.location);
+            assert_eq!(
+                location_shock(r.location),
+                i32::from(r.shock),
+                "{}",
+                r.location
+            );
         }
         assert_eq!(HUMAN.len() + FACE.len(), melee::LOCATIONS);
         assert_eq!(location_shock(body::Location::Neck), 5);
