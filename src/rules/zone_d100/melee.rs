@@ -278,9 +278,64 @@ pub struct Melee {
     pub names: [String; 2],
     /// The rules.
     pub rules: MeleeRules,
+    /// Each fighter's Heft penalty wielding its weapon (a strike, a Counterstrike, a Block with
+    /// it) and blocking with its shield, found once by [`Melee::new`] from `fighters` and
+    /// `rules`: every exchange reads them.
+    heft: [FighterHeft; 2],
+}
+
+/// A fighter's Heft penalties, as [`Melee::heft_penalty`] finds them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct FighterHeft {
+    /// Wielding the weapon.
+    weapon: i32,
+    /// Blocking with the shield (0 without one).
+    shield: i32,
 }
 
 impl Melee {
+    /// The melee model of two fighters under these rules.
+    pub fn new(fighters: [Fighter; 2], names: [String; 2], rules: MeleeRules) -> Melee {
+        let mut melee = Melee {
+            fighters,
+            names,
+            rules,
+            heft: [FighterHeft::default(); 2],
+        };
+        melee.heft = melee.fighters.map(|f| FighterHeft {
+            weapon: melee.heft_penalty(&f, &f.weapon, false),
+            shield: f.shield.map_or(0, |s| melee.heft_penalty(&f, &s, true)),
+        });
+        melee
+    }
+
+    /// The Heft penalty of `side` wielding its weapon.
+    #[inline]
+    fn weapon_heft(&self, side: Side) -> i32 {
+        let heft = self.heft[side.index()].weapon;
+        let f = &self.fighters[side.index()];
+        debug_assert_eq!(
+            heft,
+            self.heft_penalty(f, &f.weapon, false),
+            "fighters changed after Melee::new"
+        );
+        heft
+    }
+
+    /// The Heft penalty of `side` blocking with its shield.
+    #[inline]
+    fn shield_heft(&self, side: Side) -> i32 {
+        let heft = self.heft[side.index()].shield;
+        debug_assert_eq!(
+            Some(heft),
+            self.fighters[side.index()]
+                .shield
+                .map(|s| self.heft_penalty(&self.fighters[side.index()], &s, true)),
+            "fighters changed after Melee::new"
+        );
+        heft
+    }
+
     /// The Heft penalty of wielding `w`: −5 a point of Heft above Strength; two-handed use
     /// lowers Heft by 5, off-hand use raises it by 5 (at least −10), except a shield blocking.
     pub fn heft_penalty(&self, f: &Fighter, w: &Weapon, shield_block: bool) -> i32 {
@@ -309,7 +364,7 @@ impl Melee {
         if f.aim != 1 && !prone_target {
             eml -= self.rules.aim_penalty;
         }
-        eml -= self.heft_penalty(f, w, false) + f.fatigue;
+        eml -= self.weapon_heft(side) + f.fatigue;
         if state.prone {
             eml -= self.rules.prone_penalty;
         }
@@ -368,19 +423,20 @@ impl Melee {
                 )
             }
             Defence::Block => {
-                let blocker = match f.shield {
-                    Some(s) if !state.shield_broken => s,
-                    _ => f.weapon,
-                };
                 let shield = f.shield.is_some() && !state.shield_broken;
-                let arms = if shield || blocker.two_handed {
+                let arms = if shield || f.weapon.two_handed {
                     Arms::Both
                 } else {
                     Arms::Weapon
                 };
                 let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
+                let heft = if shield {
+                    self.shield_heft(side)
+                } else {
+                    self.weapon_heft(side)
+                };
                 let eml = f.melee_ml
-                    - self.heft_penalty(f, &blocker, shield)
+                    - heft
                     - f.fatigue
                     - impairment
                     - if state.prone {
@@ -460,11 +516,11 @@ pub(super) mod tests {
     }
 
     pub(crate) fn melee(a: Fighter, b: Fighter) -> Melee {
-        Melee {
-            fighters: [a, b],
-            names: ["attacker".into(), "defender".into()],
-            rules: MeleeRules::default(),
-        }
+        Melee::new(
+            [a, b],
+            ["attacker".into(), "defender".into()],
+            MeleeRules::default(),
+        )
     }
 
     #[test]

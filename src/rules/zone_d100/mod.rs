@@ -111,11 +111,7 @@ impl ZoneD100 {
         let fighters = schema::fighters(file, source)?;
         let names = [file.fighter_name(Side::A), file.fighter_name(Side::B)];
         Ok(ZoneD100 {
-            melee: Melee {
-                fighters,
-                names: names.clone(),
-                rules: file.rules.melee(),
-            },
+            melee: Melee::new(fighters, names.clone(), file.rules.melee()),
             names,
             round_limit: file.round_limit.u32(),
             start_in_close: file.rules.start_in_close,
