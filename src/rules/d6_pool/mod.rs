@@ -85,6 +85,25 @@ const EXTRA_WHIFFS: usize = 2;
 const EXTRA_STUNS: usize = 3;
 const EXTRA_LUCK: usize = 4;
 const EXTRA_AMMO: usize = 5;
+// An attack's counts are recorded together (`Tally::record_extras`): they are consecutive.
+const _: () = {
+    let order = [
+        EXTRA_CRITICALS,
+        EXTRA_BLOCKS,
+        EXTRA_WHIFFS,
+        EXTRA_STUNS,
+        EXTRA_LUCK,
+        EXTRA_AMMO,
+    ];
+    let mut k = 0;
+    while k < order.len() {
+        assert!(
+            order[k] == EXTRA_CRITICALS + k,
+            "an attack's counts are consecutive"
+        );
+        k += 1;
+    }
+};
 const EXTRA_HEAL: usize = 6;
 
 /// A weapon in a fighter's hand, compiled.
@@ -231,12 +250,19 @@ impl Ruleset for D6Pool {
                 }
                 let attack = self.attack(actor, &mut states, dice, log);
                 tally.record_hit(attack.damage.max(0) as u32, attack.column != WHIFF);
-                tally.record_extra(EXTRA_CRITICALS, u64::from(attack.column == CRITICAL));
-                tally.record_extra(EXTRA_BLOCKS, u64::from(attack.blocked));
-                tally.record_extra(EXTRA_WHIFFS, u64::from(attack.column == WHIFF));
-                tally.record_extra(EXTRA_STUNS, u64::from(attack.stunned));
-                tally.record_extra(EXTRA_LUCK, u64::from(attack.luck));
-                tally.record_extra(EXTRA_AMMO, u64::from(attack.missile));
+                // An attack's counts: EXTRA_CRITICALS, EXTRA_BLOCKS, EXTRA_WHIFFS, EXTRA_STUNS,
+                // EXTRA_LUCK, EXTRA_AMMO, in that order.
+                tally.record_extras(
+                    EXTRA_CRITICALS,
+                    [
+                        u64::from(attack.column == CRITICAL),
+                        u64::from(attack.blocked),
+                        u64::from(attack.column == WHIFF),
+                        u64::from(attack.stunned),
+                        u64::from(attack.luck),
+                        u64::from(attack.missile),
+                    ],
+                );
                 let foe = actor.other().index();
                 if states[foe].health <= out_at {
                     log.say(|| {

@@ -9,7 +9,7 @@ use super::injury::{self, ShockState};
 use super::melee::State;
 use super::missile_actions::Range;
 use super::tally::{
-    AMPUTATIONS, BLEEDERS, END_DEATH, END_EXTENDED_SHOCK, END_INCAPACITATED_AT_LIMIT, END_MORALE,
+    BLEEDERS, END_DEATH, END_EXTENDED_SHOCK, END_INCAPACITATED_AT_LIMIT, END_MORALE,
     END_UNCONSCIOUS, EXTRAS, record_healing,
 };
 use super::{ZoneD100, location_shock};
@@ -175,15 +175,12 @@ impl Ruleset for ZoneD100 {
             } else {
                 END_INCAPACITATED_AT_LIMIT
             };
-            for column in [
+            // One of END_DEATH, END_UNCONSCIOUS, END_EXTENDED_SHOCK,
+            // END_INCAPACITATED_AT_LIMIT and END_MORALE, in that order.
+            tally.record_extras(
                 END_DEATH,
-                END_UNCONSCIOUS,
-                END_EXTENDED_SHOCK,
-                END_INCAPACITATED_AT_LIMIT,
-                END_MORALE,
-            ] {
-                tally.record_extra(column, u64::from(column == end));
-            }
+                std::array::from_fn::<u64, 5, _>(|k| u64::from(END_DEATH + k == end)),
+            );
             log.say(|| {
                 format!(
                     "{} wins: {} is {}",
@@ -202,8 +199,8 @@ impl Ruleset for ZoneD100 {
             log.say(|| "no winner: a draw".to_owned());
         }
         for s in &states {
-            tally.record_extra(BLEEDERS, u64::from(s.bleeders));
-            tally.record_extra(AMPUTATIONS, u64::from(s.amputations));
+            // BLEEDERS, then AMPUTATIONS.
+            tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
         }
         tally.record_duel(&DuelOutcome {
             winner,

@@ -153,6 +153,17 @@ pub(super) const AMPUTATIONS: usize = 6;
 const GLANCING: usize = 7;
 const INJURIES: usize = 8;
 
+// The end of a duel is recorded as one of five consecutive counts, and a fighter's bleeders
+// and amputations together (`Tally::record_extras`).
+const _: () = assert!(
+    END_UNCONSCIOUS == END_DEATH + 1
+        && END_EXTENDED_SHOCK == END_DEATH + 2
+        && END_INCAPACITATED_AT_LIMIT == END_DEATH + 3
+        && END_MORALE == END_DEATH + 4
+        && AMPUTATIONS == BLEEDERS + 1,
+    "the ends of a duel, and bleeders and amputations, are consecutive counts"
+);
+
 /// Counts a healing timeline: the recovery, the cause of a death, infection, coma and
 /// permanent impairment by zone.
 pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outcome) {
@@ -166,13 +177,27 @@ pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outco
         };
         tally.record_extra(column, 1);
     }
-    tally.record_extra(INFECTED, u64::from(out.infected));
-    tally.record_extra(COMA, u64::from(out.coma));
-    tally.record_extra(COMATOSE_AT_HORIZON, u64::from(out.comatose_at_horizon));
-    for (zone, p) in out.permanent.iter().enumerate() {
-        tally.record_extra(PERMANENT + zone, *p as u64);
-    }
+    // INFECTED, COMA, COMATOSE_AT_HORIZON and PERMANENT's zones, in that order.
+    let [p0, p1, p2, p3] = out.permanent.map(|p| p as u64);
+    tally.record_extras(
+        INFECTED,
+        [
+            u64::from(out.infected),
+            u64::from(out.coma),
+            u64::from(out.comatose_at_horizon),
+            p0,
+            p1,
+            p2,
+            p3,
+        ],
+    );
 }
+
+// A timeline's counts are recorded together (`Tally::record_extras`): they are consecutive.
+const _: () = assert!(
+    COMA == INFECTED + 1 && COMATOSE_AT_HORIZON == INFECTED + 2 && PERMANENT == INFECTED + 3,
+    "a healing timeline's counts are consecutive"
+);
 
 fn injury_column(zone: Zone, il: u8) -> usize {
     let z = match zone {
