@@ -1,6 +1,6 @@
 //! Runs trials of one scenario point on one thread with no output, for counting tools that
 //! measure a whole process (valgrind's cachegrind with its branch simulator, `perf stat`):
-//! `scripts/branch-profile` runs it twice, at two trial counts, and divides the difference, so
+//! `scripts/instructions` runs it twice, at two trial counts, and divides the difference, so
 //! loading the scenario and starting the process cancel out and what is left is one trial.
 //!
 //! `cargo run --release --example trials -- SCENARIO POINT TRIALS`, where POINT is a point's
