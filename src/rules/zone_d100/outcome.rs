@@ -27,7 +27,6 @@ impl Melee {
         let defender = attacker.other();
         let a = &self.fighters[attacker.index()];
         let d = &self.fighters[defender.index()];
-        let d_weapon = d.weapon;
         // The defence: unaware or helpless fighters Ignore.
         let mut defence = if states[defender.index()].can_act() {
             d.defence
@@ -44,7 +43,7 @@ impl Melee {
         }
         // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore;
         // a disarmed defender has no readied weapon to threaten with.
-        let against = (defence != Defence::Ignore && !unarmed).then_some(&d_weapon);
+        let against = (defence != Defence::Ignore && !unarmed).then_some(&d.weapon);
         let (a_eml, a_prohibited) = self.strike_eml(attacker, states, against, close);
         let a_arms = if a.weapon.two_handed {
             Arms::Both
