@@ -44,6 +44,20 @@ impl Side {
     }
 }
 
+/// Whether `columns` are consecutive numbers in this order (`first`, `first + 1`, ...): what a
+/// ruleset asserts at compile time of the counts it records together with
+/// [`Tally::record_extras`].
+pub const fn consecutive(columns: &[usize]) -> bool {
+    let mut k = 0;
+    while k < columns.len() {
+        if columns[k] != columns[0] + k {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
 /// A fixed-bin histogram of non-negative integers: bin `i` counts the value `i`; the last bin
 /// also takes every larger value. Values that land in the last bin are also summed exactly, so
 /// the mean and standard error are exact whatever the values. Counting a value is one
@@ -585,7 +599,8 @@ impl Tally {
     }
 
     /// Adds `counts` to the ruleset's own counts number `first`, `first + 1`, ...: the same as
-    /// a [`Tally::record_extra`] for each, with one bounds check for them all.
+    /// a [`Tally::record_extra`] for each, with one bounds check for them all. A ruleset keeps
+    /// such columns together with a `const` assertion of [`consecutive`].
     #[inline]
     pub fn record_extras<const N: usize>(&mut self, first: usize, counts: [u64; N]) {
         for (count, n) in self.extra[first..first + N].iter_mut().zip(counts) {
@@ -717,6 +732,15 @@ impl Tally {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn consecutive_columns_are_first_then_one_more_each() {
+        assert!(consecutive(&[3, 4, 5]));
+        assert!(consecutive(&[7]));
+        assert!(consecutive(&[]));
+        assert!(!consecutive(&[3, 5]));
+        assert!(!consecutive(&[4, 3]));
+    }
 
     #[test]
     fn a_tally_read_back_from_its_text_is_equal() {

@@ -85,25 +85,18 @@ const EXTRA_WHIFFS: usize = 2;
 const EXTRA_STUNS: usize = 3;
 const EXTRA_LUCK: usize = 4;
 const EXTRA_AMMO: usize = 5;
-// An attack's counts are recorded together (`Tally::record_extras`): they are consecutive.
-const _: () = {
-    let order = [
+// An attack's counts are recorded together (`Tally::record_extras`).
+const _: () = assert!(
+    crate::stats::consecutive(&[
         EXTRA_CRITICALS,
         EXTRA_BLOCKS,
         EXTRA_WHIFFS,
         EXTRA_STUNS,
         EXTRA_LUCK,
-        EXTRA_AMMO,
-    ];
-    let mut k = 0;
-    while k < order.len() {
-        assert!(
-            order[k] == EXTRA_CRITICALS + k,
-            "an attack's counts are consecutive"
-        );
-        k += 1;
-    }
-};
+        EXTRA_AMMO
+    ]),
+    "an attack's counts are consecutive"
+);
 const EXTRA_HEAL: usize = 6;
 
 /// A weapon in a fighter's hand, compiled.

@@ -8,7 +8,7 @@ use super::body::Zone;
 use super::healing;
 use super::injury::{self, Severity};
 use super::melee;
-use crate::stats::{Extra, ExtraKind, Side, Tally};
+use crate::stats::{Extra, ExtraKind, Side, Tally, consecutive};
 
 /// The ruleset's own counts: how fights end, bleeders and amputations per fight, and injuries
 /// per fight by zone and severity.
@@ -156,11 +156,13 @@ const INJURIES: usize = 8;
 // The end of a duel is recorded as one of five consecutive counts, and a fighter's bleeders
 // and amputations together (`Tally::record_extras`).
 const _: () = assert!(
-    END_UNCONSCIOUS == END_DEATH + 1
-        && END_EXTENDED_SHOCK == END_DEATH + 2
-        && END_INCAPACITATED_AT_LIMIT == END_DEATH + 3
-        && END_MORALE == END_DEATH + 4
-        && AMPUTATIONS == BLEEDERS + 1,
+    consecutive(&[
+        END_DEATH,
+        END_UNCONSCIOUS,
+        END_EXTENDED_SHOCK,
+        END_INCAPACITATED_AT_LIMIT,
+        END_MORALE
+    ]) && consecutive(&[BLEEDERS, AMPUTATIONS]),
     "the ends of a duel, and bleeders and amputations, are consecutive counts"
 );
 
@@ -193,9 +195,9 @@ pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outco
     );
 }
 
-// A timeline's counts are recorded together (`Tally::record_extras`): they are consecutive.
+// A timeline's counts are recorded together (`Tally::record_extras`).
 const _: () = assert!(
-    COMA == INFECTED + 1 && COMATOSE_AT_HORIZON == INFECTED + 2 && PERMANENT == INFECTED + 3,
+    consecutive(&[INFECTED, COMA, COMATOSE_AT_HORIZON, PERMANENT]),
     "a healing timeline's counts are consecutive"
 );
 

@@ -119,7 +119,7 @@ const LASTING: [[bool; 3]; 4] = [
 
 /// The TREATMENT ROLL table of a kind.
 pub fn table(kind: Kind) -> Table {
-    TABLES[kind as usize]
+    *table_ref(kind)
 }
 
 /// The TREATMENT ROLL table of a kind, read in place (a treatment copies no table).
