@@ -169,6 +169,57 @@ mod tests {
     };
     use crate::stats::Side;
 
+    /// The marking rules searched row by row, as the text says them: the row itself when it
+    /// takes the mark, else the nearest empty row, of two equally near the higher; the row
+    /// beyond the sheet (`top + 1`) takes any mark.
+    fn marked_by_search(rows: WoundRows, kind: Kind, row: u32, top: u32) -> WoundRows {
+        let row = row.clamp(1, top + 1);
+        let empty = |r: u32| r == top + 1 || (r >= 1 && r <= top && rows.marked() >> r & 1 == 0);
+        let takes = match kind {
+            Kind::Injury => row == top + 1 || rows.injury >> row & 1 == 0,
+            Kind::Stun => empty(row),
+        };
+        let at = if takes {
+            row
+        } else {
+            (1..=top + 1)
+                .flat_map(|d| [row + d, row.wrapping_sub(d)])
+                .find(|&r| r <= top + 1 && empty(r))
+                .unwrap_or(top + 1)
+        };
+        let mut out = rows;
+        match kind {
+            Kind::Injury => {
+                out.injury |= 1 << at;
+                out.stun &= !(1 << at);
+            }
+            Kind::Stun => out.stun |= (1 << at) & !rows.injury,
+        }
+        out
+    }
+
+    #[test]
+    fn marking_is_the_row_by_row_search_on_every_sheet_of_six_rows() {
+        let top = 6;
+        for injury in 0u64..1 << 7 {
+            for stun in 0u64..1 << 7 {
+                let (injury, stun) = (injury << 1, stun << 1);
+                if injury & stun != 0 {
+                    continue;
+                }
+                let rows = WoundRows { injury, stun };
+                for kind in [Kind::Injury, Kind::Stun] {
+                    for row in 0..=top + 2 {
+                        let mut marked = rows;
+                        marked.mark(kind, row, top);
+                        let expected = marked_by_search(rows, kind, row, top);
+                        assert_eq!(marked, expected, "{rows:?} {kind:?} on row {row}");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn example_8_damage_marks_row_8_as_injury_and_star_10_marks_row_10_as_stun() {
         let mut w = WoundRows::default();
