@@ -38,16 +38,19 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     w.next_roll = next;
                 }
             }
-            // One pass over the wounds: any still healing, any grim (a Shock Roll every day),
-            // and the next Healing Roll.
+            // One pass over the wounds, without a branch on any of them: any still healing, any
+            // grim (a Shock Roll every day), and the next Healing Roll. Nothing changes them
+            // before today's Healing Rolls but an infection, which stops those rolls.
             let mut live = false;
-            let mut daily = self.infection.is_some();
-            let mut next = u32::MAX;
-            for w in wounds.iter().filter(|w| w.live) {
-                live = true;
-                daily |= w.grim && w.il >= 4;
-                next = next.min(w.next_roll);
+            let mut grim = false;
+            let mut next_healing = u32::MAX;
+            for w in wounds.iter() {
+                live |= w.live;
+                grim |= w.live & w.grim & (w.il >= 4);
+                next_healing = next_healing.min(if w.live { w.next_roll } else { u32::MAX });
             }
+            let daily = grim || self.infection.is_some();
+            let mut next = next_healing;
             if treated && !live && self.bp == 0 && self.coma.is_none() {
                 self.out.recovery.days_to_whole = Some(day);
                 self.log.say(|| format!("whole after {day} days"));
@@ -82,8 +85,10 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             self.day = next;
             let day = next;
             // Grim wounds: a Shock Roll each day while Grievous with CF treatment.
-            for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
-                self.grim_shock(w.location_shock, w.il)?;
+            if grim {
+                for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
+                    self.grim_shock(w.location_shock, w.il)?;
+                }
             }
             self.settle_shock()?;
             // Infection: a Course Roll each day; Healing Rolls of all injuries cease meanwhile.
@@ -146,7 +151,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     });
                 }
             }
-            if !infected {
+            // Healing Rolls only on a day one is due (the earliest due is today at the latest).
+            if !infected && next_healing <= day {
                 self.healing_rolls(wounds)?;
             }
             // Coma: a Course Roll every ten days (never below HR1); HR6 wakes.
