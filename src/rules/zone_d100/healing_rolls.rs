@@ -47,7 +47,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             for w in wounds.iter() {
                 live |= w.live;
                 grim |= w.live & w.grim & (w.il >= 4);
-                next_healing = next_healing.min(if w.live { w.next_roll } else { u32::MAX });
+                // A healed wound's roll is never due: its day is ORed up to u32::MAX.
+                next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
             }
             let daily = grim || self.infection.is_some();
             let mut next = next_healing;
