@@ -9,7 +9,9 @@
 //!
 //! After the benches it prints the floor table from this run's medians (criterion's
 //! `estimates.json`): each trial bench's median, dice per trial, the floor (dice per trial x
-//! the median of `dice/d20`) and the ratio of the two.
+//! the median of `dice/d20`) and the ratio of the two; then what one mispredicted branch on a
+//! die result costs (`dice/d20-coin-branch` against `dice/d20-sure-branch`), which the floor
+//! leaves out.
 
 use criterion::{Criterion, criterion_group};
 use duelsim::dice::{CountingDice, Dice, FastDice};
@@ -24,6 +26,24 @@ fn bench_dice(c: &mut Criterion) {
     let mut group = c.benchmark_group("dice");
     let mut dice = FastDice::seed_from_u64(1);
     group.bench_function("d20", |b| b.iter(|| dice.d(black_box(20), "bench")));
+    // What a branch on a die result costs when the predictor cannot know it: the same d20 and
+    // the same two equally cheap paths, chosen on a coin toss (11 or more) or on a sure thing
+    // (1 or more). Half the coin tosses are mispredicted, so one misprediction costs twice the
+    // difference of the two medians; the floor table's note prints it.
+    for (name, lowest_heads) in [("d20-coin-branch", 11), ("d20-sure-branch", 1)] {
+        let mut path = 0u64;
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let roll = dice.d(black_box(20), "bench");
+                path = if roll >= black_box(lowest_heads) {
+                    path.wrapping_mul(3).wrapping_add(u64::from(roll))
+                } else {
+                    path.wrapping_mul(5) ^ u64::from(roll)
+                };
+                path
+            })
+        });
+    }
     group.finish();
 }
 
@@ -227,6 +247,19 @@ fn main() {
     println!("| bench | median | dice per trial | floor | ratio |\n|---|---|---|---|---|");
     for row in rows {
         println!("{row}");
+    }
+    if let (Some(coin), Some(sure)) = (
+        median_ns("dice/d20-coin-branch", started),
+        median_ns("dice/d20-sure-branch", started),
+    ) {
+        // Half the coin tosses are mispredicted.
+        let miss = 2.0 * (coin - sure);
+        println!(
+            "\nA mispredicted branch on a die result, this run: {miss:.1} ns, the price of {:.1} \
+             dice (dice/d20-coin-branch {coin:.2} ns against dice/d20-sure-branch {sure:.2} ns).\n\
+             The floor counts dice only: a ruleset that branches on its dice pays this beside it.",
+            miss / die
+        );
     }
 }
 
