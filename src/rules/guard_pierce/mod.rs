@@ -139,29 +139,13 @@ impl GuardPierce {
         }
     }
 
-    /// What each side does on its turn with these wounds: whether it takes the Recover action
-    /// (its highest Stun at or above its `recover_at` row), and the faces its attack dice hit on
-    /// ([`GuardPierce::hit_faces`]). Each fighter's wound penalty is looked up once for both.
+    /// What `side` does on its turn with these wounds: whether it takes the Recover action (its
+    /// highest Stun at or above its `recover_at` row), and the faces its attack dice hit on.
     #[inline]
-    fn turns(&self, rows: &[WoundRows; 2]) -> [(bool, HitFaces); 2] {
-        let [a, b] = &self.fighters;
-        let penalty = [rows[0].penalty(&a.track), rows[1].penalty(&b.track)];
-        let guard_penalty = if self.rules.penalty_to_guard {
-            penalty
-        } else {
-            [0, 0]
-        };
-        let turn = |me: &Fighter, them: &Fighter, side: usize| {
-            let recovers = me.recover_at > 0 && highest_row(rows[side].stun) >= me.recover_at;
-            let faces = HitFaces::new(
-                them.guard - guard_penalty[1 - side],
-                me.attack - penalty[side],
-                self.rules.hit_on_guard,
-            );
-            debug_assert_eq!(faces, self.hit_faces(Side::BOTH[side], rows));
-            (recovers, faces)
-        };
-        [turn(a, b, 0), turn(b, a, 1)]
+    fn turn(&self, side: Side, rows: &[WoundRows; 2]) -> (bool, HitFaces) {
+        let me = &self.fighters[side.index()];
+        let recovers = me.recover_at > 0 && highest_row(rows[side.index()].stun) >= me.recover_at;
+        (recovers, self.hit_faces(side, rows))
     }
 }
 
@@ -183,7 +167,8 @@ impl Ruleset for GuardPierce {
         let mut rounds = 0;
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
         // kept here, found again when a wound is marked or cleared.
-        let mut turns = self.turns(&rows);
+        let turns_of = |rows: &[WoundRows; 2]| [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+        let mut turns = turns_of(&rows);
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
@@ -194,7 +179,7 @@ impl Ruleset for GuardPierce {
                 let (recovers, faces) = turns[actor.index()];
                 if recovers {
                     if self.recover_action(actor, &mut rows[actor.index()], dice, log) {
-                        turns = self.turns(&rows);
+                        turns = turns_of(&rows);
                     }
                     continue;
                 }
@@ -204,7 +189,7 @@ impl Ruleset for GuardPierce {
                     continue;
                 }
                 tally.record_hit(attack.marked[0].max(attack.marked[1]), true);
-                turns = self.turns(&rows);
+                turns = turns_of(&rows);
                 let target = rows[actor.other().index()];
                 let track = &self.fighters[actor.other().index()].track;
                 if !target.can_act(track) || target.dead(track) {
