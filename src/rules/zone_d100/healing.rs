@@ -123,6 +123,15 @@ pub(super) struct Healing {
     pub(super) live: bool,
 }
 
+impl Healing {
+    /// Still healing and grim: Grievous (IL4 or more) after a CF treatment, so a Shock Roll is
+    /// due every day. Computed without a branch, for the day loop's survey of the wounds.
+    #[inline]
+    pub(super) fn shocks_daily(&self) -> bool {
+        self.live & self.grim & (self.il >= 4)
+    }
+}
+
 pub(super) fn hr_step(level: SuccessLevel) -> i32 {
     match level {
         SuccessLevel::CriticalFailure => -2,

@@ -46,7 +46,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             let mut next_healing = u32::MAX;
             for w in wounds.iter() {
                 live |= w.live;
-                grim |= w.live & w.grim & (w.il >= 4);
+                grim |= w.shocks_daily();
                 // A healed wound's roll is never due: its day is ORed up to u32::MAX.
                 next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
             }
@@ -87,7 +87,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             let day = next;
             // Grim wounds: a Shock Roll each day while Grievous with CF treatment.
             if grim {
-                for w in wounds.iter().filter(|w| w.live && w.grim && w.il >= 4) {
+                for w in wounds.iter().filter(|w| w.shocks_daily()) {
                     self.grim_shock(w.location_shock, w.il)?;
                 }
             }
