@@ -33,7 +33,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let eml = edge.modifier[esev] + if boxed { care.dexterity_modifier } else { 0 };
         let what = || format!("the amputation wound E IL{edge_il}");
         let (level, index) = treatment_rolls(care.physicians, eml, &what, self.dice, self.log);
-        let row = capped_row(&edge, level, esev, index);
+        let row = capped_row(edge, level, esev, index);
         if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
             self.log
                 .say(|| "  the treatment opens a new Bleeder".to_owned());
@@ -42,7 +42,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         match edge.effect[row][esev] {
             Hr(hr) => {
                 let grim = esev == 2 && row == 0;
-                let mut w = wound(edge_il, hr, row, &edge, grim, self.cauterised[i], site);
+                let mut w = wound(edge_il, hr, row, edge, grim, self.cauterised[i], site);
                 w.lasting = true;
                 w.born = self.day;
                 w.minor_day = (edge_il <= 1).then_some(self.day);

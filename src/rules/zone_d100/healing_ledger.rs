@@ -672,7 +672,7 @@ fn step5_the_treatment_roll_tables_are_the_texts() {
         ["Heal", "Hr(6)", "Hr(5)"],
     ];
     for kind in [Kind::Blunt, Kind::Edge, Kind::Point, Kind::Projectile] {
-        assert_eq!(hr(&table(kind)), standard.map(|r| r.map(String::from)));
+        assert_eq!(hr(table(kind)), standard.map(|r| r.map(String::from)));
     }
     let fire = [
         ["Hr(4)", "Hr(2)", "Hr(1)"],
@@ -680,14 +680,14 @@ fn step5_the_treatment_roll_tables_are_the_texts() {
         ["Hr(6)", "Hr(4)", "Hr(3)"],
         ["Heal", "Hr(5)", "Hr(4)"],
     ];
-    assert_eq!(hr(&table(Kind::Fire)), fire.map(|r| r.map(String::from)));
+    assert_eq!(hr(table(Kind::Fire)), fire.map(|r| r.map(String::from)));
     let frost = [
         ["Hr(4)", "Hr(3)", "Amputate(5)"],
         ["Hr(5)", "Hr(4)", "Amputate(4)"],
         ["Heal", "Hr(5)", "Amputate(3)"],
         ["Heal", "Hr(6)", "Amputate(2)"],
     ];
-    assert_eq!(hr(&table(Kind::Frost)), frost.map(|r| r.map(String::from)));
+    assert_eq!(hr(table(Kind::Frost)), frost.map(|r| r.map(String::from)));
     use Treatment::*;
     let rows = [
         (Kind::Blunt, [Cmp, Set, Sur], [30, 10, 0]),

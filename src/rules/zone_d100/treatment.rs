@@ -117,13 +117,8 @@ const LASTING: [[bool; 3]; 4] = [
     [false, false, false],
 ];
 
-/// The TREATMENT ROLL table of a kind.
-pub fn table(kind: Kind) -> Table {
-    *table_ref(kind)
-}
-
 /// The TREATMENT ROLL table of a kind, read in place (a treatment copies no table).
-fn table_ref(kind: Kind) -> &'static Table {
+pub fn table(kind: Kind) -> &'static Table {
     &TABLES[kind as usize]
 }
 
@@ -392,7 +387,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             zone_index(zone_of_location(injury.location))
         };
         let location_shock = self.injury_shock(i).0;
-        let t = table_ref(kind);
+        let t = table(kind);
         let sev = severity_index(injury.il);
         let healer = care.has_healer();
         let site = (zone, location_shock);
@@ -405,7 +400,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     injury.location, injury.il
                 )
             });
-            let mut w = wound(injury.il, 2, 0, table_ref(Kind::Edge), true, area, site);
+            let mut w = wound(injury.il, 2, 0, table(Kind::Edge), true, area, site);
             w.infection_chance = false;
             w.lasting = true;
             return Ok(w);
