@@ -319,9 +319,9 @@ fn a_serious_shield_arm_injury_drops_the_shield_not_the_weapon() {
 }
 
 #[test]
-fn a_two_handed_weapon_and_a_shield_block_take_both_arms_impairment() {
-    // A two-handed weapon, and a shield block, use both arms: an S2 in the left (off) arm
-    // costs them 10; a one-handed sword's attack keeps 60.
+fn a_two_handed_weapon_takes_both_arms_impairment_and_a_shield_block_the_shield_arms() {
+    // A two-handed weapon uses both arms, a shield Block the shield (left) arm: an S2 in the
+    // left arm costs them 10; a one-handed sword's attack keeps 60.
     let off_arm = crate::rules::zone_d100::injury::Injury {
         side: BodySide::Left,
         ..crate::rules::zone_d100::injury::Injury::new(Location::Forearm, Aspect::Edge, 2)
@@ -407,9 +407,10 @@ fn a_cf_lowered_by_the_stun_has_a_mishap_only_on_a_0_or_a_5() {
 }
 
 #[test]
-fn a_disarmed_defender_lends_no_reach_and_blocks_nothing_without_its_shield() {
-    // A spearman who dropped the spear threatens with no Reach: 60, not 45. A defender whose
-    // shield is gone and weapon dropped Dodges.
+fn a_disarmed_defender_threatens_with_its_punch_and_blocks_nothing_without_its_shield() {
+    // A spearman who dropped the spear designates his punch (Reach 0): a broadsword (Reach 4)
+    // takes no Reach Penalty against it: 60, not 45. A defender whose shield is gone and weapon
+    // dropped Dodges.
     let mut spearman = fighter(Defence::Counterstrike);
     spearman.weapon = SPEAR;
     let m = melee(fighter(Defence::Block), spearman);
@@ -1052,4 +1053,77 @@ fn in_close_the_thrust_bonus_goes_to_the_shorter_thrust() {
     let states = [State::default(); 2];
     assert_eq!(m.strike_eml(Side::A, &states, Some(&SPEAR), true).0, 90);
     assert_eq!(m.strike_eml(Side::A, &states, Some(&SPEAR), false).0, 30);
+}
+
+#[test]
+fn a_disarmed_defender_designates_its_punch_for_the_attackers_reach_and_thrust() {
+    // "Dodges still require the designation of a readied weapon and strike mode for determining
+    // the attacker's Reach Penalty or Thrust Bonus, as for Blocks. An unarmed defender may
+    // designate punch, bite, or claw." A thrusting spear (Reach 7) against the readied
+    // broadsword (4): 60 + 3 × 5 = EML75; against the punch (Reach 0) of the swordsman who
+    // dropped it: 60 + 7 × 5 = EML95. Blocking with nothing readied, he Dodges.
+    let mut spearman = fighter(Defence::Block);
+    spearman.weapon = SPEAR;
+    let m = melee(spearman, fighter(Defence::Block));
+    let (story, _) = exchange(&m, &mut [State::default(); 2], &[100, 51]);
+    assert!(story.contains("attacks defender: 100 vs EML75"), "{story}");
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(
+        story.contains("attacks defender: 100 vs EML95: CF; defender Dodge 51"),
+        "{story}"
+    );
+    // A defender holding a shield and nothing else Blocks with it and designates the punch of
+    // its free hand: EML95 again. A broadsword (Reach 4, no thrust) against that punch keeps 60:
+    // the longer weapon takes no Reach Penalty and has no Thrust Bonus to take.
+    let mut shielded = fighter(Defence::Block);
+    shielded.shield = Some(SHIELD);
+    let m = melee(spearman, shielded);
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(
+        story.contains("attacks defender: 100 vs EML95: CF; defender Block 51"),
+        "{story}"
+    );
+    let m = melee(fighter(Defence::Block), shielded);
+    let mut states = [State::default(); 2];
+    states[1].disarmed = true;
+    let (story, _) = exchange(&m, &mut states, &[100, 51]);
+    assert!(story.contains("attacks defender: 100 vs EML60"), "{story}");
+}
+
+#[test]
+fn a_shield_block_is_a_shield_arm_action() {
+    // "a right shoulder injury affects only right-arm actions, such as striking with a sword
+    // ... Left arm actions and movement are unaffected"; "ARM IMPAIRED TESTS (RIGHT OR LEFT)".
+    // A right-handed swordsman blocks with the shield in his left hand: a Grievous right
+    // (sword) forearm leaves the Block whole (EML60, a roll, no automatic CF), a Serious one
+    // costs it nothing; a Serious left forearm costs it 10; a Grievous left forearm prohibits it.
+    let mut shielded = fighter(Defence::Block);
+    shielded.shield = Some(SHIELD);
+    let m = melee(fighter(Defence::Block), shielded);
+    for (side, il, block) in [
+        (BodySide::Right, 4, "defender Block 51 vs EML60: S"),
+        (BodySide::Right, 2, "defender Block 51 vs EML60: S"),
+        (BodySide::Left, 2, "defender Block 51 vs EML50: F"),
+        (BodySide::Left, 4, "defender Block 100 vs EML60: CF"),
+    ] {
+        let mut states = wounded(Location::Forearm, side, Aspect::Edge, il);
+        let dice: &[u32] = if il == 4 && side == BodySide::Left {
+            &[100]
+        } else {
+            &[100, 51]
+        };
+        let (story, _) = exchange(&m, &mut states, dice);
+        assert!(story.contains(block), "{side:?} IL{il}: {story}");
+    }
+    // A two-handed weapon's Block stays a two-arm action: a Grievous left forearm prohibits it.
+    let mut two = fighter(Defence::Block);
+    two.weapon.two_handed = true;
+    let m = melee(fighter(Defence::Block), two);
+    let mut states = wounded(Location::Forearm, BodySide::Left, Aspect::Edge, 4);
+    let (story, _) = exchange(&m, &mut states, &[100]);
+    assert!(story.contains("defender Block 100 vs EML60: CF"), "{story}");
 }

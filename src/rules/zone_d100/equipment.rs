@@ -64,6 +64,21 @@ pub struct WeaponSpec {
     pub thrown: bool,
 }
 
+/// The punch a fighter designates with no weapon in hand when the scenario's `[weapons]` has no
+/// `punch` entry and the fighter names no other `unarmed` mode: the catalogue's punch (d4 Blunt,
+/// Zone Die d4 as the text gives it, Reach 0, Heft 0).
+pub const PUNCH: Weapon = Weapon {
+    impact_die: 4,
+    impact_modifier: 0,
+    aspect: Aspect::Blunt,
+    zone_die: 4,
+    reach: 0,
+    heft: 0,
+    thrust: false,
+    two_handed: false,
+    impact_ta: 3,
+};
+
 fn six() -> Ranged<1, 20> {
     Ranged::new(6)
 }

@@ -85,8 +85,8 @@ impl Melee {
         for (z, counts) in [
             (HEAD, true),
             (TORSO, true),
-            (weapon_arm, arms != Arms::None),
-            (other_arm, arms == Arms::Both),
+            (weapon_arm, arms.weapon_arm()),
+            (other_arm, arms.other_arm()),
             (LEGS, legs),
         ] {
             if counts {
@@ -109,8 +109,8 @@ impl Melee {
             (LEFT_ARM, RIGHT_ARM)
         };
         let fumbles = state.by_zone[HEAD].grievous
-            || (arms != Arms::None && state.by_zone[weapon_arm].grievous)
-            || (arms == Arms::Both && state.by_zone[other_arm].grievous);
+            || (arms.weapon_arm() && state.by_zone[weapon_arm].grievous)
+            || (arms.other_arm() && state.by_zone[other_arm].grievous);
         Test {
             roll: if fumbles { 100 } else { 95 },
             eml,

@@ -90,6 +90,9 @@ pub struct Fighter {
     pub weapon: Weapon,
     /// A shield for blocks, if any.
     pub shield: Option<Weapon>,
+    /// The unarmed strike mode (punch, bite, claw) designated with no weapon in hand, for the
+    /// attacker's Reach Penalty or Thrust Bonus.
+    pub unarmed: Weapon,
     /// Armour by location.
     pub armour: [Cover; LOCATIONS],
     /// The defence the fighter uses.
@@ -193,16 +196,32 @@ impl State {
     }
 }
 
-/// The arms a test uses: none (Dodge), the weapon arm, or both (a two-handed weapon, a shield
-/// block, a bow).
+/// The arms a test uses: none (Dodge), the weapon arm, the shield arm (a shield Block: "Left
+/// arm actions ... are unaffected" by a right-arm injury), or both (a two-handed weapon, a bow).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arms {
     /// No arm.
     None,
     /// The weapon arm.
     Weapon,
+    /// The other arm: the one that holds the shield.
+    Shield,
     /// Both arms.
     Both,
+}
+
+impl Arms {
+    /// The weapon arm is used.
+    #[inline]
+    pub fn weapon_arm(self) -> bool {
+        matches!(self, Arms::Weapon | Arms::Both)
+    }
+
+    /// The other (shield) arm is used.
+    #[inline]
+    pub fn other_arm(self) -> bool {
+        matches!(self, Arms::Shield | Arms::Both)
+    }
 }
 
 /// Settings of the melee sequence with the defaults for the missing pages.
@@ -234,6 +253,8 @@ pub struct MeleeRules {
     pub morale: bool,
     /// The victor strikes a helpless foe (UNC, or INC in Extended Shock) until it is dead.
     pub strike_helpless: bool,
+    /// A shield Block is impaired by both arms (the older reading), not by the shield arm alone.
+    pub shield_block_both_arms: bool,
 }
 
 impl Default for MeleeRules {
@@ -252,6 +273,7 @@ impl Default for MeleeRules {
             face_option: true,
             morale: true,
             strike_helpless: false,
+            shield_block_both_arms: false,
         }
     }
 }
@@ -396,6 +418,30 @@ impl Melee {
         (eml - impairment, prohibited)
     }
 
+    /// A Block by `side` is made with its shield: it has one, whole.
+    #[inline]
+    pub(super) fn blocks_with_shield(&self, side: Side, state: &State) -> bool {
+        self.fighters[side.index()].shield.is_some() && !state.shield_broken
+    }
+
+    /// The arms a Block uses: the shield arm for a shield ("ARM IMPAIRED TESTS (RIGHT OR
+    /// LEFT)": a shield held in the other hand is that arm's action, unless
+    /// `shield_block_both_arms`), both for a two-handed weapon, else the weapon arm.
+    #[inline]
+    pub(super) fn block_arms(&self, side: Side, state: &State) -> Arms {
+        if self.blocks_with_shield(side, state) {
+            if self.rules.shield_block_both_arms {
+                Arms::Both
+            } else {
+                Arms::Shield
+            }
+        } else if self.fighters[side.index()].weapon.two_handed {
+            Arms::Both
+        } else {
+            Arms::Weapon
+        }
+    }
+
     /// The defender's test EML for its defence (not Ignore).
     pub(super) fn defence_eml(
         &self,
@@ -423,13 +469,9 @@ impl Melee {
                 )
             }
             Defence::Block => {
-                let shield = f.shield.is_some() && !state.shield_broken;
-                let arms = if shield || f.weapon.two_handed {
-                    Arms::Both
-                } else {
-                    Arms::Weapon
-                };
-                let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
+                let shield = self.blocks_with_shield(side, state);
+                let (impairment, prohibited) =
+                    self.impairment_of(side, state, self.block_arms(side, state), true);
                 let heft = if shield {
                     self.shield_heft(side)
                 } else {
@@ -486,6 +528,7 @@ pub(super) mod tests {
             agility_ml: 60,
             weapon: BROADSWORD,
             shield: None,
+            unarmed: crate::rules::zone_d100::equipment::PUNCH,
             armour: [Cover::default(); LOCATIONS],
             defence,
             aim: 1,

@@ -36,14 +36,19 @@ impl Melee {
         // Without a weapon in hand there is nothing to Block (but a shield) or Counterstrike
         // with: the defender Dodges.
         let unarmed = states[defender.index()].disarmed;
-        let shield = d.shield.is_some() && !states[defender.index()].shield_broken;
+        let shield = self.blocks_with_shield(defender, &states[defender.index()]);
         if unarmed && (defence == Defence::Counterstrike || (defence == Defence::Block && !shield))
         {
             defence = Defence::Dodge;
         }
-        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore;
-        // a disarmed defender has no readied weapon to threaten with.
-        let against = (defence != Defence::Ignore && !unarmed).then_some(&d.weapon);
+        // "Neither Reach Penalty nor Thrust Bonus apply to the attacker's test" against Ignore.
+        // Otherwise the defender designates its readied weapon, or with none in hand ("An
+        // unarmed defender may designate punch, bite, or claw") its unarmed strike mode.
+        let against = match defence {
+            Defence::Ignore => None,
+            _ if unarmed => Some(&d.unarmed),
+            _ => Some(&d.weapon),
+        };
         let (a_eml, a_prohibited) = self.strike_eml(attacker, states, against, close);
         let a_arms = if a.weapon.two_handed {
             Arms::Both
@@ -82,7 +87,7 @@ impl Melee {
                 // A defence with a Grievously injured zone is an automatic CF.
                 let arms = match defence {
                     Defence::Dodge => Arms::None,
-                    Defence::Block if d.shield.is_some() || d.weapon.two_handed => Arms::Both,
+                    Defence::Block => self.block_arms(defender, &states[defender.index()]),
                     Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
                     _ => Arms::Weapon,
                 };

@@ -35,6 +35,9 @@ pub struct Rules {
     /// The victor goes on striking a helpless foe (UNC, or INC in Extended Shock) until it is
     /// dead or the round limit comes; otherwise such a foe has lost and the fight ends.
     pub strike_helpless: bool,
+    /// A shield Block is impaired by both arms, not by the shield arm alone (the text: "ARM
+    /// IMPAIRED TESTS (RIGHT OR LEFT)"; a right-arm injury leaves "Left arm actions" whole).
+    pub shield_block_both_arms: bool,
     /// The fighters start in Close (the Reach penalty and Thrust bonus reverse).
     pub start_in_close: bool,
     /// Feet between the fighters at the start (0: already in melee).
@@ -70,7 +73,8 @@ impl Default for Rules {
             weapon_damage_chance: Ranged::new(i64::from(m.weapon_damage_chance)),
             face_option: m.face_option,
             morale: m.morale,
-            strike_helpless: false,
+            strike_helpless: m.strike_helpless,
+            shield_block_both_arms: m.shield_block_both_arms,
             start_in_close: false,
             start_distance: Ranged::new(0),
             approach: Ranged::new(30),
@@ -99,6 +103,7 @@ impl Rules {
             face_option: self.face_option,
             morale: self.morale,
             strike_helpless: self.strike_helpless,
+            shield_block_both_arms: self.shield_block_both_arms,
             ..MeleeRules::default()
         }
     }
@@ -275,6 +280,12 @@ pub const PARAMETERS: &[Parameter] = &[
     },
     Parameter {
         section: "rules",
+        key: "shield_block_both_arms",
+        default: "false",
+        doc: "a shield Block is impaired by both arms; false: by the shield arm alone (ARM IMPAIRED TESTS (RIGHT OR LEFT))",
+    },
+    Parameter {
+        section: "rules",
         key: "start_in_close",
         default: "false",
         doc: "the fighters start in Close: Reach penalty and Thrust bonus reverse",
@@ -434,6 +445,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "weapon / shield / armour",
         default: "required / none / none",
         doc: "keys of [weapons] and [armour]",
+    },
+    Parameter {
+        section: "a / b",
+        key: "unarmed",
+        default: "\"punch\"",
+        doc: "the unarmed strike mode designated with no weapon in hand (a key of [weapons]; without a punch entry: d4 B, Zone Die d4, Reach 0)",
     },
     Parameter {
         section: "a / b",

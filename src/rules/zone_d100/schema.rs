@@ -11,8 +11,8 @@ pub use super::equipment::{
 };
 pub use super::parameters::{Healing, MAX_HEALERS, PARAMETERS, Rules, healer_sets, healers};
 
-use super::equipment::{armour, weapon};
-use super::melee::{Advantage, Cover, Fighter, LOCATIONS};
+use super::equipment::{PUNCH, armour, weapon};
+use super::melee::{Advantage, Cover, Fighter, LOCATIONS, Weapon};
 use super::missile::Missile;
 use super::skill::Defence;
 use crate::scenario::error::{InputError, Source, unknown_name};
@@ -54,6 +54,9 @@ pub struct FighterSpec {
     pub weapon: Name,
     /// A shield (a key of `[weapons]`) used to Block.
     pub shield: Option<Name>,
+    /// The unarmed strike mode (a key of `[weapons]`) designated with no weapon in hand; by
+    /// default `punch` if `[weapons]` has one, else [`PUNCH`].
+    pub unarmed: Option<Name>,
     /// A key of `[armour]`.
     pub armour: Option<Name>,
     /// The defence used when attacked.
@@ -126,6 +129,24 @@ crate::fighter_refs!(FighterSpec);
 /// A whole zone-d100 scenario file.
 pub type File = ScenarioFile<FighterSpec, WeaponSpec, ArmourSpec, Rules, Healing>;
 
+/// The weapon a fighter's `field` names: a key of `[weapons]`, or an error at the name.
+fn named_weapon(
+    file: &File,
+    source: &Source,
+    side: Side,
+    field: &str,
+    name: &Name,
+) -> Result<Weapon, InputError> {
+    file.weapons.get(name.get_ref()).map(weapon).ok_or_else(|| {
+        let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
+        source.error_at(
+            Some(name.span()),
+            Some(&format!("{}.{field}", side.key())),
+            unknown_name("weapon", name.get_ref(), &known),
+        )
+    })
+}
+
 /// Compiles both fighters.
 pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError> {
     let mut out = Vec::with_capacity(2);
@@ -133,18 +154,12 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
         let spec = file.fighter(side);
         let (w, a) = file.equipment(side, source)?;
         let shield = match &spec.shield {
-            Some(name) => match file.weapons.get(name.get_ref()) {
-                Some(s) => Some(weapon(s)),
-                None => {
-                    let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
-                    return Err(source.error_at(
-                        Some(name.span()),
-                        Some(&format!("{}.shield", side.key())),
-                        unknown_name("weapon", name.get_ref(), &known),
-                    ));
-                }
-            },
+            Some(name) => Some(named_weapon(file, source, side, "shield", name)?),
             None => None,
+        };
+        let unarmed = match &spec.unarmed {
+            Some(name) => named_weapon(file, source, side, "unarmed", name)?,
+            None => file.weapons.get("punch").map_or(PUNCH, weapon),
         };
         let missile = match &spec.missile {
             Some(name) => {
@@ -212,6 +227,7 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             agility_ml: spec.agility_ml.i32(),
             weapon: weapon(w),
             shield,
+            unarmed,
             armour: cover,
             defence: spec.defence,
             aim: spec.aim.u32(),
@@ -225,4 +241,72 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
         });
     }
     Ok([out[0], out[1]])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::rules::registry::{self, Model};
+    use std::path::Path;
+
+    const BASE: &str = r#"
+name = "t"
+ruleset = "zone-d100"
+[a]
+melee_ml = 60
+dodge_ml = 50
+shock_ml = 60
+initiative_ml = 60
+weapon = "sword"
+[b]
+melee_ml = 60
+dodge_ml = 50
+shock_ml = 60
+initiative_ml = 60
+weapon = "sword"
+[weapons.sword]
+impact_die = 10
+aspect = "E"
+reach = 4
+[weapons.claw]
+impact_die = 6
+aspect = "E"
+zone_die = 4
+reach = 1
+"#;
+
+    fn unarmed_reaches(text: &str) -> Result<[i32; 2], String> {
+        let scenario = registry::parse(Path::new("t.toml"), text).map_err(|e| e.to_string())?;
+        match &scenario.points[0].model {
+            Model::ZoneD100(m) => Ok(m.melee.fighters.map(|f| f.unarmed.reach)),
+            _ => Err("not a zone-d100 duel".to_owned()),
+        }
+    }
+
+    #[test]
+    fn an_unarmed_defender_designates_punch_or_the_named_mode() {
+        // No `punch` in [weapons]: the text's punch (Reach 0).
+        assert_eq!(unarmed_reaches(BASE), Ok([0, 0]));
+        // The scenario's own punch, and a fighter who names its claw.
+        let text = BASE.replace(
+            "[weapons.sword]",
+            "[weapons.punch]\nimpact_die = 4\naspect = \"B\"\nreach = 2\n[weapons.sword]",
+        );
+        assert_eq!(unarmed_reaches(&text), Ok([2, 2]));
+        let text = BASE.replacen(
+            "weapon = \"sword\"",
+            "weapon = \"sword\"\nunarmed = \"claw\"",
+            1,
+        );
+        assert_eq!(unarmed_reaches(&text), Ok([1, 0]));
+        let text = BASE.replacen(
+            "weapon = \"sword\"",
+            "weapon = \"sword\"\nunarmed = \"bite\"",
+            1,
+        );
+        let error = unarmed_reaches(&text).expect_err("an unknown unarmed mode is refused");
+        assert!(
+            error.contains("a.unarmed") && error.contains("bite"),
+            "{error}"
+        );
+    }
 }
