@@ -131,10 +131,15 @@ pub(super) fn run_balance(
         duration: started.elapsed(),
     };
     bar.finish_and_clear();
-    report::balance::write(scenario, balance, evaluated, answer.clone(), ran, dir)?;
+    report::balance::write(scenario, balance, evaluated, &answer, ran, dir)?;
     journal.finish()?;
     if !options.quiet {
-        println!("{}: {answer} -> {}", scenario.name, dir.display());
+        println!(
+            "{}: {} -> {}",
+            scenario.name,
+            answer.text(balance),
+            dir.display()
+        );
     }
     Ok(())
 }

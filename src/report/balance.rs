@@ -4,7 +4,7 @@
 
 use super::RunResult;
 use crate::rules::registry::{Model, Point, Scenario};
-use crate::scenario::balance::{Balance, Rate, TARGETS};
+use crate::scenario::balance::{Answer, Balance, Rate, TARGETS};
 use crate::stats::Tally;
 use anyhow::Result;
 use std::path::Path;
@@ -39,7 +39,7 @@ pub fn write(
     scenario: &Scenario,
     balance: &Balance,
     mut evaluated: Vec<Evaluation>,
-    answer: String,
+    answer: &Answer,
     ran: Ran,
     dir: &Path,
 ) -> Result<()> {
@@ -57,6 +57,14 @@ pub fn write(
             tally.trials
         ));
     }
+    let answer = match evaluated.first() {
+        Some((_, model, _)) => {
+            let names = model.names();
+            let title = super::charts::axis_title(&balance.path, names, scenario.ruleset);
+            answer.words(balance, &title, names)
+        }
+        None => answer.text(balance),
+    };
     let mut points = Vec::new();
     let mut tallies = Vec::new();
     for (value, model, tally) in evaluated {

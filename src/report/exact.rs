@@ -175,7 +175,7 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
     if let Some((grid, tables, _)) = &exact.grid {
         let _ = writeln!(
             h,
-            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit, the chance of {}, and the mean {}.</p>\n<div class=\"scroll\"><table><tr><th>{} \\ {}</th>",
+            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit, and beneath it the chance of {} and the mean {}. Rows: {}; columns: {}.</p>",
             escape(&grid.who),
             escape(tables.first().map_or("", |t| t.best_name())),
             escape(tables.first().map_or("", |t| t.unit)),
@@ -183,29 +183,38 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
             escape(&grid.columns_title)
         );
         let columns = grid.columns.len().max(1);
-        for c in &grid.columns {
-            let _ = write!(h, "<th>{}</th>", escape(c));
-        }
+        let mut head = vec![format!(
+            "{} \\ {}",
+            escape(&grid.rows_title),
+            escape(&grid.columns_title)
+        )];
+        head.extend(grid.columns.iter().map(|c| escape(c)));
         if grid.columns.is_empty() {
-            let _ = write!(h, "<th>value</th>");
+            head.push("value".to_owned());
         }
-        let _ = writeln!(h, "</tr>");
-        for (r, row) in grid.rows.iter().enumerate() {
-            let _ = write!(h, "<tr><th>{}</th>", escape(row));
-            for c in 0..columns {
-                if let Some(t) = tables.get(r * columns + c) {
-                    let _ = write!(
-                        h,
-                        "<td class=\"n\">{:.1}%<br><small>{:.1}% · {:.2}</small></td>",
-                        100.0 * t.hit(),
-                        100.0 * t.best(),
-                        t.mean()
-                    );
-                }
-            }
-            let _ = writeln!(h, "</tr>");
+        let rows = (grid.rows.iter().enumerate())
+            .map(|(r, row)| {
+                std::iter::once(escape(row))
+                    .chain((0..columns).filter_map(|c| {
+                        tables.get(r * columns + c).map(|t| {
+                            format!(
+                                "{:.1}%<br><small>{:.1}% · {:.2}</small>",
+                                100.0 * t.hit(),
+                                100.0 * t.best(),
+                                t.mean()
+                            )
+                        })
+                    }))
+                    .collect()
+            })
+            .collect();
+        super::table::HtmlTable {
+            head,
+            rows,
+            keys: 1,
+            key_headers: true,
         }
-        let _ = writeln!(h, "</table></div>");
+        .write(&mut h);
     }
     let _ = writeln!(h, "<h2>Charts</h2>");
     for c in charts {

@@ -101,32 +101,36 @@ fn mean(x: Option<f64>) -> String {
 pub(crate) const STYLE: &str = "
 body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
-table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; overflow-wrap: break-word; }
 th { background: #f2f2f2; }
 td.n { text-align: right; white-space: nowrap; }
-small { color: #666; }
-.scroll { overflow-x: auto; }
-figure { margin: 1.5rem 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
+small { color: #555; }
+figure { margin: 1.5rem 0; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
-pre { background: #f7f7f7; padding: 0.8rem; overflow-x: auto; font-size: 0.8rem; }
-code { background: #f3f3f3; padding: 0 0.2rem; }
+pre { background: #f7f7f7; padding: 0.8rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; }
 .over { background: #fff4d6; }
 details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
 @media print {
   @page { size: A4; margin: 14mm 12mm; }
   body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
-  .scroll { overflow: visible; }
-  table { font-size: 6.5pt; max-width: 100%; }
-  th, td { padding: 0.05rem 0.15rem; }
+  h1 { font-size: 16pt; } h2 { font-size: 12.5pt; margin-top: 1.2rem; } h3 { font-size: 10.5pt; margin: 0.8rem 0 0.3rem; }
+  p { margin: 0.4rem 0; }
+  table { font-size: 7.5pt; margin: 0.4rem 0; }
+  th, td { padding: 0.08rem 0.25rem; }
   th { font-weight: 600; }
-  td.n { white-space: nowrap; }
-  td.n small { font-size: 5.5pt; }
+  td.n small { font-size: 6.5pt; }
   tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
-  figure svg { max-height: 230mm; width: auto; }
+  pre { font-size: 7pt; padding: 0.4rem; }
+  /* Three charts to an A4 page: each drawn at most 76 mm tall, its caption under it. */
+  figure { margin: 0.3rem 0 0.5rem; }
+  figure svg { max-height: 76mm; width: auto; }
+  figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
-  h2::after, h3::after { content: \"\"; display: block; height: 60mm; margin-bottom: -60mm; }
+  h2::after, h3::after { content: \"\"; display: block; height: 40mm; margin-bottom: -40mm; }
+  .appendix { break-before: page; page-break-before: always; }
   details.cells, figcaption .links { display: none; }
 }
 ";
@@ -190,7 +194,9 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
         ),
         None => format!("{} per point", s.trials),
     };
-    let swept: Vec<&str> = s.points[0].swept.iter().map(|(k, _)| k.as_str()).collect();
+    let swept: Vec<String> = (s.points[0].swept.iter())
+        .map(|(k, _)| super::charts::axis_title(k, names, s.ruleset))
+        .collect();
     let _ = writeln!(h, "<table>");
     for (k, v) in [
         ("scenario file", s.path.display().to_string()),
@@ -223,34 +229,43 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     for c in charts {
         figure(&mut h, c);
         if let Some((corner, columns, rows)) = &c.table {
-            let _ = write!(
+            let _ = writeln!(
                 h,
-                "<details class=\"cells\"><summary>The numbers of this chart, with 95% intervals</summary>\n<div class=\"scroll\"><table>\n<tr><th>{}</th>",
-                escape(corner)
+                "<details class=\"cells\"><summary>The numbers of this chart, with 95% intervals</summary>"
             );
-            for column in columns {
-                let _ = write!(h, "<th>{}</th>", escape(column));
+            super::table::HtmlTable {
+                head: std::iter::once(corner)
+                    .chain(columns)
+                    .map(|c| escape(c))
+                    .collect(),
+                rows: rows
+                    .iter()
+                    .map(|(head, cells)| {
+                        std::iter::once(head)
+                            .chain(cells)
+                            .map(|c| escape(c))
+                            .collect()
+                    })
+                    .collect(),
+                keys: 1,
+                key_headers: true,
             }
-            let _ = writeln!(h, "</tr>");
-            for (head, cells) in rows {
-                let _ = write!(h, "<tr><th>{}</th>", escape(head));
-                for cell in cells {
-                    let _ = write!(h, "<td class=\"n\">{}</td>", escape(cell));
-                }
-                let _ = writeln!(h, "</tr>");
-            }
-            let _ = writeln!(h, "</table></div></details>");
+            .write(&mut h);
+            let _ = writeln!(h, "</details>");
         }
     }
 
     // The text it ran (which a merge reads from the shards, not from the path).
     let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
+    // What follows is reference, printed as an appendix from a new page.
+    let _ = writeln!(h, "<div class=\"appendix\">");
     parameters(&mut h, run, text);
 
     let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));
     if let Some(text) = &text {
         let _ = writeln!(h, "<h2>Scenario file</h2>\n<pre>{}</pre>", escape(text));
     }
+    let _ = writeln!(h, "</div>");
     let _ = writeln!(
         h,
         "<p><small>Written by duelsim {}. Every number here is in summary.csv and distributions.csv beside this page.</small></p>\n</body>\n</html>",
@@ -259,45 +274,134 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
     h
 }
 
+/// The words a report uses for what a trial is: a duel and its wounded survivors, or (for a
+/// recovery scenario) a patient.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Words {
+    /// A recovery scenario: patients, not duels.
+    pub recovery: bool,
+}
+
+impl Words {
+    /// The words of this run.
+    pub(crate) fn of(run: &RunResult) -> Words {
+        Words {
+            recovery: run
+                .scenario
+                .points
+                .first()
+                .is_some_and(|p| p.model.is_recovery()),
+        }
+    }
+
+    /// Who heals: "wounded survivors" or "patients".
+    pub(crate) fn patients(self) -> &'static str {
+        if self.recovery {
+            "patients"
+        } else {
+            "wounded survivors"
+        }
+    }
+
+    /// When the healing starts: "after the duel" or "after the injury".
+    #[allow(dead_code)]
+    pub(crate) fn after(self) -> &'static str {
+        if self.recovery {
+            "after the injury"
+        } else {
+            "after the duel"
+        }
+    }
+}
+
 fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
     let s = run.scenario;
+    let shown = Columns::of(run);
+    let words = Words::of(run);
     let _ = writeln!(
         h,
-        "<h2>Results</h2>\n<p>Rates are shares of duels (or of wounded survivors, for recovery) with their 95% Wilson intervals in brackets.</p>\n<div class=\"scroll\"><table>"
+        "<h2>Results</h2>\n<p>Each rate is a percentage of {}, with its 95% Wilson interval (low–high) in small type beneath it.</p>",
+        if shown.duel {
+            "duels (of wounded survivors, for their healing)"
+        } else {
+            "patients"
+        }
     );
-    point_header(h, s);
-    let shown = Columns::of(run);
-    let _ = write!(h, "<th>trials</th>");
+    let shown_points = s.points.len().min(run.tallies.len()).min(MAX_TABLE_ROWS);
+    let rows = |cells: &dyn Fn(&Tally) -> Vec<String>| -> Vec<Vec<String>> {
+        (s.points.iter().zip(&run.tallies).enumerate())
+            .take(shown_points)
+            .map(|(i, (p, t))| {
+                let mut row = point_cells(i, p, s.ruleset);
+                row.extend(cells(t));
+                row
+            })
+            .collect()
+    };
+    let keys = point_header(s).len();
     if shown.duel {
-        let _ = write!(
-            h,
-            "<th>{a} wins</th><th>{b} wins</th><th>draws</th><th>{a} dead</th><th>{b} dead</th><th>rounds (mean)</th>",
-            a = escape(names[0]),
-            b = escape(names[1])
-        );
+        let mut head = point_header(s);
+        head.extend([
+            "duels".to_owned(),
+            format!("{} wins", escape(names[0])),
+            format!("{} wins", escape(names[1])),
+            "draws".to_owned(),
+            format!("{} dies", escape(names[0])),
+            format!("{} dies", escape(names[1])),
+            "rounds (mean)".to_owned(),
+        ]);
+        let _ = writeln!(h, "<h3>The duel</h3>");
+        super::table::HtmlTable {
+            head,
+            rows: rows(&|t: &Tally| {
+                vec![
+                    t.trials.to_string(),
+                    pct(t.wins(Side::A), t.trials),
+                    pct(t.wins(Side::B), t.trials),
+                    pct(t.draws(), t.trials),
+                    pct(t.dead[0], t.trials),
+                    pct(t.dead[1], t.trials),
+                    mean(t.rounds.mean()),
+                ]
+            }),
+            keys,
+            key_headers: false,
+        }
+        .write(h);
     }
-    let _ = write!(
-        h,
-        "<th>wounded survivors</th><th>days to whole (mean)</th><th>days to whole (median)</th><th>days to whole (90%)</th><th>unhealed at the horizon</th>"
+    let mut head = point_header(s);
+    head.push(words.patients().to_owned());
+    head.extend(
+        [
+            "days to whole (mean)",
+            "days to whole (median)",
+            "days to whole (90%)",
+            "unhealed at the horizon",
+        ]
+        .map(str::to_owned),
     );
     if shown.recovery_deaths {
-        let _ = write!(h, "<th>die in recovery</th>");
+        head.push("die in recovery".to_owned());
     }
     if shown.impairment {
-        let _ = write!(h, "<th>lasting impairment</th>");
+        head.push("lasting impairment".to_owned());
     }
-    let _ = writeln!(h, "</tr>");
-    for (i, (p, t)) in s
-        .points
-        .iter()
-        .zip(&run.tallies)
-        .enumerate()
-        .take(MAX_TABLE_ROWS)
-    {
-        point_cells(h, i, p, run.scenario.ruleset);
-        row(h, t, shown);
+    let _ = writeln!(
+        h,
+        "<h3>{}</h3>",
+        if shown.duel {
+            "Wounded survivors"
+        } else {
+            "Patients"
+        }
+    );
+    super::table::HtmlTable {
+        head,
+        rows: rows(&|t: &Tally| healing_cells(t, shown)),
+        keys,
+        key_headers: false,
     }
-    let _ = writeln!(h, "</table></div>");
+    .write(h);
     if run.tallies.len() > MAX_TABLE_ROWS {
         let _ = writeln!(
             h,
@@ -321,76 +425,71 @@ fn recovery_detail(h: &mut String, run: &RunResult) {
     if shares.is_empty() {
         return;
     }
+    let words = Words::of(run);
     let _ = writeln!(
         h,
-        "<h3>Wounded survivors in detail</h3>\n<p>Shares of wounded survivors, with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page).</p>\n<div class=\"scroll\"><table>"
+        "<h3>{} in detail</h3>\n<p>Percentages of {}, with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page).</p>",
+        if words.recovery {
+            "Patients"
+        } else {
+            "Wounded survivors"
+        },
+        words.patients()
     );
-    point_header(h, s);
-    let _ = write!(h, "<th>wounded survivors</th><th>unhealed</th>");
+    let mut head = point_header(s);
+    let keys = head.len();
+    head.push(words.patients().to_owned());
+    head.push("unhealed".to_owned());
     for &i in &shares {
-        let _ = write!(
-            h,
-            "<th>{}</th>",
-            escape(&first.extras[i].name.replace('_', " "))
-        );
+        head.push(escape(&first.extras[i].name.replace('_', " ")));
     }
-    let _ = writeln!(h, "</tr>");
-    for (n, (p, t)) in s
-        .points
-        .iter()
-        .zip(&run.tallies)
-        .enumerate()
+    let rows = (s.points.iter().zip(&run.tallies).enumerate())
         .take(MAX_TABLE_ROWS)
-    {
-        let pooled = t.recovery_pooled();
-        point_cells(h, n, p, run.scenario.ruleset);
-        let _ = write!(
-            h,
-            "<td class=\"n\">{}</td><td class=\"n\">{}</td>",
-            pooled.patients,
-            pct(pooled.unhealed, pooled.patients)
-        );
-        for &i in &shares {
-            let _ = write!(
-                h,
-                "<td class=\"n\">{}</td>",
-                pct(t.extra[i], pooled.patients)
-            );
-        }
-        let _ = writeln!(h, "</tr>");
+        .map(|(n, (p, t))| {
+            let pooled = t.recovery_pooled();
+            let mut row = point_cells(n, p, s.ruleset);
+            row.push(pooled.patients.to_string());
+            row.push(pct(pooled.unhealed, pooled.patients));
+            row.extend(shares.iter().map(|&i| pct(t.extra[i], pooled.patients)));
+            row
+        })
+        .collect();
+    super::table::HtmlTable {
+        head,
+        rows,
+        keys,
+        key_headers: false,
     }
-    let _ = writeln!(h, "</table></div>");
+    .write(h);
 }
 
 /// A results table's first header cells: the point and each swept path, in words with the
 /// path as the file writes it under them.
-fn point_header(h: &mut String, s: &crate::rules::registry::Scenario) {
-    let _ = write!(h, "<tr><th>point</th>");
+fn point_header(s: &crate::rules::registry::Scenario) -> Vec<String> {
+    let mut head = vec!["point".to_owned()];
     let names = s.points[0].model.names();
     for (k, _) in &s.points[0].swept {
         let words = super::charts::axis_title(k, names, s.ruleset);
-        if words == *k {
-            let _ = write!(h, "<th>{}</th>", escape(k));
+        head.push(if words == *k {
+            escape(k)
         } else {
-            let _ = write!(
-                h,
-                "<th>{}<br><small><code>{}</code></small></th>",
-                escape(&words),
-                escape(k)
-            );
-        }
+            escape(&words)
+        });
     }
+    head
 }
 
 /// A results row's first cells: the point's number and its swept values (a `[weights]` path in
 /// words).
-fn point_cells(h: &mut String, i: usize, p: &crate::rules::registry::Point, ruleset: &str) {
-    let _ = write!(h, "<tr><td class=\"n\">{i}</td>");
+fn point_cells(i: usize, p: &crate::rules::registry::Point, ruleset: &str) -> Vec<String> {
     let names = p.model.names();
-    for (k, v) in &p.swept {
-        let shown = super::charts::value_words(k, v, names, ruleset);
-        let _ = write!(h, "<td>{}</td>", escape(&shown));
-    }
+    std::iter::once(i.to_string())
+        .chain(
+            p.swept
+                .iter()
+                .map(|(k, v)| escape(&super::charts::value_words(k, v, names, ruleset))),
+        )
+        .collect()
 }
 
 /// Which of the results table's columns mean something here: the duel's (not for a recovery
@@ -407,31 +506,17 @@ impl Columns {
     fn of(run: &RunResult) -> Columns {
         let info = crate::rules::registry::info(run.scenario.ruleset);
         Columns {
-            duel: !run
-                .scenario
-                .points
-                .first()
-                .is_some_and(|p| p.model.is_recovery()),
+            duel: !Words::of(run).recovery,
             recovery_deaths: info.is_none_or(|i| i.recovery_deaths),
             impairment: info.is_none_or(|i| i.impairment),
         }
     }
 }
 
-fn row(h: &mut String, t: &Tally, shown: Columns) {
+/// The healing columns of a results row.
+fn healing_cells(t: &Tally, shown: Columns) -> Vec<String> {
     let pooled = t.recovery_pooled();
-    let mut cells = vec![t.trials.to_string()];
-    if shown.duel {
-        cells.extend([
-            pct(t.wins(Side::A), t.trials),
-            pct(t.wins(Side::B), t.trials),
-            pct(t.draws(), t.trials),
-            pct(t.dead[0], t.trials),
-            pct(t.dead[1], t.trials),
-            mean(t.rounds.mean()),
-        ]);
-    }
-    cells.extend([
+    let mut cells = vec![
         pooled.patients.to_string(),
         mean(pooled.days_to_whole.mean()),
         pooled
@@ -443,17 +528,14 @@ fn row(h: &mut String, t: &Tally, shown: Columns) {
             .quantile(0.9)
             .map_or_else(String::new, |d| d.to_string()),
         pct(pooled.unhealed, pooled.patients),
-    ]);
+    ];
     if shown.recovery_deaths {
         cells.push(pct(pooled.deaths, pooled.patients));
     }
     if shown.impairment {
         cells.push(pct(pooled.impaired, pooled.patients));
     }
-    for c in cells {
-        let _ = write!(h, "<td class=\"n\">{c}</td>");
-    }
-    let _ = writeln!(h, "</tr>");
+    cells
 }
 
 /// The parameters in force and the assumptions tables; `text` is the scenario file's text.
@@ -475,7 +557,7 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
     };
     let _ = writeln!(
         h,
-        "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<div class=\"scroll\"><table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
+        "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
         escape(s.ruleset)
     );
     for p in crate::rules::registry::parameters(s.ruleset)
@@ -502,7 +584,7 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
             escape(p.doc)
         );
     }
-    let _ = writeln!(h, "</table></div>");
+    let _ = writeln!(h, "</table>");
     // The ruleset's page, built into the binary by the registry, for its assumptions table.
     let Some(page) = crate::rules::registry::info(s.ruleset).map(|r| r.rules_page) else {
         return;
@@ -517,11 +599,7 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
         escape(s.ruleset)
     );
     for (title, rows) in tables {
-        let _ = writeln!(
-            h,
-            "<h3>{}</h3>\n<div class=\"scroll\"><table>",
-            inline_markdown(&title)
-        );
+        let _ = writeln!(h, "<h3>{}</h3>\n<table>", inline_markdown(&title));
         for (i, cells) in rows.iter().enumerate() {
             let tag = if i == 0 { "th" } else { "td" };
             let set = i > 0
@@ -538,23 +616,18 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
             }
             let _ = writeln!(h, "</tr>");
         }
-        let _ = writeln!(h, "</table></div>");
+        let _ = writeln!(h, "</table>");
     }
 }
 
-/// The label of a point in words: its swept values.
+/// A point said in words: its swept values as phrases ("Swordsman with a broadsword, Knight in
+/// mail").
 fn point_words(run: &RunResult, i: usize) -> String {
     let names = run.scenario.points[i].model.names();
     run.scenario.points[i]
         .swept
         .iter()
-        .map(|(k, v)| {
-            if k == "weights" {
-                super::charts::value_words(k, v, names, run.scenario.ruleset)
-            } else {
-                format!("{k} = {v}")
-            }
-        })
+        .map(|(k, v)| super::charts::value_phrase(k, v, names, run.scenario.ruleset))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -579,19 +652,19 @@ fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
             continue;
         };
         let how = if lo > 0.0 {
-            format!("{} wins {} points more", names[0], points(d))
+            format!("{} wins {} points more often", names[0], points(d))
         } else if hi < 0.0 {
-            format!("{} wins {} points less", names[0], points(d))
+            format!("{} wins {} points less often", names[0], points(d))
         } else {
             format!(
-                "no clear difference in {}'s win rate ({:+.1} points)",
+                "no clear difference in how often {} wins ({:+.1} points)",
                 names[0],
                 100.0 * d
             )
         };
         let _ = writeln!(
             h,
-            "<li>{} against {}: {} [{:+.1}, {:+.1}]</li>",
+            "<li>{} instead of {}: {} [{:+.1}, {:+.1}]</li>",
             escape(&point_words(run, i)),
             escape(&point_words(run, base)),
             escape(&how),
@@ -599,33 +672,45 @@ fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
             100.0 * hi
         );
     }
-    let _ = writeln!(
-        h,
-        "</ul>\n<div class=\"scroll\"><table>\n<tr><th>point</th><th>{} wins</th><th>{} wins</th><th>draws</th><th>rounds</th><th>deaths in recovery per duel</th></tr>",
-        escape(names[0]),
-        escape(names[1])
-    );
-    for (i, t) in run.tallies.iter().enumerate() {
-        let cell = |k: usize, scale: f64| match t.paired.delta(k) {
-            Some((d, lo, hi)) if i != base => {
-                format!("{:+.2} [{:+.2}, {:+.2}]", scale * d, scale * lo, scale * hi)
-            }
-            _ => "baseline".to_owned(),
-        };
-        let _ = writeln!(
-            h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            escape(&point_words(run, i)),
-            cell(0, 100.0),
-            cell(1, 100.0),
-            cell(2, 100.0),
-            cell(5, 1.0),
-            cell(6, 1.0)
-        );
+    let _ = writeln!(h, "</ul>");
+    let rows = (run.tallies.iter().enumerate())
+        .map(|(i, t)| {
+            let cell = |k: usize, scale: f64| match t.paired.delta(k) {
+                Some((d, lo, hi)) if i != base => format!(
+                    "{:+.2}<br><small>{:+.2} to {:+.2}</small>",
+                    scale * d,
+                    scale * lo,
+                    scale * hi
+                ),
+                _ => "baseline".to_owned(),
+            };
+            vec![
+                escape(&point_words(run, i)),
+                cell(0, 100.0),
+                cell(1, 100.0),
+                cell(2, 100.0),
+                cell(5, 1.0),
+                cell(6, 1.0),
+            ]
+        })
+        .collect();
+    super::table::HtmlTable {
+        head: vec![
+            "point".to_owned(),
+            format!("{} wins", escape(names[0])),
+            format!("{} wins", escape(names[1])),
+            "draws".to_owned(),
+            "rounds".to_owned(),
+            "deaths in recovery per duel".to_owned(),
+        ],
+        rows,
+        keys: 1,
+        key_headers: false,
     }
+    .write(h);
     let _ = writeln!(
         h,
-        "</table></div>\n<p>Win and draw differences are in percentage points; rounds and deaths in recovery are per duel.</p>"
+        "<p>Win and draw differences are in percentage points; rounds and deaths in recovery are per duel; each with its 95% interval beneath it.</p>"
     );
 }
 

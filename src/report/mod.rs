@@ -11,6 +11,7 @@ pub mod exact;
 pub mod html;
 pub mod manifest;
 pub mod shard;
+pub(crate) mod table;
 
 use crate::rules::registry::Scenario;
 use crate::stats::Tally;

@@ -331,13 +331,13 @@ fn merge_balance(
         Ok(super::balance::rate(&found.2, balance.rate))
     })?;
     if !balance.integer {
-        answer.push_str(&format!(
-            " (split over shards: {} halvings of the range rather than {})",
+        answer.note = Some(format!(
+            "split over shards: {} halvings of the range rather than {}",
             crate::scenario::balance::SHARD_REAL_STEPS,
             crate::scenario::balance::REAL_STEPS
         ));
     }
     let ran = super::balance::Ran { threads, duration };
-    super::balance::write(scenario, balance, evaluated, answer, ran, output)?;
+    super::balance::write(scenario, balance, evaluated, &answer, ran, output)?;
     Ok((scenario.name.clone(), trials))
 }

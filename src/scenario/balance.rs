@@ -32,6 +32,149 @@ pub const TARGETS: [&str; 5] = [
     "b_dead_rate",
 ];
 
+/// What a search found, with the values and rates it rests on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Found {
+    /// The rate is on the target at this value.
+    At(f64, Rate),
+    /// The rate crosses the target between two neighbouring integers.
+    Between([(f64, Rate); 2]),
+    /// The crossing of a real-valued path, interpolated between the last two values: the value
+    /// with its interval, and the two values around it.
+    Interpolated {
+        /// The value, and its interval.
+        at: (f64, f64, f64),
+        /// The values around it, with their rates.
+        around: [(f64, Rate); 2],
+    },
+    /// The rate is on one side of the target at both ends of the range.
+    Unreachable([(f64, Rate); 2]),
+}
+
+/// The answer of a search: what it found, and a note on how it was found (a split search).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// What it found.
+    pub found: Found,
+    /// Said after the answer, in brackets.
+    pub note: Option<String>,
+}
+
+impl Answer {
+    /// The answer with its file's path and column names, for the terminal and scripts:
+    /// "a_win_rate crosses 0.5 between b.melee_ml = 50 (0.5066 [0.5035, 0.5097]) and ...".
+    pub fn text(&self, b: &Balance) -> String {
+        let rate_name = TARGETS[b.rate];
+        let target = b.target;
+        let path = &b.path;
+        let shown = |r: Rate| format!("{:.4} [{:.4}, {:.4}]", r.0, r.1, r.2);
+        let mut text = match self.found {
+            Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => format!(
+                "{rate_name} does not reach {target} for {path} from {} to {}: it is {} at {} and {} at {}; the target is not reachable in the range",
+                b.label(lo),
+                b.label(hi),
+                shown(f_lo),
+                b.label(lo),
+                shown(f_hi),
+                b.label(hi)
+            ),
+            Found::At(at, f) => {
+                format!(
+                    "{rate_name} is {target} at {path} = {} ({})",
+                    b.label(at),
+                    shown(f)
+                )
+            }
+            Found::Between([(lo, f_lo), (hi, f_hi)]) => format!(
+                "{rate_name} crosses {target} between {path} = {} ({}) and {path} = {} ({})",
+                b.label(lo),
+                shown(f_lo),
+                b.label(hi),
+                shown(f_hi)
+            ),
+            Found::Interpolated {
+                at: (at, at_lo, at_hi),
+                around: [(lo, f_lo), (hi, f_hi)],
+            } => format!(
+                "{rate_name} crosses {target} at {path} = {at:.4} [{at_lo:.4}, {at_hi:.4}] (interpolated between {} at {} and {} at {})",
+                b.label(lo),
+                shown(f_lo),
+                b.label(hi),
+                shown(f_hi)
+            ),
+        };
+        if let Some(note) = &self.note {
+            text.push_str(&format!(" ({note})"));
+        }
+        text
+    }
+
+    /// The answer as a designer reads it in a rulebook: "Spearman's melee ML 50-51 makes the
+    /// duel even: Knight wins 50.7% [50.4, 51.0] at 50, 49.7% [49.4, 50.0] at 51". `title` is
+    /// the path in words ("Spearman's melee ML"), `names` the fighters'.
+    pub fn words(&self, b: &Balance, title: &str, names: [&str; 2]) -> String {
+        let pct = |r: Rate| {
+            format!(
+                "{:.1}% [{:.1}, {:.1}]",
+                100.0 * r.0,
+                100.0 * r.1,
+                100.0 * r.2
+            )
+        };
+        let outcome = match b.rate {
+            0 => format!("{} wins", names[0]),
+            1 => format!("{} wins", names[1]),
+            2 => "the duel is drawn".to_owned(),
+            3 => format!("{} dies", names[0]),
+            _ => format!("{} dies", names[1]),
+        };
+        let even = b.rate <= 1 && b.target == 0.5;
+        let goal = if even {
+            "makes the duel even".to_owned()
+        } else {
+            format!(
+                "brings the share of duels where {outcome} to {:.1}%",
+                100.0 * b.target
+            )
+        };
+        let mut words = match self.found {
+            Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => format!(
+                "No {title} from {} to {} {goal}: {outcome} {} at {} and {} at {}.",
+                b.label(lo),
+                b.label(hi),
+                pct(f_lo),
+                b.label(lo),
+                pct(f_hi),
+                b.label(hi)
+            ),
+            Found::At(at, f) => format!("{title} {} {goal}: {outcome} {}.", b.label(at), pct(f)),
+            Found::Between([(lo, f_lo), (hi, f_hi)]) => format!(
+                "{title} {}–{} {goal}: {outcome} {} at {}, {} at {}.",
+                b.label(lo),
+                b.label(hi),
+                pct(f_lo),
+                b.label(lo),
+                pct(f_hi),
+                b.label(hi)
+            ),
+            Found::Interpolated {
+                at: (at, at_lo, at_hi),
+                around: [(lo, f_lo), (hi, f_hi)],
+            } => format!(
+                "{title} {at:.2} [{at_lo:.2}, {at_hi:.2}] {goal} (between {}, where {outcome} {}, and {}, {}).",
+                b.label(lo),
+                pct(f_lo),
+                b.label(hi),
+                pct(f_hi)
+            ),
+        };
+        if let Some(note) = &self.note {
+            words.push_str(&format!(" ({note}.)"));
+        }
+        words
+    }
+}
+
 /// A `[balance]` search.
 #[derive(Clone, Debug)]
 pub struct Balance {
@@ -117,29 +260,19 @@ impl Balance {
 
     /// Walks the search: both ends, then bisection until the two values around the crossing are
     /// neighbours (integers) or after `real_steps` (reals), asking `evaluate` for the rate at each
-    /// value in turn. Returns the answer in words.
+    /// value in turn. Returns the answer ([`Answer::text`] and [`Answer::words`] say it).
     pub fn search<E>(
         &self,
         real_steps: u32,
         mut evaluate: impl FnMut(f64) -> Result<Rate, E>,
-    ) -> Result<String, E> {
+    ) -> Result<Answer, E> {
         let target = self.target;
-        let rate_name = TARGETS[self.rate];
         let (mut lo, mut hi) = (self.from, self.to);
         let mut f_lo = evaluate(lo)?;
         let mut f_hi = evaluate(hi)?;
-        let shown = |r: Rate| format!("{:.4} [{:.4}, {:.4}]", r.0, r.1, r.2);
+        let found = |found: Found| Ok(Answer { found, note: None });
         if (f_lo.0 - target) * (f_hi.0 - target) > 0.0 {
-            return Ok(format!(
-                "{rate_name} does not reach {target} for {} from {} to {}: it is {} at {} and {} at {}; the target is not reachable in the range",
-                self.path,
-                self.label(lo),
-                self.label(hi),
-                shown(f_lo),
-                self.label(lo),
-                shown(f_hi),
-                self.label(hi)
-            ));
+            return found(Found::Unreachable([(lo, f_lo), (hi, f_hi)]));
         }
         let mut steps = 0;
         loop {
@@ -164,29 +297,14 @@ impl Balance {
                 (hi, f_hi) = (mid, f);
             }
         }
-        if f_lo.0 == target || f_hi.0 == target {
-            let (at, f) = if f_lo.0 == target {
-                (lo, f_lo)
-            } else {
-                (hi, f_hi)
-            };
-            return Ok(format!(
-                "{rate_name} is {target} at {} = {} ({})",
-                self.path,
-                self.label(at),
-                shown(f)
-            ));
+        if f_lo.0 == target {
+            return found(Found::At(lo, f_lo));
+        }
+        if f_hi.0 == target {
+            return found(Found::At(hi, f_hi));
         }
         if self.integer {
-            return Ok(format!(
-                "{rate_name} crosses {target} between {} = {} ({}) and {} = {} ({})",
-                self.path,
-                self.label(lo),
-                shown(f_lo),
-                self.path,
-                self.label(hi),
-                shown(f_hi)
-            ));
+            return found(Found::Between([(lo, f_lo), (hi, f_hi)]));
         }
         let slope = (f_hi.0 - f_lo.0) / (hi - lo);
         let at = if slope == 0.0 {
@@ -201,16 +319,10 @@ impl Balance {
         } else {
             (half / slope).abs()
         };
-        Ok(format!(
-            "{rate_name} crosses {target} at {} = {at:.4} [{:.4}, {:.4}] (interpolated between {} at {} and {} at {})",
-            self.path,
-            at - spread,
-            at + spread,
-            self.label(lo),
-            shown(f_lo),
-            self.label(hi),
-            shown(f_hi)
-        ))
+        found(Found::Interpolated {
+            at: (at, at - spread, at + spread),
+            around: [(lo, f_lo), (hi, f_hi)],
+        })
     }
 
     /// The value as written in a column.

@@ -84,6 +84,23 @@ pub(crate) fn value_words(key: &str, value: &str, names: [&str; 2], ruleset: &st
     }
 }
 
+/// A swept value said in a sentence: "Swordsman with a broadsword" for what a fighter carries,
+/// "Knight in mail" for what it wears, "Swordsman's melee ML 55" for any other value.
+pub(crate) fn value_phrase(key: &str, value: &str, names: [&str; 2], ruleset: &str) -> String {
+    let (section, rest) = key.split_once('.').unwrap_or(("", key));
+    let fighter = match section {
+        "a" => Some(names[0]),
+        "b" => Some(names[1]),
+        _ => None,
+    };
+    match (fighter, rest) {
+        (Some(name), "weapon" | "shield" | "missile") => format!("{name} with {value}"),
+        (Some(name), "armour") => format!("{name} in {value}"),
+        _ if key == "weights" => value_words(key, value, names, ruleset),
+        _ => format!("{} {value}", axis_title(key, names, ruleset)),
+    }
+}
+
 /// What the points' labels are: the swept values' titles, in order.
 pub(super) fn swept_title(run: &RunResult) -> String {
     let names = run.scenario.points[0].model.names();

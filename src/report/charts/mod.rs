@@ -22,7 +22,7 @@ mod win_rates;
 
 pub use exact::{ExactGrid, render_exact};
 pub use heatmap::CellTable;
-pub(crate) use labels::{axis_title, value_words};
+pub(crate) use labels::{axis_title, value_phrase, value_words};
 pub use render::Rendered;
 
 use super::RunResult;

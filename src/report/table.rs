@@ -1,0 +1,172 @@
+//! HTML tables that fit the page: a table too wide for a 1280 px window or a printed A4 page is
+//! written as several tables, each repeating the row keys (the point and its swept values) with
+//! as many of the other columns as fit, so nothing needs horizontal scrolling or is cut off in
+//! print. Widths are estimated from the cells' text, in characters.
+
+use std::fmt::Write as _;
+
+/// The most characters of text a table row may hold, cell padding included: about 1,000 px of
+/// the report's table font on screen, and the width of an A4 page's text in print.
+const ROW_BUDGET: usize = 110;
+
+/// Characters of padding and border a cell adds.
+const CELL_PADDING: usize = 2;
+
+/// A table as HTML cells: `head` and each row hold already-escaped HTML; the first `keys` cells
+/// of every row identify it and are repeated in every part.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct HtmlTable {
+    /// Header cells.
+    pub head: Vec<String>,
+    /// Rows of cells, each as long as `head`.
+    pub rows: Vec<Vec<String>>,
+    /// Leading columns repeated in every part (the row keys).
+    pub keys: usize,
+    /// The key cells are row headers (`th`), as in a grid.
+    pub key_headers: bool,
+}
+
+/// The width of some HTML cell text, in characters: its longest line (`<br>` breaks lines), with
+/// tags left out and each entity counted as one character.
+fn text_width(html: &str) -> usize {
+    html.split("<br>")
+        .map(|line| {
+            let mut width = 0;
+            let mut in_tag = false;
+            let mut in_entity = false;
+            for c in line.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' if in_tag => in_tag = false,
+                    _ if in_tag => {}
+                    '&' => {
+                        in_entity = true;
+                        width += 1;
+                    }
+                    ';' if in_entity => in_entity = false,
+                    _ if in_entity => {}
+                    _ => width += 1,
+                }
+            }
+            width
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// A header's width: it wraps between words, so its longest word, or a third of it for a long
+/// header (three lines at most).
+fn header_width(html: &str) -> usize {
+    let longest_word = html
+        .split(['<', ' '])
+        .map(|w| text_width(w.rsplit('>').next().unwrap_or(w)))
+        .max()
+        .unwrap_or(0);
+    longest_word.max(text_width(html).div_ceil(3))
+}
+
+impl HtmlTable {
+    /// Each column's estimated width in characters, padding included.
+    fn widths(&self) -> Vec<usize> {
+        (0..self.head.len())
+            .map(|c| {
+                let cells = self
+                    .rows
+                    .iter()
+                    .filter_map(|r| r.get(c))
+                    .map(|cell| text_width(cell))
+                    .max()
+                    .unwrap_or(0);
+                cells.max(header_width(&self.head[c])) + CELL_PADDING
+            })
+            .collect()
+    }
+
+    /// The column ranges of each part: the keys, then as many further columns as fit the row
+    /// budget (at least one a part).
+    pub(crate) fn parts(&self) -> Vec<std::ops::Range<usize>> {
+        let widths = self.widths();
+        let keys = self.keys.min(widths.len());
+        let fixed: usize = widths[..keys].iter().sum();
+        let mut parts = Vec::new();
+        let mut start = keys;
+        while start < widths.len() {
+            let mut end = start + 1;
+            let mut used = fixed + widths[start];
+            while end < widths.len() && used + widths[end] <= ROW_BUDGET {
+                used += widths[end];
+                end += 1;
+            }
+            parts.push(start..end);
+            start = end;
+        }
+        if parts.is_empty() {
+            parts.push(keys..keys);
+        }
+        parts
+    }
+
+    /// Writes the table, in as many parts as it takes.
+    pub(crate) fn write(&self, h: &mut String) {
+        for part in self.parts() {
+            let _ = write!(h, "<table>\n<tr>");
+            for c in (0..self.keys).chain(part.clone()) {
+                let _ = write!(h, "<th>{}</th>", self.head[c]);
+            }
+            let _ = writeln!(h, "</tr>");
+            for row in &self.rows {
+                let _ = write!(h, "<tr>");
+                for (c, cell) in row.iter().enumerate() {
+                    if c < self.keys {
+                        let tag = if self.key_headers { "th" } else { "td" };
+                        let _ = write!(h, "<{tag}>{cell}</{tag}>");
+                    } else if part.contains(&c) {
+                        let _ = write!(h, "<td class=\"n\">{cell}</td>");
+                    }
+                }
+                let _ = writeln!(h, "</tr>");
+            }
+            let _ = writeln!(h, "</table>");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widths_read_text_not_markup() {
+        assert_eq!(text_width("83.1%<br><small>83.1–83.8</small>"), 9);
+        assert_eq!(text_width("a &amp; b"), 5);
+        assert_eq!(header_width("Swordsman's melee ML<br><small>x</small>"), 11);
+    }
+
+    #[test]
+    fn a_wide_table_is_split_keeping_its_keys_and_every_column_once() {
+        let head: Vec<String> = (0..30).map(|i| format!("column {i}")).collect();
+        let table = HtmlTable {
+            rows: vec![head.iter().map(|_| "12.3%".to_owned()).collect()],
+            head,
+            keys: 2,
+            key_headers: false,
+        };
+        let parts = table.parts();
+        assert!(parts.len() > 1, "{parts:?}");
+        let widths = table.widths();
+        let mut next = 2;
+        for p in &parts {
+            assert_eq!(p.start, next);
+            next = p.end;
+            let row: usize =
+                widths[..2].iter().sum::<usize>() + widths[p.clone()].iter().sum::<usize>();
+            assert!(row <= ROW_BUDGET, "{p:?}: {row}");
+        }
+        assert_eq!(next, 30);
+        let mut h = String::new();
+        table.write(&mut h);
+        assert_eq!(h.matches("<table>").count(), parts.len());
+        assert_eq!(h.matches("<th>column 0</th>").count(), parts.len());
+        assert_eq!(h.matches("<th>column 29</th>").count(), 1);
+    }
+}
