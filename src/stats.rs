@@ -239,6 +239,9 @@ pub struct RecoveryTally {
     pub deaths: u64,
     /// Patients left with lasting impairment.
     pub impaired: u64,
+    /// Patients whole within the horizon and left with lasting impairment (of `impaired`: the
+    /// others died, or were not yet whole, with impairment already lasting).
+    pub whole_impaired: u64,
     /// Lasting impairment of the impaired.
     pub impairment: Histogram,
     /// Days to whole summed over those who became whole (the histogram's sum, kept for
@@ -254,6 +257,7 @@ impl RecoveryTally {
             unhealed: 0,
             deaths: 0,
             impaired: 0,
+            whole_impaired: 0,
             impairment: Histogram::new(101),
             healed_days: 0,
         }
@@ -271,6 +275,7 @@ impl RecoveryTally {
         self.deaths += u64::from(r.died);
         let impaired = r.impairment > 0;
         self.impaired += u64::from(impaired);
+        self.whole_impaired += u64::from(impaired & whole);
         self.impairment.add_times(r.impairment, u64::from(impaired));
     }
 
@@ -280,6 +285,7 @@ impl RecoveryTally {
         self.unhealed += o.unhealed;
         self.deaths += o.deaths;
         self.impaired += o.impaired;
+        self.whole_impaired += o.whole_impaired;
         self.impairment.merge(&o.impairment);
         self.healed_days += o.healed_days;
     }
@@ -648,9 +654,15 @@ impl Tally {
         for r in &self.recovery {
             line(
                 "recovery",
-                &mut [r.patients, r.unhealed, r.deaths, r.impaired]
-                    .into_iter()
-                    .map(|v| v.to_string()),
+                &mut [
+                    r.patients,
+                    r.unhealed,
+                    r.deaths,
+                    r.impaired,
+                    r.whole_impaired,
+                ]
+                .into_iter()
+                .map(|v| v.to_string()),
             );
             line("days_to_whole", &mut r.days_to_whole.words());
             line("impairment", &mut r.impairment.words());
@@ -693,9 +705,15 @@ impl Tally {
         t.rounds.read_words(next("rounds")?)?;
         t.hit_damage.read_words(next("hit_damage")?)?;
         for r in &mut t.recovery {
-            let mut counts = [0; 4];
+            let mut counts = [0; 5];
             fixed(next("recovery")?, &mut counts)?;
-            [r.patients, r.unhealed, r.deaths, r.impaired] = counts;
+            [
+                r.patients,
+                r.unhealed,
+                r.deaths,
+                r.impaired,
+                r.whole_impaired,
+            ] = counts;
             r.days_to_whole.read_words(next("days_to_whole")?)?;
             r.impairment.read_words(next("impairment")?)?;
         }

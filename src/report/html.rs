@@ -152,7 +152,7 @@ pub(crate) fn figure(h: &mut String, c: &Rendered) {
 }
 
 /// The whole page.
-pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
+pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest: &str) -> String {
     let s = run.scenario;
     let names = s.points[0].model.names();
     let mut h = String::new();
@@ -162,13 +162,22 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
         escape(&s.name)
     );
     let _ = writeln!(h, "<h1>{}</h1>", escape(&s.name));
-    let _ = writeln!(
-        h,
-        "<p><strong>{}</strong> against <strong>{}</strong> under the <code>{}</code> rules.</p>",
-        escape(names[0]),
-        escape(names[1]),
-        escape(s.ruleset)
-    );
+    if Words::of(run).recovery {
+        let _ = writeln!(
+            h,
+            "<p>The healing of <strong>{}</strong>, a patient under the <code>{}</code> rules.</p>",
+            escape(names[0]),
+            escape(s.ruleset)
+        );
+    } else {
+        let _ = writeln!(
+            h,
+            "<p><strong>{}</strong> against <strong>{}</strong> under the <code>{}</code> rules.</p>",
+            escape(names[0]),
+            escape(names[1]),
+            escape(s.ruleset)
+        );
+    }
     if let Some(d) = &s.description {
         let _ = writeln!(h, "<p>{}</p>", escape(d));
     }
@@ -255,6 +264,22 @@ pub fn render(run: &RunResult, charts: &[Rendered], manifest: &str) -> String {
         }
     }
 
+    if !tables.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h2>Tables for the rulebook</h2>\n<p>The headline results as Markdown tables to paste into a rulebook (and as CSV with their 95% intervals):</p>\n<ul>"
+        );
+        for name in tables {
+            let _ = writeln!(
+                h,
+                "<li><a href=\"{}\">{}</a></li>",
+                escape(name),
+                escape(name)
+            );
+        }
+        let _ = writeln!(h, "</ul>");
+    }
+
     // The text it ran (which a merge reads from the shards, not from the path).
     let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
     // What follows is reference, printed as an appendix from a new page.
@@ -300,16 +325,6 @@ impl Words {
             "patients"
         } else {
             "wounded survivors"
-        }
-    }
-
-    /// When the healing starts: "after the duel" or "after the injury".
-    #[allow(dead_code)]
-    pub(crate) fn after(self) -> &'static str {
-        if self.recovery {
-            "after the injury"
-        } else {
-            "after the duel"
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod csv;
 pub mod exact;
 pub mod html;
 pub mod manifest;
+pub mod rulebook;
 pub mod shard;
 pub(crate) mod table;
 
@@ -104,6 +105,9 @@ pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
     let earlier = written_by_earlier_run(dir);
     let mut files = render_tables(run)?;
     files.extend(run.extra_files.iter().cloned());
+    let tables = rulebook::tables(run);
+    let table_names: Vec<String> = tables.iter().map(|(name, _)| name.clone()).collect();
+    files.extend(tables);
     let charts = charts::render_all(run)?;
     let mut names: Vec<String> = files.iter().map(|(name, _)| name.clone()).collect();
     names.push("report.html".to_owned());
@@ -119,7 +123,7 @@ pub fn write_all(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
         .unwrap_or_default();
     files.push((
         "report.html".to_owned(),
-        html::render(run, &charts, &manifest).into_bytes(),
+        html::render(run, &charts, &table_names, &manifest).into_bytes(),
     ));
     for chart in charts {
         files.push((format!("charts/{}.svg", chart.name), chart.svg.into_bytes()));
@@ -191,7 +195,15 @@ fn remove_stale_charts(dir: &Path, earlier: &[String], now: &[String]) {
                     && !chart.starts_with('.')
                     && (chart.ends_with(".svg") || chart.ends_with(".png"))
             }
-            None => matches!(name.as_str(), "weights.csv" | "balance.csv"),
+            None => match name.strip_prefix("tables/") {
+                Some(table) => {
+                    !table.is_empty()
+                        && !table.contains(['/', '\\'])
+                        && !table.starts_with('.')
+                        && (table.ends_with(".md") || table.ends_with(".csv"))
+                }
+                None => matches!(name.as_str(), "weights.csv" | "balance.csv"),
+            },
         };
         if ours && !now.contains(name) {
             let _ = std::fs::remove_file(dir.join(name));

@@ -9,8 +9,19 @@ use super::model::{
 use crate::report::RunResult;
 use crate::stats::{ExtraKind, wilson};
 
+/// Who heals and from when: "wounded survivors" of the duel, or a recovery scenario's
+/// "patients" from the injury.
+pub(super) fn who_heals(run: &RunResult) -> (&'static str, &'static str, &'static str) {
+    if run.scenario.points[0].model.is_recovery() {
+        ("patients", "injury", "")
+    } else {
+        ("wounded survivors", "duel", " (both sides)")
+    }
+}
+
 /// The share of wounded survivors whole by each day, one curve per point.
 pub(super) fn days_to_whole(run: &RunResult) -> Chart {
+    let (who, from, sides) = who_heals(run);
     let chosen = spread(run.tallies.len(), MAX_SERIES);
     let mut last = 1;
     for &i in &chosen {
@@ -46,17 +57,17 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
         .collect();
     Chart {
         name: "days-to-whole".into(),
-        title: "Days until whole, for wounded survivors".into(),
+        title: format!("Days until whole, for {who}"),
         caption: format!(
-            "Share of the duel's wounded survivors (both sides) who are whole by each day; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole.{}",
+            "Share of {who}{sides} who are whole by each day after the {from}; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole.{}",
             shown_note(chosen.len(), run.tallies.len())
         ),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
             legend_title: swept_title(run),
-            x_label: "days after the duel".into(),
-            y_label: "whole (% of wounded survivors)".into(),
+            x_label: format!("days after the {from}"),
+            y_label: format!("whole (% of {who})"),
             x_range: (0.0, f64::from(last) * 1.02 + 0.5),
             y_range: (0.0, 100.0),
             series,
@@ -67,6 +78,7 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
 
 /// The share of wounded survivors left with lasting impairment, per point.
 pub(super) fn impairment(run: &RunResult) -> Chart {
+    let (who, _, sides) = who_heals(run);
     let shown = run.tallies.len().min(MAX_ROWS);
     let rows = (0..shown)
         .map(|i| {
@@ -77,16 +89,16 @@ pub(super) fn impairment(run: &RunResult) -> Chart {
         .collect::<Vec<_>>();
     Chart {
         name: "impairment".into(),
-        title: "Lasting impairment among wounded survivors".into(),
+        title: format!("Lasting impairment among {who}"),
         caption: format!(
-            "Share of the duel's wounded survivors (both sides) left with a lasting impairment, with its 95% interval.{}",
+            "Share of all {who}{sides} left with a lasting impairment, with its 95% interval: of all of them, not only those made whole.{}",
             shown_note(shown, run.tallies.len())
         ),
         height: bar_height(rows.len()),
         width: WIDTH,
         plot: Plot::Bars {
             y_label: swept_title(run),
-            x_label: "impaired (% of wounded survivors)".into(),
+            x_label: format!("impaired (% of {who})"),
             rows,
         },
     }

@@ -97,6 +97,119 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Stacked bars: each row's shares side by side from 0 to 100%, each segment in its colour and
+/// labelled inside when it is wide enough, with a legend of the segments above the plot.
+pub(super) fn draw_stacked<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    y_label: &str,
+    segments: &[String],
+    rows: &[(String, Vec<f64>)],
+) -> DrawResult {
+    // The legend: a swatch and a name per segment, in rows as wide as the chart allows.
+    let width = area.dim_in_pixel().0 as i32;
+    let mut placed = Vec::new();
+    let (mut x, mut y) = (0, 4);
+    for (k, name) in segments.iter().enumerate() {
+        let entry = 30 + text_width(name, 17) as i32 + 26;
+        if x > 0 && x + entry > width {
+            x = 0;
+            y += 28;
+        }
+        placed.push((k, x, y));
+        x += entry;
+    }
+    let (legend, body) = area.split_vertically(y as u32 + 34);
+    for (k, x, y) in placed {
+        let colour = stacked_colour(k);
+        legend
+            .draw(&Rectangle::new(
+                [(x, y + 3), (x + 22, y + 19)],
+                colour.filled(),
+            ))
+            .map_err(err)?;
+        legend
+            .draw(&Text::new(
+                segments[k].clone(),
+                (x + 30, y + 2),
+                (FONT, 17).into_font().color(&BLACK),
+            ))
+            .map_err(err)?;
+    }
+    let labelled: Vec<(String, f64, f64, f64)> = rows
+        .iter()
+        .map(|(l, _)| (l.clone(), 0.0, 0.0, 0.0))
+        .collect();
+    let n = rows.len().max(1) as i32;
+    let mut chart = ChartBuilder::on(&body)
+        .margin_right(30)
+        .x_label_area_size(60)
+        .y_label_area_size(row_label_width(&labelled) + if y_label.is_empty() { 0 } else { 30 })
+        .build_cartesian_2d(0f64..100.0, (0..n - 1).into_segmented())
+        .map_err(err)?;
+    let y_format = |v: &SegmentValue<i32>| row_label(&labelled, v);
+    chart
+        .configure_mesh()
+        .x_desc(x_label)
+        .y_desc(y_label)
+        .axis_desc_style((FONT, 20))
+        .label_style((FONT, 17))
+        .y_labels(rows.len() + 1)
+        .y_label_formatter(&y_format)
+        .x_label_formatter(&|x| format!("{x:.0}%"))
+        .disable_y_mesh()
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(205, 205, 205))
+        .draw()
+        .map_err(err)?;
+    for (i, (_, shares)) in rows.iter().enumerate() {
+        let y = n - 1 - i as i32;
+        let mut from = 0.0;
+        for (k, &share) in shares.iter().enumerate() {
+            let to = (from + share).min(100.0);
+            if share > 0.0 {
+                let mut bar = Rectangle::new(
+                    [
+                        (from, SegmentValue::Exact(y)),
+                        (to, SegmentValue::Exact(y + 1)),
+                    ],
+                    stacked_colour(k).filled(),
+                );
+                bar.set_margin(6, 6, 0, 0);
+                chart.draw_series(std::iter::once(bar)).map_err(err)?;
+                if share >= 7.0 {
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            format!("{share:.0}%"),
+                            ((from + to) / 2.0, SegmentValue::CenterOf(y)),
+                            (FONT, 15)
+                                .into_font()
+                                .color(&WHITE)
+                                .pos(Pos::new(HPos::Center, VPos::Center)),
+                        )))
+                        .map_err(err)?;
+                }
+            }
+            from = to;
+        }
+    }
+    Ok(())
+}
+
+/// The colour of a stacked segment: the palette in order, dark enough for white labels.
+fn stacked_colour(k: usize) -> RGBColor {
+    const STACKED: [RGBColor; 7] = [
+        RGBColor(0, 114, 178),
+        RGBColor(213, 94, 0),
+        RGBColor(120, 120, 120),
+        RGBColor(0, 128, 96),
+        RGBColor(170, 68, 136),
+        RGBColor(176, 118, 0),
+        RGBColor(60, 60, 60),
+    ];
+    STACKED[k % STACKED.len()]
+}
+
 pub(super) fn draw_forest<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     x_label: &str,

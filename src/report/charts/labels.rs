@@ -80,7 +80,16 @@ pub(super) fn point_label(run: &RunResult, i: usize) -> String {
 pub(crate) fn value_words(key: &str, value: &str, names: [&str; 2], ruleset: &str) -> String {
     match (key, value.rsplit_once(' ')) {
         ("weights", Some((path, step))) => format!("{} {step}", axis_title(path, names, ruleset)),
-        _ => value.to_owned(),
+        _ => match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+            // A list (the healers' MLs) as its items, or "none".
+            Some(items) if items.trim().is_empty() => "none".to_owned(),
+            Some(items) => items
+                .split(',')
+                .map(|i| i.trim().trim_matches('"'))
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => value.trim_matches('"').to_owned(),
+        },
     }
 }
 

@@ -16,6 +16,7 @@ mod histograms;
 mod labels;
 mod lines;
 mod model;
+mod outcomes;
 mod render;
 mod style;
 mod win_rates;
@@ -32,6 +33,7 @@ use heatmap::fit_heatmap;
 use histograms::{damage_per_hit, rounds, rounds_decided};
 use labels::coinciding_note;
 use model::{Chart, Plot};
+use outcomes::{duel_outcomes, recovery_outcomes};
 use render::rendered;
 use style::{legend_layout, register_font};
 use win_rates::{differences, matchup, win_rate};
@@ -56,6 +58,11 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         .map(|(k, _)| k.as_str())
         .collect();
     let duel = !run.scenario.points[0].model.is_recovery();
+    // The outcome shares lead: who wins, and how the wounded end.
+    if duel {
+        charts.push(duel_outcomes(run, names));
+    }
+    charts.extend(recovery_outcomes(run));
     if duel && !axes.is_empty() {
         charts.extend(win_rate(run, names, &axes));
         if axes.len() >= 2 {
@@ -75,7 +82,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
             charts.push(impairment(run));
         }
     }
-    if let Some(chart) = injuries(run) {
+    if duel && let Some(chart) = injuries(run) {
         charts.push(chart);
     }
     if let Some(chart) = differences(run, names) {
@@ -101,7 +108,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::engine::{Budget, run_model};
     use crate::rules::registry::{Scenario, parse};
@@ -136,7 +143,7 @@ damage = 2
 "b.attack" = [9, 12, 15]
 "#;
 
-    pub(super) fn scenario() -> Scenario {
+    pub(crate) fn scenario() -> Scenario {
         parse(Path::new("t.toml"), SWEEP).unwrap_or_else(|e| panic!("{e}"))
     }
 
@@ -158,7 +165,7 @@ damage = 2
             .collect()
     }
 
-    pub(super) fn finished_run(s: &Scenario) -> RunResult<'_> {
+    pub(crate) fn finished_run(s: &Scenario) -> RunResult<'_> {
         RunResult {
             scenario: s,
             tallies: tallies(s),
@@ -174,7 +181,7 @@ damage = 2
         let s = scenario();
         let run = finished_run(&s);
         let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(rendered.len(), 6);
+        assert_eq!(rendered.len(), 8);
         for r in &rendered {
             // The title up to any apostrophe (which SVG text escapes).
             let title = r.title.split('\'').next().unwrap_or_default();

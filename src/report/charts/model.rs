@@ -44,6 +44,14 @@ pub(super) enum Plot {
         x_label: String,
         rows: Vec<(String, f64, f64, f64)>,
     },
+    /// Shares that make up a whole, one stacked bar per row (percentages summing to 100), with
+    /// the segments' names for the legend.
+    Stacked {
+        x_label: String,
+        y_label: String,
+        segments: Vec<String>,
+        rows: Vec<(String, Vec<f64>)>,
+    },
     Heatmap {
         x_label: String,
         y_label: String,

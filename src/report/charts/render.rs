@@ -2,7 +2,7 @@
 //! the SVG backend (with the title and caption as the document's own, and hover regions) and
 //! on the bitmap written as PNG.
 
-use super::bars::{draw_bars, draw_forest};
+use super::bars::{draw_bars, draw_forest, draw_stacked};
 use super::heatmap::{CellTable, cell_table, draw_heatmap};
 use super::lines::draw_lines;
 use super::model::{Chart, Hover, Plot};
@@ -152,6 +152,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             rows,
         } => draw_bars(&body, x_label, y_label, rows).map(|()| Vec::new()),
         Plot::Forest { x_label, rows } => draw_forest(&body, x_label, rows).map(|()| Vec::new()),
+        Plot::Stacked {
+            x_label,
+            y_label,
+            segments,
+            rows,
+        } => draw_stacked(&body, x_label, y_label, segments, rows).map(|()| Vec::new()),
         Plot::Heatmap {
             x_label,
             y_label,

@@ -312,6 +312,8 @@ mod tests {
         assert_eq!(
             names,
             [
+                "outcomes",
+                "recovery-outcomes",
                 "win-rate",
                 "matchup",
                 "rounds",
@@ -320,7 +322,23 @@ mod tests {
                 "days-to-whole"
             ]
         );
-        let Plot::Lines { series, .. } = &charts[0].plot else {
+        // The outcome shares lead: each point's ends, and how its wounded survivors end, each
+        // adding up to the whole.
+        let Plot::Stacked { rows, .. } = &charts[0].plot else {
+            panic!("outcomes is not a stacked bar chart");
+        };
+        for (i, (_, shares)) in rows.iter().enumerate() {
+            let t = &run.tallies[i];
+            let share = |c: u64| 100.0 * c as f64 / t.trials as f64;
+            assert_eq!(shares, &t.ends.map(share));
+        }
+        let Plot::Stacked { rows, .. } = &charts[1].plot else {
+            panic!("recovery-outcomes is not a stacked bar chart");
+        };
+        for (_, shares) in rows {
+            assert!((shares.iter().sum::<f64>() - 100.0).abs() < 1e-9, "{shares:?}");
+        }
+        let Plot::Lines { series, .. } = &charts[2].plot else {
             panic!("win-rate is not a line chart");
         };
         // One curve per weapon, over the three Attack values, at the points' own rates.
@@ -336,7 +354,7 @@ mod tests {
             columns,
             cells,
             ..
-        } = &charts[1].plot
+        } = &charts[3].plot
         else {
             panic!("matchup is not a heatmap");
         };

@@ -1,0 +1,138 @@
+//! The outcome shares of a run, each a whole split into parts, one stacked bar per point: who
+//! wins the duel (or draws), and how the wounded survivors (a recovery scenario's patients) end:
+//! dead in recovery by cause, still wounded at the horizon, whole with a lasting impairment, or
+//! whole.
+
+use super::labels::{point_label, shown_note, swept_title};
+use super::model::{Chart, MAX_ROWS, Plot, WIDTH, bar_height};
+use crate::report::RunResult;
+use crate::stats::ExtraKind;
+
+/// The height of a stacked-bar chart of `rows` rows, with room for a legend of two lines.
+fn stacked_height(rows: usize) -> u32 {
+    bar_height(rows) + 60
+}
+
+/// Who wins each point's duels: a's wins, b's wins, draws.
+pub(super) fn duel_outcomes(run: &RunResult, names: [&str; 2]) -> Chart {
+    let shown = run.tallies.len().min(MAX_ROWS);
+    let rows = (0..shown)
+        .map(|i| {
+            let t = &run.tallies[i];
+            let n = t.trials.max(1) as f64;
+            let share = |c: u64| 100.0 * c as f64 / n;
+            (
+                point_label(run, i),
+                t.ends.iter().map(|&c| share(c)).collect(),
+            )
+        })
+        .collect::<Vec<_>>();
+    Chart {
+        name: "outcomes".into(),
+        title: format!("How the duel ends: {} against {}", names[0], names[1]),
+        caption: format!(
+            "Share of duels {} wins, {} wins and drawn (at the round limit), at each point.{}",
+            names[0],
+            names[1],
+            shown_note(shown, run.tallies.len())
+        ),
+        height: stacked_height(rows.len()),
+        width: WIDTH,
+        plot: Plot::Stacked {
+            x_label: "share of duels".into(),
+            y_label: swept_title(run),
+            segments: vec![
+                format!("{} wins", names[0]),
+                format!("{} wins", names[1]),
+                "draw".into(),
+            ],
+            rows,
+        },
+    }
+}
+
+/// How the wounded survivors (or patients) end, at each point: died in recovery (by cause where
+/// the ruleset counts causes), unhealed at the horizon, whole with a lasting impairment, whole.
+/// Parts no point has are left out.
+pub(super) fn recovery_outcomes(run: &RunResult) -> Option<Chart> {
+    let first = run.tallies.first()?;
+    let (who, _, sides) = super::aftermath::who_heals(run);
+    let causes: Vec<(usize, String)> = (first.extras.iter().enumerate())
+        .filter(|(_, e)| e.kind == ExtraKind::ShareOfPatients && e.name.starts_with("died_"))
+        .map(|(i, e)| {
+            (
+                i,
+                format!("died: {}", e.name["died_".len()..].replace('_', " ")),
+            )
+        })
+        .collect();
+    let mut segments: Vec<String> = causes.iter().map(|(_, c)| c.clone()).collect();
+    segments.extend(
+        [
+            if causes.is_empty() {
+                "died in recovery"
+            } else {
+                "died: other causes"
+            },
+            "unhealed at the horizon",
+            "whole, lasting impairment",
+            "whole",
+        ]
+        .map(str::to_owned),
+    );
+    let shown = run.tallies.len().min(MAX_ROWS);
+    let mut rows: Vec<(String, Vec<f64>)> = (0..shown)
+        .map(|i| {
+            let t = &run.tallies[i];
+            let r = t.recovery_pooled();
+            let n = r.patients.max(1) as f64;
+            let by_cause: Vec<u64> = causes.iter().map(|&(k, _)| t.extra[k]).collect();
+            let other = r.deaths.saturating_sub(by_cause.iter().sum());
+            let whole = r.days_to_whole.count();
+            let counts = by_cause.into_iter().chain([
+                other,
+                r.unhealed,
+                r.whole_impaired,
+                whole.saturating_sub(r.whole_impaired),
+            ]);
+            (
+                point_label(run, i),
+                counts.map(|c| 100.0 * c as f64 / n).collect(),
+            )
+        })
+        .collect();
+    if rows
+        .iter()
+        .all(|(_, shares)| shares.iter().all(|&s| s == 0.0))
+    {
+        return None;
+    }
+    // Leave out the parts no point has.
+    let used: Vec<bool> = (0..segments.len())
+        .map(|k| rows.iter().any(|(_, shares)| shares[k] > 0.0))
+        .collect();
+    segments = (segments.into_iter().zip(&used))
+        .filter_map(|(s, &u)| u.then_some(s))
+        .collect();
+    for (_, shares) in &mut rows {
+        *shares = (shares.iter().zip(&used))
+            .filter_map(|(&s, &u)| u.then_some(s))
+            .collect();
+    }
+    Some(Chart {
+        name: "recovery-outcomes".into(),
+        title: format!("How the {who} end"),
+        caption: format!(
+            "Share of all {who}{sides} who died in recovery, were still wounded at the horizon, or were whole, with or without a lasting impairment, at each point.{}",
+            shown_note(shown, run.tallies.len())
+        ),
+        height: stacked_height(rows.len()),
+        width: WIDTH,
+        plot: Plot::Stacked {
+            x_label: format!("share of {who}"),
+            y_label: swept_title(run),
+            segments,
+            rows,
+        },
+    })
+}

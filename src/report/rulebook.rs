@@ -1,0 +1,295 @@
+//! Tables for a rulebook, written beside the CSV files under `tables/`: the headline results as
+//! a Markdown table (`tables/results.md`), and for a sweep of two values a pivot per headline
+//! rate (`tables/a_win_rate.md` and `.csv`): rows the first swept value, columns the second,
+//! each cell the rate (with its 95% interval in the CSV). Swept values and fighters are in
+//! words; the raw paths and column names stay in `summary.csv`.
+
+use super::RunResult;
+use super::charts::{axis_title, value_words};
+use crate::stats::{Side, Tally, wilson};
+use std::fmt::Write as _;
+
+/// A headline rate: its file stem, its heading in words, and its count and base in a tally.
+struct Rate {
+    stem: &'static str,
+    title: String,
+    count: fn(&Tally) -> (u64, u64),
+}
+
+/// The headline rates of this run: the duel's (not for a recovery scenario) and the healing's
+/// where the ruleset has them.
+fn rates(run: &RunResult) -> Vec<Rate> {
+    let names = run.scenario.points[0].model.names();
+    let recovery = run.scenario.points[0].model.is_recovery();
+    let info = crate::rules::registry::info(run.scenario.ruleset);
+    let who = if recovery {
+        "patients"
+    } else {
+        "wounded survivors"
+    };
+    let mut rates = Vec::new();
+    if !recovery {
+        rates.extend([
+            Rate {
+                stem: "a_win_rate",
+                title: format!("{} wins", names[0]),
+                count: |t| (t.wins(Side::A), t.trials),
+            },
+            Rate {
+                stem: "b_win_rate",
+                title: format!("{} wins", names[1]),
+                count: |t| (t.wins(Side::B), t.trials),
+            },
+            Rate {
+                stem: "draw_rate",
+                title: "draws".to_owned(),
+                count: |t| (t.draws(), t.trials),
+            },
+            Rate {
+                stem: "a_dead_rate",
+                title: format!("{} dies", names[0]),
+                count: |t| (t.dead[0], t.trials),
+            },
+            Rate {
+                stem: "b_dead_rate",
+                title: format!("{} dies", names[1]),
+                count: |t| (t.dead[1], t.trials),
+            },
+        ]);
+    }
+    rates.push(Rate {
+        stem: "unhealed_rate",
+        title: format!("{who} unhealed at the horizon"),
+        count: |t| {
+            let r = t.recovery_pooled();
+            (r.unhealed, r.patients)
+        },
+    });
+    if info.is_none_or(|i| i.recovery_deaths) {
+        rates.push(Rate {
+            stem: "recovery_death_rate",
+            title: format!("{who} who die in recovery"),
+            count: |t| {
+                let r = t.recovery_pooled();
+                (r.deaths, r.patients)
+            },
+        });
+    }
+    if info.is_none_or(|i| i.impairment) {
+        rates.push(Rate {
+            stem: "impairment_rate",
+            title: format!("{who} left with lasting impairment"),
+            count: |t| {
+                let r = t.recovery_pooled();
+                (r.impaired, r.patients)
+            },
+        });
+    }
+    rates
+}
+
+/// A rate as a rulebook prints it: "51.0%" (or "–" with nothing to count).
+fn percent(count: u64, of: u64) -> String {
+    if of == 0 {
+        return "–".to_owned();
+    }
+    format!("{:.1}%", 100.0 * count as f64 / of as f64)
+}
+
+/// A Markdown cell: pipes escaped, lines joined.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A Markdown table of `head` and `rows`, the first `left` columns left-aligned, the rest right.
+fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> String {
+    let mut out = String::new();
+    let line = |cells: &[String]| {
+        format!(
+            "| {} |\n",
+            cells
+                .iter()
+                .map(|c| cell(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        )
+    };
+    out.push_str(&line(head));
+    let rule: Vec<String> = (0..head.len())
+        .map(|c| if c < left { "---" } else { "---:" }.to_owned())
+        .collect();
+    out.push_str(&line(&rule));
+    for row in rows {
+        out.push_str(&line(row));
+    }
+    out
+}
+
+/// A CSV field, quoted when it needs to be.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Every table file of this run, as (name under the output folder, bytes).
+pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
+    let s = run.scenario;
+    let Some(first) = s.points.first() else {
+        return Vec::new();
+    };
+    let names = first.model.names();
+    let rates = rates(run);
+    let finished = s.points.iter().zip(&run.tallies);
+    // The headline results: one row per point.
+    let mut head: Vec<String> = if first.swept.is_empty() {
+        vec!["duel".to_owned()]
+    } else {
+        (first.swept.iter())
+            .map(|(k, _)| axis_title(k, names, s.ruleset))
+            .collect()
+    };
+    head.extend(rates.iter().map(|r| r.title.clone()));
+    let keys = head.len() - rates.len();
+    let rows: Vec<Vec<String>> = finished
+        .clone()
+        .map(|(p, t)| {
+            let mut row: Vec<String> = if p.swept.is_empty() {
+                vec![format!("{} against {}", names[0], names[1])]
+            } else {
+                (p.swept.iter())
+                    .map(|(k, v)| value_words(k, v, names, s.ruleset))
+                    .collect()
+            };
+            row.extend(rates.iter().map(|r| {
+                let (c, n) = (r.count)(t);
+                percent(c, n)
+            }));
+            row
+        })
+        .collect();
+    let mut files = vec![(
+        "tables/results.md".to_owned(),
+        format!(
+            "{}\n\nPercentages of {}; the 95% intervals are in summary.csv.\n",
+            markdown(&head, &rows, keys).trim_end(),
+            if first.model.is_recovery() {
+                "patients"
+            } else {
+                "duels (of wounded survivors for the healing)"
+            }
+        )
+        .into_bytes(),
+    )];
+    // A pivot per rate for a sweep of two values.
+    if first.swept.len() == 2 {
+        let swept = s.swept_values();
+        let (row_key, row_values) = &swept[0];
+        let (column_key, column_values) = &swept[1];
+        let row_title = axis_title(row_key, names, s.ruleset);
+        let column_title = axis_title(column_key, names, s.ruleset);
+        let words = |k: &str, v: &String| value_words(k, v, names, s.ruleset);
+        for rate in &rates {
+            let mut md_rows = Vec::new();
+            let mut csv = format!("{}", csv_field(&format!("{row_title} \\ {column_title}")));
+            for v in column_values {
+                let v = words(column_key, v);
+                let _ = write!(
+                    csv,
+                    ",{},{},{}",
+                    csv_field(&v),
+                    csv_field(&format!("{v} lo")),
+                    csv_field(&format!("{v} hi"))
+                );
+            }
+            csv.push('\n');
+            for rv in row_values {
+                let mut md_row = vec![words(row_key, rv)];
+                csv.push_str(&csv_field(&words(row_key, rv)));
+                for cv in column_values {
+                    let found = finished
+                        .clone()
+                        .find(|(p, _)| p.swept[0].1 == *rv && p.swept[1].1 == *cv);
+                    match found {
+                        Some((_, t)) => {
+                            let (c, n) = (rate.count)(t);
+                            md_row.push(percent(c, n));
+                            let (r, lo, hi) = wilson(c, n);
+                            let _ = write!(csv, ",{r:.6},{lo:.6},{hi:.6}");
+                        }
+                        None => {
+                            md_row.push("–".to_owned());
+                            csv.push_str(",,,");
+                        }
+                    }
+                }
+                csv.push('\n');
+                md_rows.push(md_row);
+            }
+            let mut md_head = vec![format!("{row_title} \\ {column_title}")];
+            md_head.extend(column_values.iter().map(|v| words(column_key, v)));
+            files.push((
+                format!("tables/{}.md", rate.stem),
+                format!(
+                    "{}: rows {row_title}, columns {column_title}.\n\n{}",
+                    rate.title,
+                    markdown(&md_head, &md_rows, 1)
+                )
+                .into_bytes(),
+            ));
+            files.push((format!("tables/{}.csv", rate.stem), csv.into_bytes()));
+        }
+    }
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::tests::{finished_run, scenario};
+
+    #[test]
+    fn a_two_value_sweep_gets_a_pivot_per_rate_naming_every_value() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let files = tables(&run);
+        let get = |name: &str| {
+            files
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, b)| String::from_utf8_lossy(b).into_owned())
+                .unwrap_or_else(|| panic!("no {name}"))
+        };
+        let pivot = get("tables/a_win_rate.md");
+        // Rows: the Knight's weapons; columns: the Brigand's attacks; no raw path.
+        assert!(
+            pivot.contains("| Knight's weapon \\ Brigand's attack | 9 | 12 | 15 |"),
+            "{pivot}"
+        );
+        assert!(
+            pivot.contains("| sword |") && pivot.contains("| club |"),
+            "{pivot}"
+        );
+        assert!(
+            !pivot.contains("a.weapon") && !pivot.contains("_rate"),
+            "{pivot}"
+        );
+        // The club row at Attack 12 is point 4's rate.
+        let t = &run.tallies[4];
+        let cell = percent(t.wins(Side::A), t.trials);
+        let club = pivot
+            .lines()
+            .find(|l| l.starts_with("| club |"))
+            .unwrap_or_default();
+        assert_eq!(club.split(" | ").nth(2), Some(cell.as_str()), "{club}");
+        let csv = get("tables/a_win_rate.csv");
+        assert_eq!(csv.lines().count(), 3, "{csv}");
+        let results = get("tables/results.md");
+        assert_eq!(
+            results.lines().filter(|l| l.starts_with('|')).count(),
+            2 + 6
+        );
+    }
+}
