@@ -193,7 +193,7 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         let words = |k: &str, v: &String| value_words(k, v, names, s.ruleset);
         for rate in &rates {
             let mut md_rows = Vec::new();
-            let mut csv = format!("{}", csv_field(&format!("{row_title} \\ {column_title}")));
+            let mut csv = csv_field(&format!("{row_title} \\ {column_title}"));
             for v in column_values {
                 let v = words(column_key, v);
                 let _ = write!(

@@ -336,7 +336,10 @@ mod tests {
             panic!("recovery-outcomes is not a stacked bar chart");
         };
         for (_, shares) in rows {
-            assert!((shares.iter().sum::<f64>() - 100.0).abs() < 1e-9, "{shares:?}");
+            assert!(
+                (shares.iter().sum::<f64>() - 100.0).abs() < 1e-9,
+                "{shares:?}"
+            );
         }
         let Plot::Lines { series, .. } = &charts[2].plot else {
             panic!("win-rate is not a line chart");
