@@ -94,7 +94,8 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
             "distributions.csv",
             "manifest.json",
             "report.html",
-            "summary.csv"
+            "summary.csv",
+            "tables"
         ],
         "only the outputs: no temporary files, no journal"
     );

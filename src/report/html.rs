@@ -111,21 +111,22 @@ figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
 pre { background: #f7f7f7; padding: 0.8rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; }
 .over { background: #fff4d6; }
+p.facts { font-size: 0.85rem; color: #444; }
 details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
 @media print {
   @page { size: A4; margin: 14mm 12mm; }
   body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
   h1 { font-size: 16pt; } h2 { font-size: 12.5pt; margin-top: 1.2rem; } h3 { font-size: 10.5pt; margin: 0.8rem 0 0.3rem; }
   p { margin: 0.4rem 0; }
-  table { font-size: 7.5pt; margin: 0.4rem 0; }
+  table { font-size: 7pt; margin: 0.4rem 0; }
   th, td { padding: 0.08rem 0.25rem; }
   th { font-weight: 600; }
   td.n small { font-size: 6.5pt; }
   tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
   pre { font-size: 7pt; padding: 0.4rem; }
-  /* Three charts to an A4 page: each drawn at most 76 mm tall, its caption under it. */
-  figure { margin: 0.3rem 0 0.5rem; }
-  figure svg { max-height: 76mm; width: auto; }
+  /* Three charts to an A4 page: each drawn at most 70 mm tall, its caption under it. */
+  figure { margin: 0.2rem 0 0.4rem; }
+  figure svg { max-height: 70mm; width: auto; }
   figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
@@ -206,26 +207,30 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
     let swept: Vec<String> = (s.points[0].swept.iter())
         .map(|(k, _)| super::charts::axis_title(k, names, s.ruleset))
         .collect();
-    let _ = writeln!(h, "<table>");
-    for (k, v) in [
+    // The run's facts in one line each way they are read: what varied, how much was run.
+    let facts = [
         ("scenario file", s.path.display().to_string()),
-        ("ruleset", s.ruleset.to_owned()),
-        ("points", s.points.len().to_string()),
         (
-            "swept",
+            "varied",
             if swept.is_empty() {
                 "nothing".to_owned()
             } else {
-                swept.join(", ")
+                format!("{} ({} points)", swept.join(", "), s.points.len())
             },
         ),
         ("trials", budget),
         ("trials run", run.total_trials().to_string()),
         ("seed", s.seed.to_string()),
-    ] {
-        let _ = writeln!(h, "<tr><th>{k}</th><td>{}</td></tr>", escape(&v));
-    }
-    let _ = writeln!(h, "</table>");
+    ];
+    let _ = writeln!(
+        h,
+        "<p class=\"facts\">{}</p>",
+        facts
+            .iter()
+            .map(|(k, v)| format!("<strong>{k}</strong> {}", escape(v)))
+            .collect::<Vec<_>>()
+            .join(" · ")
+    );
 
     headline(&mut h, run, names);
     differences(&mut h, run, names);
@@ -264,6 +269,10 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         }
     }
 
+    // The text it ran (which a merge reads from the shards, not from the path).
+    let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
+    // What follows is reference, printed as an appendix from a new page.
+    let _ = writeln!(h, "<div class=\"appendix\">");
     if !tables.is_empty() {
         let _ = writeln!(
             h,
@@ -280,10 +289,6 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         let _ = writeln!(h, "</ul>");
     }
 
-    // The text it ran (which a merge reads from the shards, not from the path).
-    let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
-    // What follows is reference, printed as an appendix from a new page.
-    let _ = writeln!(h, "<div class=\"appendix\">");
     parameters(&mut h, run, text);
 
     let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));

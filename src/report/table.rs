@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 /// The most characters of text a table row may hold, cell padding included: about 1,000 px of
 /// the report's table font on screen, and the width of an A4 page's text in print.
-const ROW_BUDGET: usize = 110;
+const ROW_BUDGET: usize = 124;
 
 /// Characters of padding and border a cell adds.
 const CELL_PADDING: usize = 2;

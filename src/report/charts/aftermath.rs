@@ -1,13 +1,11 @@
-//! What the duels leave behind: how soon their wounded survivors are whole, how many keep a
-//! lasting impairment, and (zone-d100) the injuries per duel by zone and severity.
+//! What the duels leave behind: how soon their wounded survivors are whole, and (zone-d100)
+//! the injuries per duel by zone and severity.
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, swept_title};
-use super::model::{
-    Chart, MAX_ROWS, MAX_SERIES, Plot, Rate, Series, WIDTH, bar_height, percent, spread,
-};
+use super::model::{Chart, MAX_ROWS, MAX_SERIES, Plot, Rate, Series, WIDTH, spread};
 use crate::report::RunResult;
-use crate::stats::{ExtraKind, wilson};
+use crate::stats::ExtraKind;
 
 /// Who heals and from when: "wounded survivors" of the duel, or a recovery scenario's
 /// "patients" from the injury.
@@ -72,34 +70,6 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
             y_range: (0.0, 100.0),
             series,
             integer_x: true,
-        },
-    }
-}
-
-/// The share of wounded survivors left with lasting impairment, per point.
-pub(super) fn impairment(run: &RunResult) -> Chart {
-    let (who, _, sides) = who_heals(run);
-    let shown = run.tallies.len().min(MAX_ROWS);
-    let rows = (0..shown)
-        .map(|i| {
-            let pooled = run.tallies[i].recovery_pooled();
-            let (r, lo, hi) = wilson(pooled.impaired, pooled.patients);
-            (point_label(run, i), percent(r), percent(lo), percent(hi))
-        })
-        .collect::<Vec<_>>();
-    Chart {
-        name: "impairment".into(),
-        title: format!("Lasting impairment among {who}"),
-        caption: format!(
-            "Share of all {who}{sides} left with a lasting impairment, with its 95% interval: of all of them, not only those made whole.{}",
-            shown_note(shown, run.tallies.len())
-        ),
-        height: bar_height(rows.len()),
-        width: WIDTH,
-        plot: Plot::Bars {
-            y_label: swept_title(run),
-            x_label: format!("impaired (% of {who})"),
-            rows,
         },
     }
 }

@@ -27,7 +27,7 @@ pub(crate) use labels::{axis_title, value_phrase, value_words};
 pub use render::Rendered;
 
 use super::RunResult;
-use aftermath::{days_to_whole, impairment, injuries};
+use aftermath::{days_to_whole, injuries};
 use anyhow::Result;
 use heatmap::fit_heatmap;
 use histograms::{damage_per_hit, rounds, rounds_decided};
@@ -77,10 +77,8 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         }
     }
     if tallies.iter().any(|t| t.recovery_pooled().patients > 0) {
+        // Lasting impairment is a part of the recovery outcomes above.
         charts.push(days_to_whole(run));
-        if tallies.iter().any(|t| t.recovery_pooled().impaired > 0) {
-            charts.push(impairment(run));
-        }
     }
     if duel && let Some(chart) = injuries(run) {
         charts.push(chart);
