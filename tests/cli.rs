@@ -114,12 +114,16 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
             "damage-per-hit.svg",
             "days-to-whole.png",
             "days-to-whole.svg",
+            "outcomes.png",
+            "outcomes.svg",
+            "recovery-outcomes.png",
+            "recovery-outcomes.svg",
             "rounds-decided.png",
             "rounds-decided.svg",
             "rounds.png",
             "rounds.svg"
         ],
-        "a single point draws the rounds, rounds-decided, damage-per-hit and days-to-whole charts"
+        "a single point draws the outcome shares, rounds, rounds-decided, damage-per-hit and days-to-whole charts"
     );
 }
 
