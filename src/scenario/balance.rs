@@ -132,10 +132,9 @@ impl Answer {
         let goal = if even {
             "makes the duel even".to_owned()
         } else {
-            format!(
-                "brings the share of duels where {outcome} to {:.1}%",
-                100.0 * b.target
-            )
+            let target = format!("{:.4}", 100.0 * b.target);
+            let target = target.trim_end_matches('0').trim_end_matches('.');
+            format!("brings the share of duels where {outcome} to {target}%")
         };
         let mut words = match self.found {
             Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => format!(
