@@ -292,12 +292,19 @@ fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
             path.display(),
             text(&o.stderr)
         );
-        let mut charts = vec!["win-rate", "rounds", "rounds-decided", "days-to-whole"];
+        let mut charts = vec![
+            "outcomes",
+            "recovery-outcomes",
+            "win-rate",
+            "rounds",
+            "rounds-decided",
+            "days-to-whole",
+        ];
         if *axes >= 2 {
             charts.push("matchup");
         }
         if path.to_string_lossy().contains("zone-d100") {
-            charts.extend(["injuries", "impairment"]);
+            charts.push("injuries");
         }
         let report = text(&read(&out.join("report.html")));
         for chart in &charts {
