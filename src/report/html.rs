@@ -6,8 +6,8 @@
 //! ruleset's assumptions table as its rules page states them, and the manifest. It loads
 //! nothing from the network and runs no script.
 
-use super::RunResult;
 use super::charts::Rendered;
+use super::{RunResult, Words};
 use crate::stats::{ExtraKind, Side, Tally, wilson};
 use std::fmt::Write as _;
 
@@ -302,36 +302,6 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         env!("CARGO_PKG_VERSION")
     );
     h
-}
-
-/// The words a report uses for what a trial is: a duel and its wounded survivors, or (for a
-/// recovery scenario) a patient.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Words {
-    /// A recovery scenario: patients, not duels.
-    pub recovery: bool,
-}
-
-impl Words {
-    /// The words of this run.
-    pub(crate) fn of(run: &RunResult) -> Words {
-        Words {
-            recovery: run
-                .scenario
-                .points
-                .first()
-                .is_some_and(|p| p.model.is_recovery()),
-        }
-    }
-
-    /// Who heals: "wounded survivors" or "patients".
-    pub(crate) fn patients(self) -> &'static str {
-        if self.recovery {
-            "patients"
-        } else {
-            "wounded survivors"
-        }
-    }
 }
 
 fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {

@@ -71,6 +71,46 @@ impl<'a> RunResult<'a> {
     }
 }
 
+/// The words a report uses for what a trial is: a duel and its wounded survivors, or (for a
+/// recovery scenario) a patient.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Words {
+    /// A recovery scenario: patients, not duels.
+    pub recovery: bool,
+}
+
+impl Words {
+    /// The words of this run.
+    pub(crate) fn of(run: &RunResult) -> Words {
+        Words {
+            recovery: run
+                .scenario
+                .points
+                .first()
+                .is_some_and(|p| p.model.is_recovery()),
+        }
+    }
+
+    /// Who heals: "wounded survivors" or "patients".
+    pub(crate) fn patients(self) -> &'static str {
+        if self.recovery {
+            "patients"
+        } else {
+            "wounded survivors"
+        }
+    }
+
+    /// What the healing days count from: "duel" or "injury".
+    pub(crate) fn from(self) -> &'static str {
+        if self.recovery { "injury" } else { "duel" }
+    }
+
+    /// Whose wounds are pooled: " (both sides)" after a duel, nothing for patients.
+    pub(crate) fn sides(self) -> &'static str {
+        if self.recovery { "" } else { " (both sides)" }
+    }
+}
+
 /// One output file.
 pub trait Export {
     /// The file's name inside the output folder.

@@ -4,8 +4,8 @@
 //! each cell the rate (with its 95% interval in the CSV). Swept values and fighters are in
 //! words; the raw paths and column names stay in `summary.csv`.
 
-use super::RunResult;
 use super::charts::{axis_title, value_words};
+use super::{RunResult, Words};
 use crate::stats::{Side, Tally, wilson};
 use std::fmt::Write as _;
 
@@ -20,13 +20,9 @@ struct Rate {
 /// where the ruleset has them.
 fn rates(run: &RunResult) -> Vec<Rate> {
     let names = run.scenario.points[0].model.names();
-    let recovery = run.scenario.points[0].model.is_recovery();
+    let Words { recovery } = Words::of(run);
+    let who = Words::of(run).patients();
     let info = crate::rules::registry::info(run.scenario.ruleset);
-    let who = if recovery {
-        "patients"
-    } else {
-        "wounded survivors"
-    };
     let mut rates = Vec::new();
     if !recovery {
         rates.extend([

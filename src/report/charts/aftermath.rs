@@ -4,22 +4,13 @@
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, swept_title};
 use super::model::{Chart, MAX_ROWS, MAX_SERIES, Plot, Rate, Series, WIDTH, spread};
-use crate::report::RunResult;
+use crate::report::{RunResult, Words};
 use crate::stats::ExtraKind;
-
-/// Who heals and from when: "wounded survivors" of the duel, or a recovery scenario's
-/// "patients" from the injury.
-pub(super) fn who_heals(run: &RunResult) -> (&'static str, &'static str, &'static str) {
-    if run.scenario.points[0].model.is_recovery() {
-        ("patients", "injury", "")
-    } else {
-        ("wounded survivors", "duel", " (both sides)")
-    }
-}
 
 /// The share of wounded survivors whole by each day, one curve per point.
 pub(super) fn days_to_whole(run: &RunResult) -> Chart {
-    let (who, from, sides) = who_heals(run);
+    let words = Words::of(run);
+    let (who, from, sides) = (words.patients(), words.from(), words.sides());
     let chosen = spread(run.tallies.len(), MAX_SERIES);
     let mut last = 1;
     for &i in &chosen {

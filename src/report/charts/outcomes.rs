@@ -5,7 +5,7 @@
 
 use super::labels::{point_label, shown_note, swept_title};
 use super::model::{Chart, MAX_ROWS, Plot, WIDTH, bar_height};
-use crate::report::RunResult;
+use crate::report::{RunResult, Words};
 use crate::stats::ExtraKind;
 
 /// The height of a stacked-bar chart of `rows` rows, with room for a legend of two lines.
@@ -56,7 +56,8 @@ pub(super) fn duel_outcomes(run: &RunResult, names: [&str; 2]) -> Chart {
 /// Parts no point has are left out.
 pub(super) fn recovery_outcomes(run: &RunResult) -> Option<Chart> {
     let first = run.tallies.first()?;
-    let (who, _, sides) = super::aftermath::who_heals(run);
+    let words = Words::of(run);
+    let (who, sides) = (words.patients(), words.sides());
     let causes: Vec<(usize, String)> = (first.extras.iter().enumerate())
         .filter(|(_, e)| e.kind == ExtraKind::ShareOfPatients && e.name.starts_with("died_"))
         .map(|(i, e)| {
