@@ -2,8 +2,10 @@
 //! intervals around a zero line), and the row labels they share.
 
 use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width};
+use anyhow::Result;
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::SegmentValue;
+use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
+use plotters::coord::types::{RangedCoordf64, RangedCoordi32};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -29,21 +31,23 @@ fn row_label(rows: &[(String, f64, f64, f64)], v: &SegmentValue<i32>) -> String 
     }
 }
 
-pub(super) fn draw_bars<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+/// The chart area of a row chart (bars, stacked bars, a forest plot): a row per segment, the
+/// first on top, over `x_range`, with its mesh drawn: the rows' labels on the left (and
+/// `y_label` beside them, if any) and `x_format` on the value axis.
+fn row_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
     x_label: &str,
     y_label: &str,
     rows: &[(String, f64, f64, f64)],
-) -> DrawResult {
+    x_range: std::ops::Range<f64>,
+    x_format: &dyn Fn(&f64) -> String,
+) -> Result<RowChart<'a, DB>> {
     let n = rows.len().max(1) as i32;
-    let label_px = row_label_width(rows);
-    let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
-    let x_max = top * 1.15;
     let mut chart = ChartBuilder::on(area)
         .margin_right(30)
         .x_label_area_size(60)
-        .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
-        .build_cartesian_2d(0f64..x_max, (0..n - 1).into_segmented())
+        .y_label_area_size(row_label_width(rows) + if y_label.is_empty() { 0 } else { 30 })
+        .build_cartesian_2d(x_range, (0..n - 1).into_segmented())
         .map_err(err)?;
     let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
     chart
@@ -54,12 +58,31 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
         .label_style((FONT, 17))
         .y_labels(rows.len() + 1)
         .y_label_formatter(&y_format)
-        .x_label_formatter(&|x| axis_number(*x, x_max))
+        .x_label_formatter(x_format)
         .disable_y_mesh()
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(205, 205, 205))
         .draw()
         .map_err(err)?;
+    Ok(chart)
+}
+
+/// A row chart's drawing context: values across, segmented rows down.
+type RowChart<'a, DB> =
+    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, SegmentedCoord<RangedCoordi32>>>;
+
+pub(super) fn draw_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    x_label: &str,
+    y_label: &str,
+    rows: &[(String, f64, f64, f64)],
+) -> DrawResult {
+    let n = rows.len().max(1) as i32;
+    let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
+    let x_max = top * 1.15;
+    let mut chart = row_chart(area, x_label, y_label, rows, 0f64..x_max, &|x| {
+        axis_number(*x, x_max)
+    })?;
     let colour = PALETTE[0];
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
@@ -141,27 +164,9 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
         .map(|(l, _)| (l.clone(), 0.0, 0.0, 0.0))
         .collect();
     let n = rows.len().max(1) as i32;
-    let mut chart = ChartBuilder::on(&body)
-        .margin_right(30)
-        .x_label_area_size(60)
-        .y_label_area_size(row_label_width(&labelled) + if y_label.is_empty() { 0 } else { 30 })
-        .build_cartesian_2d(0f64..100.0, (0..n - 1).into_segmented())
-        .map_err(err)?;
-    let y_format = |v: &SegmentValue<i32>| row_label(&labelled, v);
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .y_desc(y_label)
-        .axis_desc_style((FONT, 20))
-        .label_style((FONT, 17))
-        .y_labels(rows.len() + 1)
-        .y_label_formatter(&y_format)
-        .x_label_formatter(&|x| format!("{x:.0}%"))
-        .disable_y_mesh()
-        .light_line_style(RGBColor(235, 235, 235))
-        .bold_line_style(RGBColor(205, 205, 205))
-        .draw()
-        .map_err(err)?;
+    let mut chart = row_chart(&body, x_label, y_label, &labelled, 0f64..100.0, &|x| {
+        format!("{x:.0}%")
+    })?;
     for (i, (_, shares)) in rows.iter().enumerate() {
         let y = n - 1 - i as i32;
         let mut from = 0.0;
@@ -196,6 +201,35 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A difference with its interval, to as many decimals as tell its ends apart (at least one,
+/// at most four; one for exactly no difference): "+0.9 [+0.7, +1.1]", "+0.003 [-0.002, +0.008]",
+/// "0.0 [0.0, 0.0]", never "-0.0".
+pub(super) fn interval_label(value: f64, lo: f64, hi: f64) -> String {
+    let spread = (hi - lo).abs().max(value.abs());
+    // Exactly no difference needs no digits to tell it.
+    let decimals = if spread == 0.0 {
+        1
+    } else {
+        (1..4)
+            .find(|&d| spread >= 10f64.powi(-d) * 2.0)
+            .unwrap_or(4) as usize
+    };
+    let signed = |x: f64| {
+        let text = format!("{x:+.decimals$}");
+        // A value that rounds to zero is zero, not "-0.0".
+        if text
+            .trim_start_matches(['+', '-'])
+            .chars()
+            .all(|c| c == '0' || c == '.')
+        {
+            format!("{:.decimals$}", 0.0)
+        } else {
+            text
+        }
+    };
+    format!("{} [{}, {}]", signed(value), signed(lo), signed(hi))
+}
+
 /// The colour of a stacked segment: the palette in order, dark enough for white labels.
 fn stacked_colour(k: usize) -> RGBColor {
     const STACKED: [RGBColor; 7] = [
@@ -216,31 +250,13 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
     let n = rows.len().max(1) as i32;
-    let label_px = row_label_width(rows);
     let lo = rows.iter().fold(0.0f64, |m, r| m.min(r.2));
     let hi = rows.iter().fold(0.0f64, |m, r| m.max(r.3));
     let span = (hi - lo).max(0.1);
     let (x_lo, x_hi) = (lo - span * 0.08, hi + span * 0.22);
-    let mut chart = ChartBuilder::on(area)
-        .margin_right(30)
-        .x_label_area_size(60)
-        .y_label_area_size(label_px)
-        .build_cartesian_2d(x_lo..x_hi, (0..n - 1).into_segmented())
-        .map_err(err)?;
-    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
-    chart
-        .configure_mesh()
-        .x_desc(x_label)
-        .axis_desc_style((FONT, 20))
-        .label_style((FONT, 17))
-        .y_labels(rows.len() + 1)
-        .y_label_formatter(&y_format)
-        .x_label_formatter(&|x| axis_number(*x, x_hi - x_lo))
-        .disable_y_mesh()
-        .light_line_style(RGBColor(235, 235, 235))
-        .bold_line_style(RGBColor(205, 205, 205))
-        .draw()
-        .map_err(err)?;
+    let mut chart = row_chart(area, x_label, "", rows, x_lo..x_hi, &|x| {
+        axis_number(*x, x_hi - x_lo)
+    })?;
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
@@ -263,7 +279,7 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
             let y = SegmentValue::CenterOf(n - 1 - i as i32);
             Text::new(
-                format!("{:+.1} [{:+.1}, {:+.1}]", r.1, r.2, r.3),
+                interval_label(r.1, r.2, r.3),
                 (r.3 + (x_hi - x_lo) * 0.012, y),
                 (FONT, 16)
                     .into_font()
@@ -273,4 +289,23 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
         }))
         .map_err(err)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::interval_label;
+
+    #[test]
+    fn interval_labels_carry_the_digits_that_tell_their_ends_apart() {
+        assert_eq!(interval_label(0.93, 0.74, 1.11), "+0.9 [+0.7, +1.1]");
+        assert_eq!(
+            interval_label(0.003, -0.002, 0.008),
+            "+0.003 [-0.002, +0.008]"
+        );
+        assert_eq!(
+            interval_label(-0.0001, -0.00004, 0.00002),
+            "-0.0001 [0.0000, 0.0000]"
+        );
+        assert_eq!(interval_label(0.0, 0.0, 0.0), "0.0 [0.0, 0.0]");
+    }
 }
