@@ -437,6 +437,14 @@ fn a_balance_search_split_over_shards_merges_into_the_answer_of_one_machine() {
             && !answer.contains("a_win_rate"),
         "the answer is in the report, in words: {answer}"
     );
+    // Its chart marks the probes as points with the target and the answer, not a win-rate curve.
+    let chart = String::from_utf8_lossy(&read(&merged.join("charts/balance.svg"))).into_owned();
+    assert!(
+        chart.contains("target: 0.05%")
+            && chart.contains("answer: B&apos;s defense between 12 and 13"),
+        "the balance chart marks the target and the answer"
+    );
+    assert!(!merged.join("charts/win-rate.svg").exists());
     // A range too wide to run every value on every shard is refused, with the limit.
     std::fs::write(
         dir.join("wide.toml"),

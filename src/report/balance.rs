@@ -57,13 +57,19 @@ pub fn write(
             tally.trials
         ));
     }
-    let answer = match evaluated.first() {
+    let (words, marks) = match evaluated.first() {
         Some((_, model, _)) => {
             let names = model.names();
             let title = super::charts::axis_title(&balance.path, names, scenario.ruleset);
-            answer.words(balance, &title, names)
+            let marks = super::BalanceMarks {
+                rate: Answer::rate_words(balance, names),
+                index: balance.rate,
+                target: balance.target,
+                answer: answer.value(),
+            };
+            (answer.words(balance, &title, names), Some(marks))
         }
-        None => answer.text(balance),
+        None => (answer.text(balance), None),
     };
     let mut points = Vec::new();
     let mut tallies = Vec::new();
@@ -85,8 +91,9 @@ pub fn write(
         tallies,
         threads: ran.threads,
         duration: ran.duration,
-        notes: vec![answer],
+        notes: vec![words],
         extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
+        balance: marks,
     };
     super::write_all(&result, dir)?;
     Ok(())

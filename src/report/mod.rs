@@ -35,6 +35,22 @@ pub struct RunResult<'a> {
     pub notes: Vec<String>,
     /// Tables of its own a run adds (`balance.csv`), written with the rest.
     pub extra_files: Vec<(String, Vec<u8>)>,
+    /// A `[balance]` search's target and answer, which its chart marks.
+    pub balance: Option<BalanceMarks>,
+}
+
+/// What a `[balance]` chart marks: the rate searched, its target and the answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalanceMarks {
+    /// The rate in words ("Maceman wins").
+    pub rate: String,
+    /// Which rate ([`crate::scenario::balance::TARGETS`] index).
+    pub index: usize,
+    /// The target, a share from 0 to 1.
+    pub target: f64,
+    /// The value found with its interval (value, lo, hi); `None` when the range does not
+    /// reach the target.
+    pub answer: Option<(f64, f64, f64)>,
 }
 
 impl<'a> RunResult<'a> {
@@ -52,6 +68,7 @@ impl<'a> RunResult<'a> {
             duration,
             notes: Vec::new(),
             extra_files: Vec::new(),
+            balance: None,
         }
     }
 

@@ -61,6 +61,29 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// The value found with its interval (value, lo, hi): a value on the target is itself;
+    /// a crossing between neighbouring integers is their middle, from one to the other; `None`
+    /// when the range does not reach the target.
+    pub fn value(&self) -> Option<(f64, f64, f64)> {
+        match self.found {
+            Found::At(at, _) => Some((at, at, at)),
+            Found::Between([(lo, _), (hi, _)]) => Some(((lo + hi) / 2.0, lo, hi)),
+            Found::Interpolated { at, .. } => Some(at),
+            Found::Unreachable(_) => None,
+        }
+    }
+
+    /// The rate searched, in words: "Knight wins", "the duel is drawn", "Knight dies".
+    pub fn rate_words(b: &Balance, names: [&str; 2]) -> String {
+        match b.rate {
+            0 => format!("{} wins", names[0]),
+            1 => format!("{} wins", names[1]),
+            2 => "the duel is drawn".to_owned(),
+            3 => format!("{} dies", names[0]),
+            _ => format!("{} dies", names[1]),
+        }
+    }
+
     /// The answer with its file's path and column names, for the terminal and scripts:
     /// "a_win_rate crosses 0.5 between b.melee_ml = 50 (0.5066 [0.5035, 0.5097]) and ...".
     pub fn text(&self, b: &Balance) -> String {
@@ -121,13 +144,7 @@ impl Answer {
                 100.0 * r.2
             )
         };
-        let outcome = match b.rate {
-            0 => format!("{} wins", names[0]),
-            1 => format!("{} wins", names[1]),
-            2 => "the duel is drawn".to_owned(),
-            3 => format!("{} dies", names[0]),
-            _ => format!("{} dies", names[1]),
-        };
+        let outcome = Answer::rate_words(b, names);
         let even = b.rate <= 1 && b.target == 0.5;
         let goal = if even {
             "makes the duel even".to_owned()

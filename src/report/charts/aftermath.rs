@@ -41,6 +41,7 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
                 points,
                 band: None,
                 step: true,
+                points_only: false,
             }
         })
         .collect();

@@ -38,6 +38,7 @@ fn share_curves(
             points,
             band: None,
             step: false,
+            points_only: false,
         });
     }
     (chosen, series, last, top)

@@ -205,6 +205,7 @@ mod tests {
                 .collect(),
             band: None,
             step: false,
+            points_only: false,
         };
         let series = [
             curve("sword", 0.0),

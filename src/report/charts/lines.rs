@@ -55,7 +55,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .map_err(err)?;
     for (i, s) in series.iter().enumerate() {
         let colour = PALETTE[i % PALETTE.len()];
-        if let Some(band) = &s.band {
+        if let Some(band) = s.band.as_ref().filter(|_| !s.points_only) {
             let mut outline: Vec<(f64, f64)> = band.iter().map(|&(x, lo, _)| (x, lo)).collect();
             outline.extend(band.iter().rev().map(|&(x, _, hi)| (x, hi)));
             chart
@@ -96,23 +96,41 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             line.push((x, y));
         }
         let dash = DASHES[i % DASHES.len()];
-        match dash {
-            None => chart.draw_series(LineSeries::new(line, style)),
-            Some((on, off)) => chart.draw_series(DashedLineSeries::new(line, on, off, style)),
+        if s.points_only {
+            // Each point's interval as a whisker; a marker on every point.
+            for &(x, lo, hi) in s.band.iter().flatten() {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(x, lo), (x, hi)],
+                        colour.stroke_width(2),
+                    )))
+                    .map_err(err)?;
+            }
+            for p in &s.points {
+                marker(&pixels, at(p), i, colour)?;
+            }
+        } else {
+            match dash {
+                None => chart.draw_series(LineSeries::new(line, style)),
+                Some((on, off)) => chart.draw_series(DashedLineSeries::new(line, on, off, style)),
+            }
+            .map_err(err)?;
         }
-        .map_err(err)?;
         // Markers at a few points, shifted by series so that coinciding curves show each.
         let n = s.points.len();
         let every = n.div_ceil(MARKERS_PER_SERIES).max(1);
         for (j, &p) in s.points.iter().enumerate() {
-            if n <= MARKERS_PER_SERIES || j % every == (i * every / series.len().max(1)) % every {
+            if !s.points_only
+                && (n <= MARKERS_PER_SERIES
+                    || j % every == (i * every / series.len().max(1)) % every)
+            {
                 marker(&pixels, at(&p), i, colour)?;
             }
         }
         let (col, row) = ((i % columns) as i32, (i / columns) as i32);
         let (x, y) = (84 + col * column_px, 18 + 26 * (row + title_rows));
         let sample = vec![(x, y), (x + 44, y)];
-        match dash {
+        match dash.filter(|_| !s.points_only) {
             None => legend.draw(&PathElement::new(sample, style)),
             Some((on, off)) => legend.draw(&plotters::element::DashedPathElement::new(
                 sample, on, off, style,

@@ -36,7 +36,7 @@ use model::{Chart, Plot};
 use outcomes::{duel_outcomes, recovery_outcomes};
 use render::rendered;
 use style::{legend_layout, register_font};
-use win_rates::{differences, matchup, win_rate};
+use win_rates::{balance, differences, matchup, win_rate};
 
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
@@ -63,7 +63,10 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         charts.push(duel_outcomes(run, names));
     }
     charts.extend(recovery_outcomes(run));
-    if duel && !axes.is_empty() {
+    if let Some(marks) = &run.balance {
+        // A search's probes are points, not a curve: its own chart instead of the win rates.
+        charts.extend(balance(run, names, marks));
+    } else if duel && !axes.is_empty() {
         charts.extend(win_rate(run, names, &axes));
         if axes.len() >= 2 {
             charts.push(matchup(run, names, &axes));
@@ -171,6 +174,7 @@ damage = 2
             duration: Duration::from_secs(1),
             notes: Vec::new(),
             extra_files: Vec::new(),
+            balance: None,
         }
     }
 

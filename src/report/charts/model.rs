@@ -19,6 +19,9 @@ pub(super) struct Series {
     pub(super) band: Option<Vec<(f64, f64, f64)>>,
     /// Drawn as a staircase (a cumulative count that changes on whole days).
     pub(super) step: bool,
+    /// Drawn as points with their intervals as whiskers, and no line between them: values
+    /// measured apart, with nothing known between them (a balance search's probes).
+    pub(super) points_only: bool,
 }
 
 /// What one chart shows, independent of the backend.

@@ -5,7 +5,7 @@
 use super::heatmap::heatmap_width;
 use super::labels::{axis_title, point_label, shown_note, swept_title};
 use super::model::{Chart, MAX_ROWS, MAX_SERIES, Plot, Series, WIDTH, bar_height, percent, spread};
-use crate::report::RunResult;
+use crate::report::{BalanceMarks, RunResult};
 use crate::stats::{Tally, wilson};
 
 /// Every compared point's a-win difference from the baseline on the same dice, with its 95%
@@ -47,6 +47,80 @@ pub(super) fn differences(run: &RunResult, names: [&str; 2]) -> Option<Chart> {
     })
 }
 
+/// A `[balance]` search: the rate at each value it ran, as points with their 95% intervals
+/// (nothing is known between them, so no line joins them), the target as a line across, and
+/// the answer with its interval on the target line.
+pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -> Option<Chart> {
+    let (path, _) = run.scenario.points.first()?.swept.first()?;
+    let title = axis_title(path, names, run.scenario.ruleset);
+    let target = percent(marks.target);
+    let mut points = Vec::new();
+    let mut band = Vec::new();
+    for (i, p) in finished(run) {
+        let x: f64 = p.swept.first()?.1.parse().ok()?;
+        let (r, lo, hi) = crate::report::balance::rate(&run.tallies[i], marks.index);
+        points.push((x, percent(r)));
+        band.push((x, percent(lo), percent(hi)));
+    }
+    let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+    let (x0, x1) = min_max(&xs);
+    let x_range = pad(x0, x1);
+    let mut series = vec![
+        Series {
+            label: format!("{}, at each value run", marks.rate),
+            points,
+            band: Some(band),
+            step: false,
+            points_only: true,
+        },
+        Series {
+            label: format!("target: {target}%"),
+            points: vec![(x_range.0, target), (x_range.1, target)],
+            band: None,
+            step: false,
+            points_only: false,
+        },
+    ];
+    let found = match marks.answer {
+        Some((at, lo, hi)) => {
+            series.push(Series {
+                label: if lo.fract() == 0.0 && hi - lo == 1.0 {
+                    format!("answer: {title} between {lo} and {hi}")
+                } else {
+                    format!("answer: {title} {at:.2} [{lo:.2}, {hi:.2}]")
+                },
+                points: vec![(lo, target), (hi, target)],
+                band: None,
+                step: false,
+                points_only: false,
+            });
+            format!("; the answer's interval is drawn on the target line, from {lo:.2} to {hi:.2}")
+        }
+        None => "; the range does not reach the target".to_owned(),
+    };
+    Some(Chart {
+        name: "balance".into(),
+        title: format!(
+            "{} against {}: where {} crosses {target}% as {title} varies",
+            names[0], names[1], marks.rate
+        ),
+        caption: format!(
+            "Each point is a value the search ran, with its 95% interval (every value on the same dice); nothing was run between them, so no line joins them. The line across is the target{found}."
+        ),
+        height: 620,
+        width: WIDTH,
+        plot: Plot::Lines {
+            legend_title: String::new(),
+            x_label: title,
+            y_label: "share of duels (%)".into(),
+            x_range,
+            y_range: (0.0, 100.0),
+            series,
+            integer_x: xs.iter().all(|x| x.fract() == 0.0),
+        },
+    })
+}
+
 /// The distinct values of axis `k` in point order.
 fn values_of(run: &RunResult, k: usize) -> Vec<String> {
     run.scenario
@@ -75,10 +149,14 @@ fn a_win(t: &Tally) -> (f64, f64, f64) {
 /// Win rate against the first numeric swept value (a curve per combination of the others), or
 /// bars per point when nothing numeric is swept.
 pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
-    let numeric = (0..axes.len()).find(|&k| {
-        let values = values_of(run, k);
-        values.len() > 1 && values.iter().all(|v| v.parse::<f64>().is_ok())
-    });
+    // The numeric swept value with the most values goes across (the first of equals): the
+    // curves are then the fewer values of the others.
+    let numeric = (0..axes.len())
+        .filter(|&k| {
+            let values = values_of(run, k);
+            values.len() > 1 && values.iter().all(|v| v.parse::<f64>().is_ok())
+        })
+        .min_by_key(|&k| std::cmp::Reverse(values_of(run, k).len()));
     let Some(k) = numeric else {
         let shown = run.tallies.len().min(MAX_ROWS);
         let rows = (0..shown)
@@ -89,7 +167,10 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             .collect::<Vec<_>>();
         return Some(Chart {
             name: "win-rate".into(),
-            title: format!("{} win rate at each point", names[0]),
+            title: format!(
+                "{} against {}: {}'s win rate at each point",
+                names[0], names[1], names[0]
+            ),
             caption: format!(
                 "Share of duels {} wins, with its 95% interval, at each swept combination ({}).{}",
                 names[0],
@@ -156,19 +237,13 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                 points,
                 band: Some(band),
                 step: false,
+                points_only: false,
             });
         }
     }
     let (x0, x1) = min_max(&xs);
-    let ys: Vec<f64> = series
-        .iter()
-        .flat_map(|s| s.band.iter().flatten().flat_map(|&(_, lo, hi)| [lo, hi]))
-        .collect();
-    let (y0, y1) = min_max(&ys);
-    let y_range = (
-        (y0 / 10.0 - 0.5).floor().max(0.0) * 10.0,
-        (y1 / 10.0 + 0.5).ceil().min(10.0) * 10.0,
-    );
+    // Shares of duels on their whole scale, 0 to 100%, so no difference looks larger than it is.
+    let y_range = (0.0, 100.0);
     let others: Vec<&str> = axes
         .iter()
         .enumerate()
@@ -200,8 +275,14 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
     Some(Chart {
         name: "win-rate".into(),
         title: format!(
-            "{} win rate against {}",
-            if single { "Each side's" } else { names[0] },
+            "{} against {}: {} by {}",
+            names[0],
+            names[1],
+            if single {
+                "each side's win rate".to_owned()
+            } else {
+                format!("{}'s win rate", names[0])
+            },
             axis_title(axes[k], names, run.scenario.ruleset)
         ),
         caption,
@@ -274,7 +355,9 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
     Chart {
         name: "matchup".into(),
         title: format!(
-            "{} win rate: {} against {}",
+            "{} against {}: {}'s win rate by {} and {}",
+            names[0],
+            names[1],
             names[0],
             axis_title(axes[0], names, run.scenario.ruleset),
             axis_title(axes[1], names, run.scenario.ruleset)
