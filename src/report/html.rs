@@ -127,6 +127,7 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
   /* Three charts to an A4 page: each drawn at most 70 mm tall, its caption under it. */
   figure { margin: 0.2rem 0 0.4rem; }
   figure svg { max-height: 70mm; width: auto; }
+  figure.tall svg { max-height: 150mm; }
   figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
@@ -145,8 +146,9 @@ pub(crate) fn figure(h: &mut String, c: &Rendered) {
         .trim();
     let _ = writeln!(
         h,
-        "<figure id=\"{name}\" aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
+        "<figure id=\"{name}\"{tall} aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
         name = escape(&c.name),
+        tall = if c.tall { " class=\"tall\"" } else { "" },
         title = escape(&c.title),
         caption = escape(&c.caption),
     );

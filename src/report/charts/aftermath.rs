@@ -3,7 +3,7 @@
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, swept_title};
-use super::model::{Chart, MAX_ROWS, MAX_SERIES, Plot, Rate, Series, WIDTH, spread};
+use super::model::{Chart, MAX_ROWS, Plot, Rate, Series, WIDTH};
 use crate::report::{RunResult, Words};
 use crate::stats::ExtraKind;
 
@@ -11,7 +11,7 @@ use crate::stats::ExtraKind;
 pub(super) fn days_to_whole(run: &RunResult) -> Chart {
     let words = Words::of(run);
     let (who, from, sides) = (words.patients(), words.from(), words.sides());
-    let chosen = spread(run.tallies.len(), MAX_SERIES);
+    let chosen: Vec<usize> = (0..run.tallies.len()).collect();
     let mut last = 1;
     for &i in &chosen {
         let pooled = run.tallies[i].recovery_pooled();
@@ -49,8 +49,7 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
         name: "days-to-whole".into(),
         title: format!("Days until whole, for {who}"),
         caption: format!(
-            "Share of {who}{sides} who are whole by each day after the {from}; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole.{}",
-            shown_note(chosen.len(), run.tallies.len())
+            "Share of {who}{sides} who are whole by each day after the {from}; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole."
         ),
         height: 620,
         width: WIDTH,

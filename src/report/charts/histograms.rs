@@ -1,20 +1,20 @@
 //! The charts drawn from a histogram of each point, one curve per point: how many rounds a duel
 //! lasts, the share of duels over by each round, and what a hit does.
 
-use super::labels::{point_label, shown_note, swept_title};
-use super::model::{Chart, MAX_SERIES, Plot, Series, WIDTH, spread};
+use super::labels::{point_label, swept_title};
+use super::model::{Chart, Plot, Series, WIDTH};
 use crate::report::RunResult;
 use crate::stats::Tally;
 
-/// The share of counts at each value of a histogram, one curve per point (spread over at most
-/// [`MAX_SERIES`] points), from `first` to the value under which 99.5% of every drawn point's
-/// counts fall: the points drawn, the series, the last value and the highest share.
+/// The share of counts at each value of a histogram, one curve per point (laid out by
+/// `lay_out_points` when there are many), from `first` to the value under which 99.5% of every
+/// point's counts fall: the series, the last value and the highest share.
 fn share_curves(
     run: &RunResult,
     histogram: impl Fn(&Tally) -> &crate::stats::Histogram,
     first: usize,
-) -> (Vec<usize>, Vec<Series>, u32, f64) {
-    let chosen = spread(run.tallies.len(), MAX_SERIES);
+) -> (Vec<Series>, u32, f64) {
+    let chosen: Vec<usize> = (0..run.tallies.len()).collect();
     let mut last = 1;
     for &i in &chosen {
         last = last.max(histogram(&run.tallies[i]).quantile(0.995).unwrap_or(1));
@@ -41,20 +41,18 @@ fn share_curves(
             points_only: false,
         });
     }
-    (chosen, series, last, top)
+    (series, last, top)
 }
 
 /// How many rounds duels last, one curve per point.
 pub(super) fn rounds(run: &RunResult) -> Chart {
     // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
-    let (chosen, series, last, top) = share_curves(run, |t| &t.rounds, 1);
+    let (series, last, top) = share_curves(run, |t| &t.rounds, 1);
     Chart {
         name: "rounds".into(),
         title: "How many rounds a duel lasts".into(),
-        caption: format!(
-            "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit).{}",
-            shown_note(chosen.len(), run.tallies.len())
-        ),
+        caption: "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit)."
+            .into(),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
@@ -71,7 +69,7 @@ pub(super) fn rounds(run: &RunResult) -> Chart {
 
 /// The share of duels decided by each round: how often it is over in N rounds.
 pub(super) fn rounds_decided(run: &RunResult) -> Chart {
-    let (chosen, mut series, last, _) = share_curves(run, |t| &t.rounds, 1);
+    let (mut series, last, _) = share_curves(run, |t| &t.rounds, 1);
     for s in &mut series {
         let mut total = 0.0;
         for p in &mut s.points {
@@ -83,10 +81,8 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
     Chart {
         name: "rounds-decided".into(),
         title: "Share of duels over by each round".into(),
-        caption: format!(
-            "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit).{}",
-            shown_note(chosen.len(), run.tallies.len())
-        ),
+        caption: "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit)."
+            .into(),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
@@ -104,7 +100,7 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
 /// What a hit does: the share of hits at each damage after armour, one curve per point (the
 /// ruleset's own unit: damage, wound circle, injury level).
 pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
-    let (chosen, series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
+    let (series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
     // What each ruleset records for a hit, in its own words.
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
         .map_or(("damage after armour", "the armour stopped it all"), |r| {
@@ -114,8 +110,7 @@ pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
         name: "damage-per-hit".into(),
         title: "What a hit does".into(),
         caption: format!(
-            "Share of hits, by either fighter, at each {unit} (0: {zero}); the last bin also holds larger values.{}",
-            shown_note(chosen.len(), run.tallies.len())
+            "Share of hits, by either fighter, at each {unit} (0: {zero}); the last bin also holds larger values."
         ),
         height: 620,
         width: WIDTH,
@@ -166,7 +161,10 @@ mod tests {
         let Plot::Lines { series, .. } = &chart.plot else {
             panic!("a line chart");
         };
-        assert_eq!(series.len(), run.tallies.len().min(MAX_SERIES));
+        assert_eq!(
+            series.len(),
+            run.tallies.len().min(super::super::model::MAX_SERIES)
+        );
         for line in series {
             let total: f64 = line.points.iter().map(|p| p.1).sum();
             assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");

@@ -31,12 +31,120 @@ use aftermath::{days_to_whole, injuries};
 use anyhow::Result;
 use heatmap::fit_heatmap;
 use histograms::{damage_per_hit, rounds, rounds_decided};
-use labels::coinciding_note;
-use model::{Chart, Plot};
+use labels::{coinciding_note, shown_note};
+use model::{Chart, MAX_SERIES, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series, WIDTH, spread};
 use outcomes::{duel_outcomes, recovery_outcomes};
 use render::rendered;
 use style::{legend_layout, register_font};
 use win_rates::{balance, differences, matchup, win_rate};
+
+/// The charts drawn with one curve per point, which `lay_out_points` lays out.
+const PER_POINT_CHARTS: [&str; 4] = [
+    "rounds",
+    "rounds-decided",
+    "damage-per-hit",
+    "days-to-whole",
+];
+
+/// Lays out a chart of one curve per point when there are more points than one chart can tell
+/// apart ([`MAX_SERIES`]). With one swept value, curves spread over the sweep are drawn (the
+/// caption says which). With more, the chart becomes small multiples: a panel per value of the
+/// swept value with the fewest values (the later of equals), its curves the points with that
+/// value, labelled by the others; so every swept value appears and the curves of a panel differ
+/// in the other values only.
+fn lay_out_points(run: &RunResult, chart: &mut Chart) {
+    let Plot::Lines {
+        legend_title: _,
+        x_label,
+        y_label,
+        x_range,
+        y_range,
+        series,
+        integer_x,
+    } = &chart.plot
+    else {
+        return;
+    };
+    let n = series.len();
+    if n <= MAX_SERIES {
+        return;
+    }
+    let names = run.scenario.points[0].model.names();
+    let ruleset = run.scenario.ruleset;
+    let swept = run.scenario.swept_values();
+    if swept.len() < 2 {
+        let chosen = spread(n, MAX_SERIES);
+        let kept: Vec<Series> = chosen.iter().map(|&i| series[i].clone()).collect();
+        chart.caption.push_str(&shown_note(kept.len(), n));
+        if let Plot::Lines { series, .. } = &mut chart.plot {
+            *series = kept;
+        }
+        return;
+    }
+    let panel_key = (0..swept.len())
+        .rev()
+        .min_by_key(|&k| swept[k].1.len())
+        .unwrap_or(0);
+    let others: Vec<usize> = (0..swept.len()).filter(|&k| k != panel_key).collect();
+    let curves_title = others
+        .iter()
+        .map(|&k| axis_title(&swept[k].0, names, ruleset))
+        .collect::<Vec<_>>()
+        .join(" / ");
+    let mut panels = Vec::new();
+    let mut drawn = 0;
+    let mut legend_px = 0;
+    for value in &swept[panel_key].1 {
+        let members: Vec<usize> = (0..n)
+            .filter(|&i| run.scenario.points[i].swept[panel_key].1 == *value)
+            .collect();
+        let chosen = spread(members.len(), MAX_SERIES);
+        let curves: Vec<Series> = chosen
+            .iter()
+            .map(|&m| {
+                let i = members[m];
+                let label = others
+                    .iter()
+                    .map(|&k| {
+                        let (key, v) = &run.scenario.points[i].swept[k];
+                        value_words(key, v, names, ruleset)
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" / ");
+                Series {
+                    label,
+                    ..series[i].clone()
+                }
+            })
+            .collect();
+        drawn += curves.len();
+        legend_px = legend_px.max(legend_layout(&curves, &curves_title, WIDTH / 2).2);
+        panels.push((
+            format!(
+                "{}: {}",
+                axis_title(&swept[panel_key].0, names, ruleset),
+                value_words(&swept[panel_key].0, value, names, ruleset)
+            ),
+            Plot::Lines {
+                legend_title: curves_title.clone(),
+                x_label: x_label.clone(),
+                y_label: y_label.clone(),
+                x_range: *x_range,
+                y_range: *y_range,
+                series: curves,
+                integer_x: *integer_x,
+            },
+        ));
+    }
+    let rows = panels.len().div_ceil(PANEL_COLUMNS) as u32;
+    chart.height = rows * (PANEL_PLOT_HEIGHT + legend_px + 40);
+    chart.caption.push_str(&format!(
+        " One panel per {}.{}",
+        axis_title(&swept[panel_key].0, names, ruleset),
+        shown_note(drawn, n)
+    ));
+    chart.plot = Plot::Panels { panels };
+}
 
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
@@ -90,6 +198,9 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         charts.push(chart);
     }
     for chart in &mut charts {
+        if PER_POINT_CHARTS.contains(&chart.name.as_str()) {
+            lay_out_points(run, chart);
+        }
         fit_heatmap(chart);
         if let Plot::Lines {
             legend_title,
@@ -175,6 +286,51 @@ damage = 2
             notes: Vec::new(),
             extra_files: Vec::new(),
             balance: None,
+        }
+    }
+
+    #[test]
+    fn many_points_of_two_swept_values_are_drawn_as_panels_naming_every_value() {
+        // 3 weapons x 3 attacks = 9 points, more than one chart tells apart: a panel per value
+        // of the swept value with the fewest values, the later of equals (the attack), and in
+        // each a curve per weapon.
+        let text = SWEEP
+            .replace(
+                "\"a.weapon\" = [\"sword\", \"club\"]",
+                "\"a.weapon\" = [\"sword\", \"club\", \"axe\"]",
+            )
+            .replace(
+                "[weapons.club]",
+                "[weapons.axe]\ndamage = 4\n[weapons.club]",
+            );
+        let s = parse(Path::new("t.toml"), &text).unwrap_or_else(|e| panic!("{e}"));
+        let run = finished_run(&s);
+        assert_eq!(run.tallies.len(), 9);
+        for chart in plan(&run)
+            .iter()
+            .filter(|c| PER_POINT_CHARTS.contains(&c.name.as_str()))
+        {
+            let Plot::Panels { panels } = &chart.plot else {
+                panic!("{} is not drawn as panels", chart.name);
+            };
+            let titles: Vec<&str> = panels.iter().map(|(t, _)| t.as_str()).collect();
+            assert_eq!(
+                titles,
+                [
+                    "Brigand's attack: 9",
+                    "Brigand's attack: 12",
+                    "Brigand's attack: 15"
+                ],
+                "{}",
+                chart.name
+            );
+            for (_, plot) in panels {
+                let Plot::Lines { series, .. } = plot else {
+                    panic!("a panel is a line chart");
+                };
+                let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+                assert_eq!(labels, ["sword", "club", "axe"], "{}", chart.name);
+            }
         }
     }
 

@@ -10,6 +10,10 @@ pub(super) const MAX_SERIES: usize = 8;
 /// The most rows one bar chart or heatmap shows.
 pub(super) const MAX_ROWS: usize = 40;
 pub(super) const WIDTH: u32 = 1000;
+/// Panels a row of small multiples holds.
+pub(super) const PANEL_COLUMNS: usize = 2;
+/// The height of a small multiple's plot, above its legend.
+pub(super) const PANEL_PLOT_HEIGHT: u32 = 400;
 
 /// A line with an optional 95% band.
 #[derive(Debug, Clone)]
@@ -55,6 +59,9 @@ pub(super) enum Plot {
         segments: Vec<String>,
         rows: Vec<(String, Vec<f64>)>,
     },
+    /// Small multiples: line charts side by side, two to a row, each with its title (a swept
+    /// value that all its curves share).
+    Panels { panels: Vec<(String, Plot)> },
     Heatmap {
         x_label: String,
         y_label: String,

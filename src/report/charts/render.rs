@@ -5,7 +5,7 @@
 use super::bars::{draw_bars, draw_forest, draw_stacked};
 use super::heatmap::{CellTable, cell_table, draw_heatmap};
 use super::lines::draw_lines;
-use super::model::{Chart, Hover, Plot};
+use super::model::{Chart, Hover, PANEL_COLUMNS, Plot};
 use super::style::{FONT, err, text_width};
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
@@ -27,6 +27,8 @@ pub struct Rendered {
     pub table: Option<CellTable>,
     /// The PNG bytes.
     pub png: Vec<u8>,
+    /// Drawn taller than wide (small multiples): printed larger than the others.
+    pub tall: bool,
 }
 
 /// A chart drawn as SVG and PNG, with a heatmap's cell table when `cell_intervals`.
@@ -39,6 +41,7 @@ pub(super) fn rendered(chart: Chart, cell_intervals: bool) -> Result<Rendered> {
         } else {
             None
         },
+        tall: chart.height > chart.width,
         name: chart.name,
         title: chart.title,
         caption: chart.caption,
@@ -126,7 +129,26 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             (FONT, size).into_font().color(&BLACK),
         ))
         .map_err(err)?;
-    match &chart.plot {
+    draw_plot(&body, &chart.plot)
+}
+
+/// Draws a plot into an area; returns the regions an SVG explains on hover (heatmap cells).
+fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> Result<Vec<Hover>> {
+    match plot {
+        Plot::Panels { panels } => {
+            let rows = panels.len().div_ceil(PANEL_COLUMNS);
+            let cells = body.split_evenly((rows, PANEL_COLUMNS));
+            for ((title, plot), cell) in panels.iter().zip(&cells) {
+                cell.draw(&Text::new(
+                    title.clone(),
+                    (10, 4),
+                    (FONT, 20).into_font().style(FontStyle::Bold).color(&BLACK),
+                ))
+                .map_err(err)?;
+                draw_plot(&cell.margin(32, 0, 0, 0), plot)?;
+            }
+            Ok(Vec::new())
+        }
         Plot::Lines {
             legend_title,
             x_label,
@@ -136,7 +158,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             series,
             integer_x,
         } => draw_lines(
-            &body,
+            body,
             legend_title,
             x_label,
             y_label,
@@ -150,14 +172,14 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             x_label,
             y_label,
             rows,
-        } => draw_bars(&body, x_label, y_label, rows).map(|()| Vec::new()),
-        Plot::Forest { x_label, rows } => draw_forest(&body, x_label, rows).map(|()| Vec::new()),
+        } => draw_bars(body, x_label, y_label, rows).map(|()| Vec::new()),
+        Plot::Forest { x_label, rows } => draw_forest(body, x_label, rows).map(|()| Vec::new()),
         Plot::Stacked {
             x_label,
             y_label,
             segments,
             rows,
-        } => draw_stacked(&body, x_label, y_label, segments, rows).map(|()| Vec::new()),
+        } => draw_stacked(body, x_label, y_label, segments, rows).map(|()| Vec::new()),
         Plot::Heatmap {
             x_label,
             y_label,
@@ -167,7 +189,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             percent,
             diverging,
         } => draw_heatmap(
-            &body, x_label, y_label, columns, rows, cells, *percent, *diverging,
+            body, x_label, y_label, columns, rows, cells, *percent, *diverging,
         ),
     }
 }
