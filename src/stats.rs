@@ -8,9 +8,10 @@
 //! This module knows nothing of any ruleset; rulesets fill a [`Tally`] through its record methods.
 
 /// Which fighter of the duel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The fighter of the scenario's `[a]` table.
+    #[default]
     A = 0,
     /// The fighter of the scenario's `[b]` table.
     B = 1,
@@ -484,8 +485,9 @@ pub struct Tally {
     pub dead: [u64; 2],
     /// Rounds each duel lasted.
     pub rounds: Histogram,
-    /// Damage dealt by each hit, after armour (0 when the armour stopped it all).
-    pub hit_damage: Histogram,
+    /// Damage dealt by each hit, after armour (0 when the armour stopped it all), by the
+    /// striking side.
+    pub hit_damage: [Histogram; 2],
     /// Healing timelines of each side's wounded survivors.
     pub recovery: [RecoveryTally; 2],
     /// The ruleset's own counts, one per [`TallyShape::extras`] entry.
@@ -535,7 +537,10 @@ impl Tally {
             ends: [0; 3],
             dead: [0; 2],
             rounds: Histogram::new(shape.round_limit as usize + 1),
-            hit_damage: Histogram::new(shape.max_damage as usize + 1),
+            hit_damage: [
+                Histogram::new(shape.max_damage as usize + 1),
+                Histogram::new(shape.max_damage as usize + 1),
+            ],
             recovery: [
                 RecoveryTally::new(shape.horizon_days),
                 RecoveryTally::new(shape.horizon_days),
@@ -586,10 +591,18 @@ impl Tally {
         self.rounds_fought += u64::from(outcome.rounds);
     }
 
-    /// Counts the damage of one attack when it hit (`hit` false counts nothing), without a branch.
+    /// Counts the damage of one attack by `striker` when it hit (`hit` false counts nothing),
+    /// without a branch.
     #[inline]
-    pub fn record_hit(&mut self, damage: u32, hit: bool) {
-        self.hit_damage.add_times(damage, u64::from(hit));
+    pub fn record_hit(&mut self, striker: Side, damage: u32, hit: bool) {
+        self.hit_damage[striker.index()].add_times(damage, u64::from(hit));
+    }
+
+    /// The damage of every hit, by either side.
+    pub fn hit_damage_pooled(&self) -> Histogram {
+        let mut pooled = self.hit_damage[0].clone();
+        pooled.merge(&self.hit_damage[1]);
+        pooled
     }
 
     /// Counts one wounded survivor's healing timeline.
@@ -628,7 +641,9 @@ impl Tally {
             *mine += theirs;
         }
         self.rounds.merge(&o.rounds);
-        self.hit_damage.merge(&o.hit_damage);
+        for (mine, theirs) in self.hit_damage.iter_mut().zip(&o.hit_damage) {
+            mine.merge(theirs);
+        }
         self.rounds_fought += o.rounds_fought;
         self.paired.merge(&o.paired);
     }
@@ -650,7 +665,9 @@ impl Tally {
         line("ends", &mut self.ends.iter().map(u64::to_string));
         line("dead", &mut self.dead.iter().map(u64::to_string));
         line("rounds", &mut self.rounds.words());
-        line("hit_damage", &mut self.hit_damage.words());
+        for h in &self.hit_damage {
+            line("hit_damage", &mut h.words());
+        }
         for r in &self.recovery {
             line(
                 "recovery",
@@ -703,7 +720,9 @@ impl Tally {
         fixed(next("ends")?, &mut t.ends)?;
         fixed(next("dead")?, &mut t.dead)?;
         t.rounds.read_words(next("rounds")?)?;
-        t.hit_damage.read_words(next("hit_damage")?)?;
+        for h in &mut t.hit_damage {
+            h.read_words(next("hit_damage")?)?;
+        }
         for r in &mut t.recovery {
             let mut counts = [0; 5];
             fixed(next("recovery")?, &mut counts)?;
@@ -778,7 +797,7 @@ mod tests {
             dead: [true, false],
             rounds: 9,
         });
-        t.record_hit(7, true);
+        t.record_hit(Side::A, 7, true);
         t.record_recovery(
             Side::B,
             &Recovery {
@@ -867,10 +886,10 @@ mod tests {
         let mut second = Tally::new(shape);
         for (i, o) in outcomes.iter().enumerate() {
             whole.record_duel(o);
-            whole.record_hit(i as u32 * 7, true);
+            whole.record_hit(Side::B, i as u32 * 7, true);
             let part = if i == 0 { &mut first } else { &mut second };
             part.record_duel(o);
-            part.record_hit(i as u32 * 7, true);
+            part.record_hit(Side::B, i as u32 * 7, true);
         }
         let r = Recovery {
             days_to_whole: Some(14),

@@ -83,19 +83,29 @@ pub fn summary_row(
             "rounds_p90",
             optional_int(t.rounds.quantile(0.9)),
         );
-        push(&mut h, &mut r, "hits", t.hit_damage.count().to_string());
-        push(
-            &mut h,
-            &mut r,
-            "damage_per_hit_mean",
-            optional(t.hit_damage.mean()),
-        );
+        let hits = t.hit_damage_pooled();
+        push(&mut h, &mut r, "hits", hits.count().to_string());
+        push(&mut h, &mut r, "damage_per_hit_mean", optional(hits.mean()));
         push(
             &mut h,
             &mut r,
             "damage_per_hit_se",
-            optional(t.hit_damage.standard_error()),
+            optional(hits.standard_error()),
         );
+        for (side, by) in ["a", "b"].iter().zip(&t.hit_damage) {
+            push(
+                &mut h,
+                &mut r,
+                &format!("{side}_hits"),
+                by.count().to_string(),
+            );
+            push(
+                &mut h,
+                &mut r,
+                &format!("{side}_damage_per_hit_mean"),
+                optional(by.mean()),
+            );
+        }
     }
     let pooled = t.recovery_pooled();
     push_recovery(&mut h, &mut r, "", &pooled);
@@ -327,7 +337,9 @@ pub fn distributions(t: &Tally) -> Vec<(&'static str, Histogram)> {
     let pooled = t.recovery_pooled();
     vec![
         ("rounds", t.rounds.clone()),
-        ("hit_damage", t.hit_damage.clone()),
+        ("hit_damage", t.hit_damage_pooled()),
+        ("hit_damage_a", t.hit_damage[0].clone()),
+        ("hit_damage_b", t.hit_damage[1].clone()),
         ("recovery_days", pooled.days_to_whole.clone()),
         ("recovery_days_a", t.recovery[0].days_to_whole.clone()),
         ("recovery_days_b", t.recovery[1].days_to_whole.clone()),

@@ -176,6 +176,10 @@ pub struct RulesetInfo {
     /// What the tally records for a hit, in the ruleset's own words, and what 0 means: the
     /// "what a hit does" chart's unit.
     pub hit_words: (&'static str, &'static str),
+    /// The names of what a hit records, value by value, when they are levels with names rather
+    /// than amounts (zone-d100's injury levels): the chart then draws the shares as stacked bars
+    /// labelled by name.
+    pub hit_levels: Option<&'static [&'static str]>,
     /// Its shipped example scenarios.
     pub examples: Examples,
 }
@@ -197,6 +201,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
         listing_note: None,
         rules_page: include_str!("../../docs/rules/twin-d20.md"),
         hit_words: ("damage after armour", "the armour stopped it all"),
+        hit_levels: None,
         examples: Examples {
             duel: "scenarios/twin-d20/knight-vs-brigand.toml",
             recovery: None,
@@ -225,6 +230,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
             "wound row marked",
             "armour deflected it or nothing was marked",
         ),
+        hit_levels: None,
         examples: Examples {
             duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
             recovery: None,
@@ -258,6 +264,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
             "injury level (1-5: M1 to G5)",
             "no injury, or a glancing blow",
         ),
+        hit_levels: Some(&["none or glancing", "M1", "S2", "S3", "G4", "G5"]),
         examples: Examples {
             duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
             recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
@@ -286,6 +293,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
             "damage after armour (wound levels)",
             "the armour stopped it all",
         ),
+        hit_levels: None,
         examples: Examples {
             duel: "scenarios/wound-levels/knife-vs-pistol.toml",
             recovery: None,
@@ -311,6 +319,7 @@ pub const RULESETS: [RulesetInfo; 5] = [
         listing_note: None,
         rules_page: include_str!("../../docs/rules/d6-pool.md"),
         hit_words: ("damage dealt", "blocked"),
+        hit_levels: None,
         examples: Examples {
             duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
             recovery: None,

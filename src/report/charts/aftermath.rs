@@ -1,31 +1,39 @@
-//! What the duels leave behind: how soon their wounded survivors are whole, and (zone-d100)
-//! the injuries per duel by zone and severity.
+//! What the duels leave behind: how soon each side's wounded survivors are whole, and
+//! (zone-d100) each fighter's injuries per duel by zone and severity.
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, swept_title};
-use super::model::{Chart, MAX_ROWS, Plot, Rate, Series, WIDTH};
+use super::model::{Chart, MAX_ROWS, Plot, Rate, Series, WIDTH, spread};
 use crate::report::{RunResult, Words};
-use crate::stats::ExtraKind;
+use crate::stats::{ExtraKind, RecoveryTally, Side, Tally};
 
-/// The share of wounded survivors whole by each day, one curve per point.
-pub(super) fn days_to_whole(run: &RunResult) -> Chart {
+/// The share of the wounded survivors of side `side` (of both, or a recovery scenario's
+/// patients, for `None`) whole by each day, one curve per point; `None` when there were none.
+/// With the panel title that names whose wounds they are.
+pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(String, Chart)> {
     let words = Words::of(run);
-    let (who, from, sides) = (words.patients(), words.from(), words.sides());
-    let chosen: Vec<usize> = (0..run.tallies.len()).collect();
+    let (who, from) = (words.patients(), words.from());
+    let recovery = |t: &Tally| match side {
+        Some(s) => t.recovery[s.index()].clone(),
+        None => t.recovery_pooled(),
+    };
+    let tallies: Vec<RecoveryTally> = run.tallies.iter().map(recovery).collect();
+    if tallies.iter().all(|r| r.patients == 0) {
+        return None;
+    }
     let mut last = 1;
-    for &i in &chosen {
-        let pooled = run.tallies[i].recovery_pooled();
-        if let Some(q) = pooled.days_to_whole.quantile(0.99) {
+    for r in &tallies {
+        if let Some(q) = r.days_to_whole.quantile(0.99) {
             last = last.max(q);
         }
     }
-    let series = chosen
+    let series = tallies
         .iter()
-        .map(|&i| {
-            let pooled = run.tallies[i].recovery_pooled();
-            let n = pooled.patients.max(1) as f64;
+        .enumerate()
+        .map(|(i, r)| {
+            let n = r.patients.max(1) as f64;
             let mut whole = 0;
-            let points = pooled
+            let points = r
                 .days_to_whole
                 .bins()
                 .iter()
@@ -45,11 +53,23 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
             }
         })
         .collect();
-    Chart {
+    let names = run.scenario.points[0].model.names();
+    let (title, panel) = match side {
+        Some(s) => (
+            format!("Days until {} is whole", names[s.index()]),
+            format!("{} wounded", names[s.index()]),
+        ),
+        None => (format!("Days until whole, for {who}"), who.to_owned()),
+    };
+    let whose = match side {
+        Some(_) => format!("Of the {from}s a fighter survived wounded, the share in which it is"),
+        None => format!("Share of {who}{} who are", words.sides()),
+    };
+    let chart = Chart {
         name: "days-to-whole".into(),
-        title: format!("Days until whole, for {who}"),
+        title,
         caption: format!(
-            "Share of {who}{sides} who are whole by each day after the {from}; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole."
+            "{whose} whole by each day after the {from}; a curve ends below 100% by those who die in recovery or are still wounded at the horizon; drawn to the day by which 99% of those made whole were whole."
         ),
         height: 620,
         width: WIDTH,
@@ -62,47 +82,69 @@ pub(super) fn days_to_whole(run: &RunResult) -> Chart {
             series,
             integer_x: true,
         },
-    }
+    };
+    Some((panel, chart))
 }
 
-/// zone-d100: injuries per duel by zone and severity, a row per point.
+/// zone-d100: each fighter's injuries per duel by zone and severity, a row per fighter and
+/// point.
 pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     let t0 = run.tallies.first()?;
-    let columns: Vec<(usize, String)> = t0
-        .extras
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| e.name.starts_with("injuries_") && e.kind == ExtraKind::MeanPerTrial)
-        .map(|(i, e)| (i, e.name["injuries_".len()..].replace('_', " ")))
-        .collect();
-    if columns.is_empty() {
+    let names = run.scenario.points[0].model.names();
+    // The columns of each side: `a_injuries_head_minor` is the head, minor, of a's fighter.
+    let of_side = |side: &str| -> Vec<(usize, String)> {
+        let prefix = format!("{side}_injuries_");
+        (t0.extras.iter().enumerate())
+            .filter(|(_, e)| e.name.starts_with(&prefix) && e.kind == ExtraKind::MeanPerTrial)
+            .map(|(i, e)| {
+                // "head_serious" is "head S", as the INJURY table writes severities.
+                let (zone, severity) = e.name[prefix.len()..].split_once('_').unwrap_or_default();
+                let letter = severity.chars().next().unwrap_or(' ').to_ascii_uppercase();
+                (i, format!("{zone} {letter}"))
+            })
+            .collect()
+    };
+    let sides = [of_side("a"), of_side("b")];
+    if sides[0].is_empty() || sides[0].len() != sides[1].len() {
         return None;
     }
-    let shown = run.tallies.len().min(MAX_ROWS);
-    let column_names: Vec<String> = columns.iter().map(|(_, c)| c.clone()).collect();
-    let row_names: Vec<String> = (0..shown).map(|i| point_label(run, i)).collect();
-    let row_title = swept_title(run);
-    // A mean count per duel, with a normal interval on the count (Poisson: its variance is
-    // about the count itself).
-    let cells: Vec<Vec<Option<Rate>>> = run.tallies[..shown]
-        .iter()
-        .map(|t| {
-            columns
-                .iter()
-                .map(|&(i, _)| {
-                    (t.trials > 0).then(|| {
-                        let (count, n) = (t.extra[i] as f64, t.trials as f64);
-                        let half = 1.96 * count.sqrt() / n;
-                        (count / n, (count / n - half).max(0.0), count / n + half)
+    let column_names: Vec<String> = sides[0].iter().map(|(_, c)| c.clone()).collect();
+    let points = spread(run.tallies.len(), (MAX_ROWS / 2).max(1));
+    let swept = !run.scenario.points[0].swept.is_empty();
+    let mut row_names = Vec::new();
+    let mut cells: Vec<Vec<Option<Rate>>> = Vec::new();
+    for (s, columns) in sides.iter().enumerate() {
+        for &p in &points {
+            let t = &run.tallies[p];
+            row_names.push(if swept {
+                format!("{}: {}", names[s], point_label(run, p))
+            } else {
+                names[s].to_owned()
+            });
+            // A mean count per duel, with a normal interval on the count (Poisson: its variance
+            // is about the count itself).
+            cells.push(
+                columns
+                    .iter()
+                    .map(|&(i, _)| {
+                        (t.trials > 0).then(|| {
+                            let (count, n) = (t.extra[i] as f64, t.trials as f64);
+                            let half = 1.96 * count.sqrt() / n;
+                            (count / n, (count / n - half).max(0.0), count / n + half)
+                        })
                     })
-                })
-                .collect()
-        })
-        .collect();
+                    .collect(),
+            );
+        }
+    }
+    let mut row_title = if swept {
+        format!("fighter: {}", swept_title(run))
+    } else {
+        "fighter".to_owned()
+    };
     let mut x_label = "zone and severity".to_owned();
-    let (mut column_names, mut row_names, mut cells, mut row_title) =
-        (column_names, row_names, cells, row_title);
-    // Points as columns when that keeps the chart narrower (few points, short labels).
+    let (mut column_names, mut row_names) = (column_names, row_names);
+    // Fighters and points as columns when that keeps the chart narrower (short labels).
     let wide = heatmap_width(&column_names, &row_names);
     if wide > 1200 && heatmap_width(&row_names, &column_names) < wide {
         cells = (0..column_names.len())
@@ -113,10 +155,13 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     }
     Some(Chart {
         name: "injuries".into(),
-        title: "Injuries per duel by zone and severity".into(),
+        title: format!(
+            "Injuries per duel by zone and severity: {} and {}",
+            names[0], names[1]
+        ),
         caption: format!(
-            "Mean number of injuries of each zone and severity per duel, both fighters together (hover a cell of the SVG for its 95% interval, from the count).{}",
-            shown_note(shown, run.tallies.len())
+            "Mean number of injuries each fighter takes per duel, by zone and severity (M minor, S serious, G grievous; hover a cell of the SVG for its 95% interval, from the count).{}",
+            shown_note(points.len(), run.tallies.len())
         ),
         height: (230 + 48 * row_names.len() as u32).max(360),
         width: heatmap_width(&column_names, &row_names),

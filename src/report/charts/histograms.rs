@@ -1,10 +1,11 @@
 //! The charts drawn from a histogram of each point, one curve per point: how many rounds a duel
-//! lasts, the share of duels over by each round, and what a hit does.
+//! lasts, the share of duels over by each round, and what a hit of each fighter does (stacked
+//! bars when a hit records a named level).
 
-use super::labels::{point_label, swept_title};
-use super::model::{Chart, Plot, Series, WIDTH};
+use super::labels::{point_label, shown_note, swept_title};
+use super::model::{Chart, MAX_ROWS, Plot, Series, WIDTH, bar_height, spread};
 use crate::report::RunResult;
-use crate::stats::Tally;
+use crate::stats::{Side, Tally};
 
 /// The share of counts at each value of a histogram, one curve per point (laid out by
 /// `lay_out_points` when there are many), from `first` to the value under which 99.5% of every
@@ -97,20 +98,26 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
     }
 }
 
-/// What a hit does: the share of hits at each damage after armour, one curve per point (the
-/// ruleset's own unit: damage, wound circle, injury level).
-pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
-    let (series, last, top) = share_curves(run, |t| &t.hit_damage, 0);
+/// What the hits of `striker` do: the share of its hits at each damage after armour, one curve
+/// per point (the ruleset's own unit: damage, wound circle, injury level); `None` when it never
+/// hit. With the panel title that names the striker.
+pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, Chart)> {
+    let s = striker.index();
+    if run.tallies.iter().all(|t| t.hit_damage[s].count() == 0) {
+        return None;
+    }
+    let name = run.scenario.points[0].model.names()[s];
+    let (series, last, top) = share_curves(run, |t| &t.hit_damage[s], 0);
     // What each ruleset records for a hit, in its own words.
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
         .map_or(("damage after armour", "the armour stopped it all"), |r| {
             r.hit_words
         });
-    Chart {
+    let chart = Chart {
         name: "damage-per-hit".into(),
-        title: "What a hit does".into(),
+        title: format!("What a hit by {name} does"),
         caption: format!(
-            "Share of hits, by either fighter, at each {unit} (0: {zero}); the last bin also holds larger values."
+            "Share of hits at each {unit} (0: {zero}); the last bin also holds larger values."
         ),
         height: 620,
         width: WIDTH,
@@ -122,6 +129,64 @@ pub(super) fn damage_per_hit(run: &RunResult) -> Chart {
             y_range: (0.0, top * 1.08),
             series,
             integer_x: true,
+        },
+    };
+    Some((format!("Hits by {name}"), chart))
+}
+
+/// What a hit does when a hit records a level with a name (zone-d100's injury levels, `levels`
+/// value by value): the shares of each fighter's hits at each level as stacked bars, a bar per
+/// fighter and point, so the ordinal levels read by name rather than as points on a line.
+pub(super) fn hit_levels(run: &RunResult, levels: &[&str]) -> Chart {
+    let names = run.scenario.points[0].model.names();
+    let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
+        .map_or(("level", "none"), |r| r.hit_words);
+    let unit = unit.split(" (").next().unwrap_or(unit);
+    let per_side = (MAX_ROWS / 2).max(1);
+    let shown = spread(run.tallies.len(), per_side);
+    let swept = !run.scenario.points[0].swept.is_empty();
+    let mut rows = Vec::new();
+    for side in Side::BOTH {
+        let s = side.index();
+        for &i in &shown {
+            let h = &run.tallies[i].hit_damage[s];
+            let n = h.count().max(1) as f64;
+            let mut shares: Vec<f64> = (0..levels.len())
+                .map(|v| 100.0 * h.bins().get(v).copied().unwrap_or(0) as f64 / n)
+                .collect();
+            // Anything above the last named level counts with it.
+            let above: u64 = h.bins().iter().skip(levels.len()).sum();
+            if let Some(last) = shares.last_mut() {
+                *last += 100.0 * above as f64 / n;
+            }
+            let label = if swept {
+                format!("{}: {}", names[s], point_label(run, i))
+            } else {
+                names[s].to_owned()
+            };
+            rows.push((label, shares));
+        }
+    }
+    Chart {
+        name: "damage-per-hit".into(),
+        title: format!("What a hit does: {} against {}", names[0], names[1]),
+        caption: format!(
+            "Share of each fighter's hits at each {unit} ({}: {zero}), a bar per fighter{}.{}",
+            levels.first().copied().unwrap_or("0"),
+            if swept { " and point" } else { "" },
+            shown_note(shown.len(), run.tallies.len())
+        ),
+        height: bar_height(rows.len()) + 60,
+        width: WIDTH,
+        plot: Plot::Stacked {
+            x_label: "share of hits".into(),
+            y_label: if swept {
+                format!("fighter: {}", swept_title(run))
+            } else {
+                "fighter".into()
+            },
+            segments: levels.iter().map(|&l| l.to_owned()).collect(),
+            rows,
         },
     }
 }
@@ -150,7 +215,7 @@ mod tests {
     }
 
     #[test]
-    fn a_duel_with_hits_draws_what_a_hit_does() {
+    fn a_duel_with_hits_draws_what_each_fighters_hits_do() {
         let s = scenario();
         let run = finished_run(&s);
         let charts = plan(&run);
@@ -158,16 +223,25 @@ mod tests {
             .iter()
             .find(|c| c.name == "damage-per-hit")
             .unwrap_or_else(|| panic!("no damage-per-hit chart"));
-        let Plot::Lines { series, .. } = &chart.plot else {
-            panic!("a line chart");
+        let Plot::Panels { panels } = &chart.plot else {
+            panic!("a panel per fighter");
         };
-        assert_eq!(
-            series.len(),
-            run.tallies.len().min(super::super::model::MAX_SERIES)
-        );
-        for line in series {
-            let total: f64 = line.points.iter().map(|p| p.1).sum();
-            assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");
+        let titles: Vec<&str> = panels.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(titles, ["Hits by Knight", "Hits by Brigand"]);
+        for (side, (_, plot)) in panels.iter().enumerate() {
+            let Plot::Lines { series, .. } = plot else {
+                panic!("a line chart");
+            };
+            assert_eq!(series.len(), run.tallies.len());
+            for (line, t) in series.iter().zip(&run.tallies) {
+                let total: f64 = line.points.iter().map(|p| p.1).sum();
+                assert!(total > 50.0 && total <= 100.0 + 1e-9, "{total}");
+                // Each panel's shares are of that fighter's hits alone.
+                let h = &t.hit_damage[side];
+                let expected = 100.0 * h.bins()[3] as f64 / h.count() as f64;
+                let drawn = line.points.iter().find(|p| p.0 == 3.0).map_or(0.0, |p| p.1);
+                assert!((drawn - expected).abs() < 1e-9, "{drawn} {expected}");
+            }
         }
     }
 }

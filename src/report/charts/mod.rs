@@ -27,10 +27,11 @@ pub(crate) use labels::{axis_title, value_phrase, value_words};
 pub use render::Rendered;
 
 use super::RunResult;
+use crate::stats::Side;
 use aftermath::{days_to_whole, injuries};
 use anyhow::Result;
 use heatmap::fit_heatmap;
-use histograms::{damage_per_hit, rounds, rounds_decided};
+use histograms::{damage_per_hit, hit_levels, rounds, rounds_decided};
 use labels::{coinciding_note, shown_note};
 use model::{Chart, MAX_SERIES, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series, WIDTH, spread};
 use outcomes::{duel_outcomes, recovery_outcomes};
@@ -146,6 +147,71 @@ fn lay_out_points(run: &RunResult, chart: &mut Chart) {
     chart.plot = Plot::Panels { panels };
 }
 
+/// A chart of one curve per point for each side (`chart` makes it, with its panel title, or
+/// `None` when the side has nothing to show): both sides are panels of one chart (`title`) on one
+/// scale,
+/// side by side. With more points than one chart tells apart, each side is first laid out by
+/// `lay_out_points`, and its panels follow one another (titled by side, then value).
+fn each_side(
+    run: &RunResult,
+    title: String,
+    chart: impl Fn(Side) -> Option<(String, Chart)>,
+) -> Vec<Chart> {
+    let mut sides: Vec<(String, Chart)> = Side::BOTH.into_iter().filter_map(chart).collect();
+    if sides.len() < 2 {
+        return sides.into_iter().map(|(_, c)| c).collect();
+    }
+    for (_, c) in &mut sides {
+        lay_out_points(run, c);
+    }
+    let first = &sides[0].1;
+    let (name, caption) = (first.name.clone(), first.caption.clone());
+    let mut panels: Vec<(String, Plot)> = Vec::new();
+    for (panel, c) in sides {
+        match c.plot {
+            Plot::Panels { panels: inner } => panels.extend(
+                inner
+                    .into_iter()
+                    .map(|(value, plot)| (format!("{panel} · {value}"), plot)),
+            ),
+            plot => panels.push((panel, plot)),
+        }
+    }
+    // One scale for every panel, so the sides compare at a glance.
+    let (right, top) = panels
+        .iter()
+        .filter_map(|(_, plot)| match plot {
+            Plot::Lines {
+                x_range, y_range, ..
+            } => Some((x_range.1, y_range.1)),
+            _ => None,
+        })
+        .fold((f64::MIN, 0.0_f64), |(r, t), (x, y)| (r.max(x), t.max(y)));
+    let mut legend_px = 0;
+    for (_, plot) in &mut panels {
+        if let Plot::Lines {
+            x_range,
+            y_range,
+            series,
+            legend_title,
+            ..
+        } = plot
+        {
+            (x_range.1, y_range.1) = (right, top);
+            legend_px = legend_px.max(legend_layout(series, legend_title, WIDTH / 2).2);
+        }
+    }
+    let rows = panels.len().div_ceil(PANEL_COLUMNS) as u32;
+    vec![Chart {
+        name,
+        title,
+        caption,
+        height: rows * (PANEL_PLOT_HEIGHT + legend_px + 40),
+        width: WIDTH,
+        plot: Plot::Panels { panels },
+    }]
+}
+
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
     register_font();
@@ -183,13 +249,25 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if duel {
         charts.push(rounds(run));
         charts.push(rounds_decided(run));
-        if tallies.iter().any(|t| t.hit_damage.count() > 0) {
-            charts.push(damage_per_hit(run));
+        let levels = crate::rules::registry::info(run.scenario.ruleset).and_then(|r| r.hit_levels);
+        match levels {
+            Some(levels) => charts.push(hit_levels(run, levels)),
+            None => charts.extend(each_side(
+                run,
+                format!("What a hit does: {} and {}", names[0], names[1]),
+                |side| damage_per_hit(run, side),
+            )),
         }
     }
-    if tallies.iter().any(|t| t.recovery_pooled().patients > 0) {
-        // Lasting impairment is a part of the recovery outcomes above.
-        charts.push(days_to_whole(run));
+    // Lasting impairment is a part of the recovery outcomes above.
+    if duel {
+        charts.extend(each_side(
+            run,
+            format!("Days until whole: {} and {}", names[0], names[1]),
+            |side| days_to_whole(run, Some(side)),
+        ));
+    } else {
+        charts.extend(days_to_whole(run, None).map(|(_, chart)| chart));
     }
     if duel && let Some(chart) = injuries(run) {
         charts.push(chart);
@@ -314,16 +392,25 @@ damage = 2
                 panic!("{} is not drawn as panels", chart.name);
             };
             let titles: Vec<&str> = panels.iter().map(|(t, _)| t.as_str()).collect();
-            assert_eq!(
-                titles,
-                [
-                    "Brigand's attack: 9",
-                    "Brigand's attack: 12",
-                    "Brigand's attack: 15"
-                ],
-                "{}",
-                chart.name
-            );
+            let values = [
+                "Brigand's attack: 9",
+                "Brigand's attack: 12",
+                "Brigand's attack: 15",
+            ];
+            // A chart of each fighter's own hits or wounds has those panels for each side.
+            let per_side = match chart.name.as_str() {
+                "damage-per-hit" => Some(["Hits by Knight", "Hits by Brigand"]),
+                "days-to-whole" => Some(["Knight wounded", "Brigand wounded"]),
+                _ => None,
+            };
+            let expected: Vec<String> = match per_side {
+                Some(sides) => sides
+                    .iter()
+                    .flat_map(|side| values.iter().map(move |v| format!("{side} · {v}")))
+                    .collect(),
+                None => values.iter().map(|v| v.to_string()).collect(),
+            };
+            assert_eq!(titles, expected, "{}", chart.name);
             for (_, plot) in panels {
                 let Plot::Lines { series, .. } = plot else {
                     panic!("a panel is a line chart");

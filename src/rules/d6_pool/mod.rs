@@ -242,7 +242,7 @@ impl Ruleset for D6Pool {
                     continue;
                 }
                 let attack = self.attack(actor, &mut states, dice, log);
-                tally.record_hit(attack.damage.max(0) as u32, attack.column != WHIFF);
+                tally.record_hit(actor, attack.damage.max(0) as u32, attack.column != WHIFF);
                 // An attack's counts: EXTRA_CRITICALS, EXTRA_BLOCKS, EXTRA_WHIFFS, EXTRA_STUNS,
                 // EXTRA_LUCK, EXTRA_AMMO, in that order.
                 tally.record_extras(

@@ -188,7 +188,7 @@ impl Ruleset for GuardPierce {
                     // A miss marks nothing: both fighters are as they were, in the fight.
                     continue;
                 }
-                tally.record_hit(attack.marked[0].max(attack.marked[1]), true);
+                tally.record_hit(actor, attack.marked[0].max(attack.marked[1]), true);
                 turns = turns_of(&rows);
                 let target = rows[actor.other().index()];
                 let track = &self.fighters[actor.other().index()].track;

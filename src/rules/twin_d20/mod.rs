@@ -172,7 +172,7 @@ impl Ruleset for TwinD20 {
                 }
                 let defender = attacker.other();
                 let strike = self.strike(attacker, &mut wounds[defender.index()], dice, log);
-                tally.record_hit(strike.dealt, strike.hit);
+                tally.record_hit(attacker, strike.dealt, strike.hit);
                 let fighter = &self.fighters[defender.index()];
                 if wounds[defender.index()].highest() > fighter.toughness {
                     log.say(|| {

@@ -169,7 +169,7 @@ mod tests {
         let (tally, story) = ledger_duel(&model, ledger_fudge(&[0, 1, 0, 1]));
         crate::log::assert_in_order(&story, &["a declares 2 dodges", "b declares 1 attack"]);
         assert!(!story.contains("a attacks:"), "{story}");
-        assert_eq!(tally.hit_damage.bins()[3], 1, "{story}");
+        assert_eq!(tally.hit_damage_pooled().bins()[3], 1, "{story}");
     }
 
     #[test]

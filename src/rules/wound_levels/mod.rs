@@ -255,7 +255,7 @@ impl Ruleset for WoundLevels {
                         dice,
                         log,
                     );
-                    tally.record_hit(dealt.unwrap_or(0), dealt.is_some());
+                    tally.record_hit(side, dealt.unwrap_or(0), dealt.is_some());
                 }
             }
             // Movement at the end of the turn.
@@ -382,7 +382,7 @@ mod tests {
         // Initiative a 4, b 3. a rolls 1: 4 undefended + 3 - 1 = 6: b is Terminal and makes
         // no attack (no die is left for one); the duel ends with the turn: a wins, b lives.
         let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0, 1]));
-        assert_eq!(tally.hit_damage.bins()[6], 1, "{story}");
+        assert_eq!(tally.hit_damage_pooled().bins()[6], 1, "{story}");
         assert_eq!(tally.ends, [1, 0, 0], "{story}");
         assert_eq!(tally.dead, [0, 0], "{story}");
         assert_eq!(tally.rounds.bins()[1], 1);
@@ -399,7 +399,7 @@ mod tests {
         // Initiative a 4, b 3. a rolls 2: 5 undefended + 3 - 1 = 7: Mortal; b does not act,
         // and is dead when the turn ends.
         let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0, 2]));
-        assert_eq!(tally.hit_damage.bins()[7], 1, "{story}");
+        assert_eq!(tally.hit_damage_pooled().bins()[7], 1, "{story}");
         assert_eq!(tally.ends, [1, 0, 0], "{story}");
         assert_eq!(tally.dead, [0, 1], "{story}");
         assert_eq!(tally.rounds.bins()[1], 1);

@@ -207,7 +207,7 @@ mod tests {
         // b rolls 3: 6; a dodges 0 + 3 = 3: margin 3 + 3 - 1 = 5: a is Critical.
         // At the end of the turn a must pass a Physique check to move: -1 + 3 - 3 = -1 fails.
         let (tally, story) = ledger_duel(&model, ledger_fudge(&[0, 1, 3, 0, -1]));
-        assert_eq!(tally.hit_damage.bins()[5], 1, "{story}");
+        assert_eq!(tally.hit_damage_pooled().bins()[5], 1, "{story}");
         assert!(!story.contains("a withdraws out of melee range"), "{story}");
         assert_eq!(tally.ends, [0, 0, 1]);
         // The same turn with a check of 1 + 3 - 3 = 1: a withdraws.

@@ -128,6 +128,7 @@ impl Melee {
         }) = self.struck(striker, blow, dice, log)
         else {
             return StrikeReport {
+                striker,
                 missed: true,
                 ..StrikeReport::default()
             };
@@ -136,6 +137,7 @@ impl Melee {
         let state = &mut states[target.index()];
         let location = hit.row.location;
         let mut report = StrikeReport {
+            striker,
             zone: Some(hit.row.zone),
             ..StrikeReport::default()
         };

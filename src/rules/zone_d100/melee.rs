@@ -281,6 +281,8 @@ impl Default for MeleeRules {
 /// What a strike did, for tallies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct StrikeReport {
+    /// The side that struck.
+    pub striker: Side,
     /// The Zone Die missed the table.
     pub missed: bool,
     /// Injury level inflicted (0: none or glancing).

@@ -10,8 +10,8 @@ use super::injury::{self, Severity};
 use super::melee;
 use crate::stats::{Extra, ExtraKind, Side, Tally, consecutive};
 
-/// The ruleset's own counts: how fights end, bleeders and amputations per fight, and injuries
-/// per fight by zone and severity.
+/// The ruleset's own counts: how fights end, bleeders and amputations per fight, the healing
+/// outcome, and each side's injuries per fight by zone and severity.
 pub const EXTRAS: &[Extra] = &[
     Extra {
         name: "end_death",
@@ -43,54 +43,6 @@ pub const EXTRAS: &[Extra] = &[
     },
     Extra {
         name: "glancing_blows",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_head_minor",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_head_serious",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_head_grievous",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_arm_minor",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_arm_serious",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_arm_grievous",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_torso_minor",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_torso_serious",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_torso_grievous",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_leg_minor",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_leg_serious",
-        kind: ExtraKind::MeanPerTrial,
-    },
-    Extra {
-        name: "injuries_leg_grievous",
         kind: ExtraKind::MeanPerTrial,
     },
     Extra {
@@ -137,12 +89,108 @@ pub const EXTRAS: &[Extra] = &[
         name: "permanent_leg",
         kind: ExtraKind::MeanPerPatient,
     },
+    Extra {
+        name: "a_injuries_head_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_head_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_head_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_arm_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_arm_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_arm_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_torso_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_torso_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_torso_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_leg_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_leg_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "a_injuries_leg_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_head_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_head_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_head_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_arm_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_arm_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_arm_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_torso_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_torso_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_torso_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_leg_minor",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_leg_serious",
+        kind: ExtraKind::MeanPerTrial,
+    },
+    Extra {
+        name: "b_injuries_leg_grievous",
+        kind: ExtraKind::MeanPerTrial,
+    },
 ];
-const DIED: usize = 20;
-const INFECTED: usize = 24;
-const COMA: usize = 25;
-const COMATOSE_AT_HORIZON: usize = 26;
-const PERMANENT: usize = 27;
+const DIED: usize = 8;
+const INFECTED: usize = 12;
+const COMA: usize = 13;
+const COMATOSE_AT_HORIZON: usize = 14;
+const PERMANENT: usize = 15;
 pub(super) const END_DEATH: usize = 0;
 pub(super) const END_UNCONSCIOUS: usize = 1;
 pub(super) const END_EXTENDED_SHOCK: usize = 2;
@@ -151,7 +199,8 @@ pub(super) const END_MORALE: usize = 4;
 pub(super) const BLEEDERS: usize = 5;
 pub(super) const AMPUTATIONS: usize = 6;
 const GLANCING: usize = 7;
-const INJURIES: usize = 8;
+/// The first of the injuries by side, zone and severity: `a`'s 12, then `b`'s.
+const INJURIES: usize = 19;
 
 // The end of a duel is recorded as one of five consecutive counts, and a fighter's bleeders
 // and amputations together (`Tally::record_extras`).
@@ -201,7 +250,8 @@ const _: () = assert!(
     "a healing timeline's counts are consecutive"
 );
 
-fn injury_column(zone: Zone, il: u8) -> usize {
+/// The count of an injury of level `il` to `zone` of the fighter of side `injured`.
+fn injury_column(injured: Side, zone: Zone, il: u8) -> usize {
     let z = match zone {
         Zone::Head => 0,
         Zone::Arm => 1,
@@ -213,15 +263,57 @@ fn injury_column(zone: Zone, il: u8) -> usize {
         Severity::Serious => 1,
         Severity::Grievous => 2,
     };
-    INJURIES + z * 3 + s
+    INJURIES + injured.index() * 12 + z * 3 + s
 }
 
 impl ZoneD100 {
     pub(super) fn count(&self, tally: &mut Tally, r: &melee::StrikeReport) {
-        tally.record_hit(u32::from(r.il), !r.missed);
+        tally.record_hit(r.striker, u32::from(r.il), !r.missed);
         tally.record_extra(GLANCING, u64::from(r.glancing));
         if let (Some(zone), true) = (r.zone, r.il > 0) {
-            tally.record_extra(injury_column(zone, r.il), 1);
+            tally.record_extra(injury_column(r.striker.other(), zone, r.il), 1);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_count_is_at_the_column_of_its_name() {
+        let named = [
+            (END_DEATH, "end_death"),
+            (END_MORALE, "end_morale"),
+            (BLEEDERS, "bleeders"),
+            (AMPUTATIONS, "amputations"),
+            (GLANCING, "glancing_blows"),
+            (DIED, "died_blood_loss"),
+            (DIED + 3, "died_grim_wound"),
+            (INFECTED, "infected"),
+            (COMATOSE_AT_HORIZON, "comatose_at_horizon"),
+            (PERMANENT, "permanent_head"),
+            (PERMANENT + 3, "permanent_leg"),
+            (
+                injury_column(Side::A, Zone::Head, 1),
+                "a_injuries_head_minor",
+            ),
+            (
+                injury_column(Side::A, Zone::Torso, 3),
+                "a_injuries_torso_serious",
+            ),
+            (
+                injury_column(Side::B, Zone::Arm, 5),
+                "b_injuries_arm_grievous",
+            ),
+            (
+                injury_column(Side::B, Zone::Leg, 4),
+                "b_injuries_leg_grievous",
+            ),
+        ];
+        for (column, name) in named {
+            assert_eq!(EXTRAS[column].name, name);
+        }
+        assert_eq!(EXTRAS.len(), INJURIES + 24);
     }
 }
