@@ -114,6 +114,14 @@ impl Table {
             .sum()
     }
 
+    /// The chance of any hit as an exact fraction; `None` past 128 bits.
+    pub fn hit_fraction(&self) -> Option<Fraction> {
+        self.results
+            .iter()
+            .skip(self.misses)
+            .try_fold(Fraction::ZERO, |sum, r| sum.checked_add(r.1))
+    }
+
     /// The chance of the best hit kind.
     pub fn best(&self) -> f64 {
         self.results.last().map_or(0.0, |r| r.1.value())

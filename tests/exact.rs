@@ -92,12 +92,90 @@ fn exact_tables_sum_to_one_exactly_and_the_grid_is_written_for_print() {
             svg.matches("%\n</text>").count() >= cells,
             "{file}: numbers in the cells"
         );
-        for chart in ["exact-a", "exact-b", "grid"] {
+        for chart in [
+            "exact-a",
+            "exact-a-values",
+            "exact-b",
+            "exact-b-values",
+            "grid",
+        ] {
             assert!(dir.join(format!("charts/{chart}.png")).exists(), "{chart}");
         }
         let report = text(&dir.join("report.html"));
         assert!(report.contains("The rulebook table"), "{file}");
+        assert!(report.contains("href=\"tables/grid.md\""), "{file}");
+        // The rulebook grid as Markdown: a row per row value, a column per column value, each
+        // cell a percentage; three tables (hit, best hit kind, mean).
+        let md = text(&dir.join("tables/grid.md"));
+        let first_cells: Vec<&str> = grid
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap_or_default())
+            .collect();
+        let row_count = {
+            let mut v = first_cells.clone();
+            v.dedup();
+            v.len()
+        };
+        let table_rows = md.lines().filter(|l| l.starts_with("| ")).count();
+        assert_eq!(table_rows, 3 * (row_count + 2), "{file}: {md}");
+        assert_eq!(md.matches("\n# ").count() + 1, 1, "{file}: one title");
+        assert!(
+            !md.contains("a.attack") && !md.contains("a.melee_ml"),
+            "{md}"
+        );
     }
+}
+
+#[test]
+fn fractions_on_request_write_each_cells_exact_chance() {
+    let dir = scratch("fractions");
+    let scenario = dir.join("fractions.toml");
+    let shipped = text(Path::new("scenarios/twin-d20/to-hit-table.toml"));
+    std::fs::write(
+        &scenario,
+        shipped.replace("[exact]\n", "[exact]\nfractions = true\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("out");
+    let o = duelsim(&[
+        "exact",
+        &scenario.to_string_lossy(),
+        "-q",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Attack 5 against Defense 4: 39 of the 400 pairs of d20 hit (9.75%, never "9.8%").
+    let grid = text(&out.join("grid.csv"));
+    let cell = grid
+        .lines()
+        .find(|l| l.starts_with("5,4,"))
+        .unwrap_or_else(|| panic!("{grid}"));
+    assert!(cell.contains(",39/400,"), "{cell}");
+    let md = text(&out.join("tables/grid.md"));
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| 5 |"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert_eq!(row.split(" | ").nth(5), Some("39/400"), "{row}");
+    assert!(text(&out.join("report.html")).contains("39/400<br>"));
+    // Without the request, the same cell is a percentage to two decimals.
+    let plain = dir.join("plain");
+    let o = duelsim(&[
+        "exact",
+        "scenarios/twin-d20/to-hit-table.toml",
+        "-q",
+        "-o",
+        &plain.to_string_lossy(),
+    ]);
+    assert!(o.status.success());
+    let md = text(&plain.join("tables/grid.md"));
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| 5 |"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert_eq!(row.split(" | ").nth(5), Some("9.75%"), "{row}");
 }
 
 #[test]
@@ -131,6 +209,11 @@ fn a_scenario_without_an_exchange_and_a_bad_grid_are_input_errors() {
             "grid = { \"a.attack\" = { from = 1, to = 2 }, \"a.defense\" = { from = 1, to = 2 }, \"b.defense\" = { from = 1, to = 2 } }",
             "expected one or two",
         ),
+        (
+            "grid = { \"a.attack\" = { from = 1, to = 2 } }\nfractions = \"yes\"",
+            "exact.fractions",
+        ),
+        ("fractions = true", "set without a grid"),
     ] {
         let file = dir.join("bad.toml");
         let written = shipped

@@ -26,9 +26,11 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     let names = model.names().map(str::to_owned);
     let source = crate::scenario::error::Source { path, text: &text };
     let mut grid_values = Vec::new();
+    let mut fractions = false;
     let grid = match crate::scenario::grid::read::<Registry>(&source)? {
         None => None,
         Some(g) => {
+            fractions = g.fractions;
             let title = |k: usize| {
                 g.axes.get(k).map_or_else(String::new, |(p, _)| {
                     report::charts::axis_title(p, model.names(), scenario.ruleset)
@@ -74,6 +76,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
         names,
         tables,
         grid,
+        fractions,
     };
     crate::journal::remove_stale_temporaries(&dir);
     report::exact::write(&exact, &grid_values, &dir)?;

@@ -21,6 +21,59 @@ pub struct Exact<'a> {
     pub tables: [Table; 2],
     /// The grid: its chart data and each cell's table (row by row), when the file has one.
     pub grid: Option<(ExactGrid, Vec<Table>, Vec<String>)>,
+    /// `[exact] fractions`: the grid's cells as exact fractions rather than percentages.
+    pub fractions: bool,
+}
+
+/// A cell's chance to hit as the report and the rulebook table write it: a percentage to two
+/// decimals (exact for d20 and d100 grids), or the exact fraction when the scenario asks.
+fn hit_text(table: &Table, fractions: bool) -> String {
+    match (fractions, table.hit_fraction()) {
+        (true, Some(f)) => format!("{}/{}", f.numerator, f.denominator),
+        _ => format!("{:.2}%", 100.0 * table.hit()),
+    }
+}
+
+/// `tables/grid.md`: the rulebook grid as Markdown tables to paste into a rulebook: the chance
+/// to hit (percentages, or fractions when asked), the chance of the best hit kind, the mean
+/// value; rows and columns the grid's values, headed in words.
+fn grid_markdown(grid: &ExactGrid, tables: &[Table], fractions: bool) -> String {
+    let columns = grid.columns.len().max(1);
+    let mut head = vec![if grid.columns_title.is_empty() {
+        grid.rows_title.clone()
+    } else {
+        format!("{} \\ {}", grid.rows_title, grid.columns_title)
+    }];
+    if grid.columns.is_empty() {
+        head.push("chance".to_owned());
+    } else {
+        head.extend(grid.columns.iter().cloned());
+    }
+    let table = |cell: &dyn Fn(&Table) -> String| {
+        let rows: Vec<Vec<String>> = (grid.rows.iter().enumerate())
+            .map(|(r, row)| {
+                std::iter::once(row.clone())
+                    .chain((0..columns).filter_map(|c| tables.get(r * columns + c).map(cell)))
+                    .collect()
+            })
+            .collect();
+        super::rulebook::markdown(&head, &rows, 1)
+    };
+    let best = tables.first().map_or("", |t| t.best_name());
+    let unit = tables.first().map_or("", |t| t.unit);
+    format!(
+        "# Chance to hit: {who}\n\nOne exchange, computed exactly. Rows: {rows}{columns}.\n\n{hit}\n## Chance of {best}: {who}\n\n{best_table}\n## Mean {unit}: {who}\n\n{mean}",
+        who = grid.who,
+        rows = grid.rows_title,
+        columns = if grid.columns_title.is_empty() {
+            String::new()
+        } else {
+            format!("; columns: {}", grid.columns_title)
+        },
+        hit = table(&|t| hit_text(t, fractions)),
+        best_table = table(&|t| format!("{:.2}%", 100.0 * t.best())),
+        mean = table(&|t| format!("{:.2}", t.mean())),
+    )
 }
 
 impl Exact<'_> {
@@ -62,7 +115,7 @@ fn grid_csv(paths: &[String], cells: &[(Vec<i64>, &Table)]) -> String {
     let best = first.best_name().replace(' ', "_");
     let unit = first.unit.replace(' ', "_");
     let mut out = format!(
-        "{},p_hit,p_{best},mean_{unit}\n",
+        "{},p_hit,p_hit_fraction,p_{best},mean_{unit}\n",
         paths
             .iter()
             .map(|p| p.replace(',', " "))
@@ -71,9 +124,12 @@ fn grid_csv(paths: &[String], cells: &[(Vec<i64>, &Table)]) -> String {
     );
     for (values, table) in cells {
         let written: Vec<String> = values.iter().map(i64::to_string).collect();
+        let fraction = table.hit_fraction().map_or_else(String::new, |f| {
+            format!("{}/{}", f.numerator, f.denominator)
+        });
         let _ = writeln!(
             out,
-            "{},{:.9},{:.9},{:.9}",
+            "{},{:.9},{fraction},{:.9},{:.9}",
             written.join(","),
             table.hit(),
             table.best(),
@@ -94,12 +150,16 @@ pub fn write(exact: &Exact, grid_values: &[(Vec<i64>, usize)], dir: &Path) -> Re
         exact.grid.as_ref().map(|g| &g.0),
     )?;
     let mut files = vec![("exact.csv".to_owned(), exact_csv(exact).into_bytes())];
-    if let Some((_, tables, paths)) = &exact.grid {
+    if let Some((grid, tables, paths)) = &exact.grid {
         let cells: Vec<(Vec<i64>, &Table)> = grid_values
             .iter()
             .map(|(values, i)| (values.clone(), &tables[*i]))
             .collect();
         files.push(("grid.csv".to_owned(), grid_csv(paths, &cells).into_bytes()));
+        files.push((
+            "tables/grid.md".to_owned(),
+            grid_markdown(grid, tables, exact.fractions).into_bytes(),
+        ));
     }
     for chart in &charts {
         files.push((
@@ -175,8 +235,13 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
     if let Some((grid, tables, _)) = &exact.grid {
         let _ = writeln!(
             h,
-            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit, and beneath it the chance of {} and the mean {}. Rows: {}; columns: {}.</p>",
+            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit ({}), and beneath it the chance of {} and the mean {}. Rows: {}; columns: {}. As Markdown to paste into a rulebook: <a href=\"tables/grid.md\">tables/grid.md</a>.</p>",
             escape(&grid.who),
+            if exact.fractions {
+                "the exact fraction"
+            } else {
+                "exact to two decimals on d20 and d100 grids; <code>fractions = true</code> in <code>[exact]</code> writes exact fractions"
+            },
             escape(tables.first().map_or("", |t| t.best_name())),
             escape(tables.first().map_or("", |t| t.unit)),
             escape(&grid.rows_title),
@@ -198,8 +263,8 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
                     .chain((0..columns).filter_map(|c| {
                         tables.get(r * columns + c).map(|t| {
                             format!(
-                                "{:.1}%<br><small>{:.1}% · {:.2}</small>",
-                                100.0 * t.hit(),
+                                "{}<br><small>{:.1}% · {:.2}</small>",
+                                hit_text(t, exact.fractions),
                                 100.0 * t.best(),
                                 t.mean()
                             )

@@ -128,6 +128,8 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
   figure { margin: 0.2rem 0 0.4rem; }
   figure svg { max-height: 70mm; width: auto; }
   figure.tall svg { max-height: 150mm; }
+  /* A wide heatmap takes the page's width, so its cell numbers print at about 6 pt or more. */
+  figure.wide svg { width: 100%; height: auto; max-height: 150mm; }
   figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
@@ -148,7 +150,11 @@ pub(crate) fn figure(h: &mut String, c: &Rendered) {
         h,
         "<figure id=\"{name}\"{tall} aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
         name = escape(&c.name),
-        tall = if c.tall { " class=\"tall\"" } else { "" },
+        tall = match (c.tall, c.wide) {
+            (true, _) => " class=\"tall\"",
+            (false, true) => " class=\"wide\"",
+            (false, false) => "",
+        },
         title = escape(&c.title),
         caption = escape(&c.caption),
     );

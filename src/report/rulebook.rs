@@ -98,7 +98,7 @@ fn cell(text: &str) -> String {
 }
 
 /// A Markdown table of `head` and `rows`, the first `left` columns left-aligned, the rest right.
-fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> String {
+pub(super) fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> String {
     let mut out = String::new();
     let line = |cells: &[String]| {
         format!(

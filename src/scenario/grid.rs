@@ -4,6 +4,7 @@
 //! ```toml
 //! [exact]
 //! grid = { "a.attack" = { from = 5, to = 20 }, "b.defense" = { from = 0, to = 15 } }
+//! fractions = true   # cells as exact fractions (39/400) rather than percentages
 //! ```
 //!
 //! This module reads the table and builds the model of a cell (the file with the cell's values
@@ -22,6 +23,9 @@ pub const MAX_CELLS: usize = 4096;
 pub struct Grid {
     /// Each varied path with its values, in the order written: rows, then columns.
     pub axes: Vec<(String, Vec<i64>)>,
+    /// `fractions = true`: the report and the rulebook tables write each cell's chance as its
+    /// exact fraction (`39/400`) rather than a percentage.
+    pub fractions: bool,
     text: String,
     file: PathBuf,
 }
@@ -72,15 +76,36 @@ pub fn read<R: Rulesets>(source: &Source) -> Result<Option<Grid>, InputError> {
         ));
     };
     for (key, item) in table.iter() {
-        if key != "grid" {
+        if key != "grid" && key != "fractions" {
             return Err(bad(
                 item,
                 &format!("exact.{key}"),
-                "is not an [exact] setting; expected grid".into(),
+                "is not an [exact] setting; expected grid or fractions".into(),
             ));
         }
     }
+    let fractions = match table.get("fractions") {
+        None => false,
+        Some(item) => item
+            .as_value()
+            .and_then(toml_edit::Value::as_bool)
+            .ok_or_else(|| {
+                bad(
+                    item,
+                    "exact.fractions",
+                    "is not true or false; expected fractions = true to write exact fractions"
+                        .into(),
+                )
+            })?,
+    };
     let Some(grid) = table.get("grid") else {
+        if let Some(item) = table.get("fractions") {
+            return Err(bad(
+                item,
+                "exact.fractions",
+                "is set without a grid; expected grid = { ... } beside it (fractions apply to its cells)".into(),
+            ));
+        }
         return Ok(None);
     };
     let Some(entries) = grid.as_table_like() else {
@@ -127,6 +152,7 @@ pub fn read<R: Rulesets>(source: &Source) -> Result<Option<Grid>, InputError> {
     }
     let grid = Grid {
         axes,
+        fractions,
         text: source.text.to_owned(),
         file: source.path.to_owned(),
     };

@@ -1,5 +1,6 @@
-//! The charts of `duelsim exact`: each direction's exact chance of every hit kind and value as
-//! bars, and the rulebook grid's chance to hit as a heatmap with every cell written.
+//! The charts of `duelsim exact`: each direction's exact chance of every result, and apart from
+//! it of every value dealt, as bars; and the rulebook grid's chance to hit as a heatmap with
+//! every cell written.
 
 use super::heatmap::{fit_heatmap, heatmap_width};
 use super::model::{Chart, MAX_ROWS, Plot, WIDTH, bar_height, percent};
@@ -24,8 +25,9 @@ pub struct ExactGrid {
     pub who: String,
 }
 
-/// The charts of `duelsim exact`: per direction, the chance of each hit kind and each value
-/// (exact, so no intervals); and the grid's chance to hit as a heatmap with every cell written.
+/// The charts of `duelsim exact`: per direction, the chance of each result, and in a chart of
+/// its own of each value dealt (exact, so no intervals); and the grid's chance to hit as a
+/// heatmap with every cell written.
 pub fn render_exact(
     directions: &[(String, &crate::exact::Table)],
     grid: Option<&ExactGrid>,
@@ -33,42 +35,64 @@ pub fn render_exact(
     register_font();
     let mut charts = Vec::new();
     for (k, (who, table)) in directions.iter().enumerate() {
-        let mut rows: Vec<(String, f64, f64, f64)> = table
+        let side = ["a", "b"][k.min(1)];
+        // How the exchange ends (each result, the hit kinds last): shares of one whole.
+        let rows: Vec<(String, f64, f64, f64)> = table
             .results
             .iter()
             .map(|(r, p)| {
-                (
-                    r.to_string(),
-                    percent(p.value()),
-                    percent(p.value()),
-                    percent(p.value()),
-                )
+                let p = percent(p.value());
+                (r.to_string(), p, p, p)
             })
             .collect();
-        let values: Vec<_> = table
+        charts.push(Chart {
+            name: format!("exact-{side}"),
+            title: format!("How one exchange ends, exactly: {who}"),
+            caption: "The exact chance of each result of one exchange (they add up to 100%), walking every die outcome through the rules the duel runs.".into(),
+            height: bar_height(rows.len()),
+            width: WIDTH,
+            plot: Plot::Bars {
+                x_label: "chance (%)".into(),
+                y_label: String::new(),
+                rows,
+            },
+        });
+        // What it deals: each value above nothing; the rest of the exchanges deal nothing.
+        let dealt: Vec<_> = table
             .values
             .iter()
-            .filter(|(_, p)| p.numerator > 0)
+            .filter(|(v, p)| *v > 0 && p.numerator > 0)
             .collect();
-        let room = MAX_ROWS.saturating_sub(rows.len());
-        for (v, p) in values.iter().take(room) {
-            let p = percent(p.value());
-            rows.push((format!("{} {v}", table.unit), p, p, p));
+        if dealt.is_empty() {
+            continue;
         }
-        let cut = if values.len() > room {
+        let nothing = table
+            .values
+            .iter()
+            .find(|(v, _)| *v == 0)
+            .map_or(0.0, |(_, p)| percent(p.value()));
+        let rows: Vec<(String, f64, f64, f64)> = dealt
+            .iter()
+            .take(MAX_ROWS)
+            .map(|(v, p)| {
+                let p = percent(p.value());
+                (format!("{} {v}", table.unit), p, p, p)
+            })
+            .collect();
+        let cut = if dealt.len() > MAX_ROWS {
             format!(
                 " The {} largest values are left out (exact.csv has them).",
-                values.len() - room
+                dealt.len() - MAX_ROWS
             )
         } else {
             String::new()
         };
         charts.push(Chart {
-            name: format!("exact-{}", ["a", "b"][k.min(1)]),
-            title: format!("One exchange, exactly: {who}"),
+            name: format!("exact-{side}-values"),
+            title: format!("What one exchange deals, exactly: {who}"),
             caption: format!(
-                "The exact chance of each hit kind, then of each {} (0 includes the misses), walking every die outcome through the rules the duel runs.{cut}",
-                table.unit
+                "The exact chance that one exchange deals each {unit} above 0; the other {nothing:.2}% deal none (no hit, or nothing through the armour).{cut}",
+                unit = table.unit
             ),
             height: bar_height(rows.len()),
             width: WIDTH,

@@ -5,7 +5,7 @@
 use super::bars::{draw_bars, draw_forest, draw_stacked};
 use super::heatmap::{CellTable, cell_table, draw_heatmap};
 use super::lines::draw_lines;
-use super::model::{Chart, Hover, PANEL_COLUMNS, Plot};
+use super::model::{Chart, Hover, PANEL_COLUMNS, Plot, WIDTH};
 use super::style::{FONT, err, text_width};
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
@@ -29,6 +29,9 @@ pub struct Rendered {
     pub png: Vec<u8>,
     /// Drawn taller than wide (small multiples): printed larger than the others.
     pub tall: bool,
+    /// Drawn wider than a page takes at the usual scale (a heatmap of many columns): printed
+    /// across the page's full width, so that its cell numbers stay legible.
+    pub wide: bool,
 }
 
 /// A chart drawn as SVG and PNG, with a heatmap's cell table when `cell_intervals`.
@@ -42,6 +45,7 @@ pub(super) fn rendered(chart: Chart, cell_intervals: bool) -> Result<Rendered> {
             None
         },
         tall: chart.height > chart.width,
+        wide: chart.width > WIDTH + WIDTH / 5,
         name: chart.name,
         title: chart.title,
         caption: chart.caption,
