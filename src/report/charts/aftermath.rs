@@ -59,7 +59,13 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
             format!("Days until {} is whole", names[s.index()]),
             format!("{} wounded", names[s.index()]),
         ),
-        None => (format!("Days until whole, for {who}"), who.to_owned()),
+        None => (
+            format!(
+                "Days until whole, for {who}: {}",
+                super::outcomes::whose(run)
+            ),
+            who.to_owned(),
+        ),
     };
     let whose = match side {
         Some(_) => format!("Of the {from}s a fighter survived wounded, the share in which it is"),

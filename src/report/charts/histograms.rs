@@ -45,13 +45,19 @@ fn share_curves(
     (series, last, top)
 }
 
+/// "Knight against Brigand": who fights, for a chart's title.
+fn against(run: &RunResult) -> String {
+    let names = run.scenario.points[0].model.names();
+    format!("{} against {}", names[0], names[1])
+}
+
 /// How many rounds duels last, one curve per point.
 pub(super) fn rounds(run: &RunResult) -> Chart {
     // A duel lasts at least one round: no point at round 0 (a ramp from nothing).
     let (series, last, top) = share_curves(run, |t| &t.rounds, 1);
     Chart {
         name: "rounds".into(),
-        title: "How many rounds a duel lasts".into(),
+        title: format!("How many rounds a duel lasts: {}", against(run)),
         caption: "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit)."
             .into(),
         height: 620,
@@ -81,7 +87,7 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
     }
     Chart {
         name: "rounds-decided".into(),
-        title: "Share of duels over by each round".into(),
+        title: format!("Share of duels over by each round: {}", against(run)),
         caption: "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit)."
             .into(),
         height: 620,

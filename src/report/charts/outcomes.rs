@@ -13,6 +13,17 @@ fn stacked_height(rows: usize) -> u32 {
     bar_height(rows) + 60
 }
 
+/// Whose wounds these are, for a title: both fighters of a duel ("Knight and Brigand"), or a
+/// recovery scenario's patient (named the same on both sides) once.
+pub(super) fn whose(run: &RunResult) -> String {
+    let names = run.scenario.points[0].model.names();
+    if Words::of(run).recovery || names[0] == names[1] {
+        names[0].to_owned()
+    } else {
+        format!("{} and {}", names[0], names[1])
+    }
+}
+
 /// Who wins each point's duels: a's wins, b's wins, draws.
 pub(super) fn duel_outcomes(run: &RunResult, names: [&str; 2]) -> Chart {
     let shown = run.tallies.len().min(MAX_ROWS);
@@ -122,7 +133,7 @@ pub(super) fn recovery_outcomes(run: &RunResult) -> Option<Chart> {
     }
     Some(Chart {
         name: "recovery-outcomes".into(),
-        title: format!("How the {who} end"),
+        title: format!("How the {who} end: {}", whose(run)),
         caption: format!(
             "Share of all {who}{sides} who died in recovery, were still wounded at the horizon, or were whole, with or without a lasting impairment, at each point.{}",
             shown_note(shown, run.tallies.len())
