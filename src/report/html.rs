@@ -30,55 +30,89 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// One row of an assumptions table: each cell as HTML, and the code spans of its first cell
+/// (the parameters the row names).
+struct AssumptionRow {
+    cells: Vec<String>,
+    codes: Vec<String>,
+}
+
 /// The Markdown tables under every heading that names assumptions (`## Assumptions`,
-/// `### Healing assumptions`, ...), each with its heading.
-fn assumption_tables(page: &str) -> Vec<(String, Vec<Vec<String>>)> {
-    let mut tables: Vec<(String, Vec<Vec<String>>)> = Vec::new();
-    let mut heading: Option<String> = None;
-    for line in page.lines() {
-        let line = line.trim();
-        if line.starts_with('#') {
-            let title = line.trim_start_matches('#').trim();
-            heading = title
-                .to_lowercase()
-                .contains("assumptions")
-                .then(|| title.to_owned());
-            continue;
-        }
-        let Some(title) = &heading else { continue };
-        if !line.starts_with('|') {
-            continue;
-        }
-        let cells: Vec<String> = line
-            .trim_matches('|')
-            .split('|')
-            .map(|c| c.trim().to_owned())
-            .collect();
-        if cells
-            .iter()
-            .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
-        {
-            continue;
-        }
-        match tables.last_mut() {
-            Some((t, rows)) if t == title => rows.push(cells),
-            _ => tables.push((title.clone(), vec![cells])),
+/// `### Healing assumptions`, ...), each with its heading as HTML, read with pulldown-cmark:
+/// escaped pipes, code spans, emphasis and links in a cell come out as Markdown means them.
+/// Raw HTML in the page is written as text.
+fn assumption_tables(page: &str) -> Vec<(String, Vec<AssumptionRow>)> {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut tables: Vec<(String, Vec<AssumptionRow>)> = Vec::new();
+    // The heading being read (its events), and the last one if it names assumptions.
+    let mut heading: Option<Vec<Event>> = None;
+    let mut under: Option<String> = None;
+    let mut row: Option<AssumptionRow> = None;
+    let mut cell: Option<Vec<Event>> = None;
+    let as_html = |events: Vec<Event>| {
+        let mut out = String::new();
+        pulldown_cmark::html::push_html(&mut out, events.into_iter());
+        out.trim().to_owned()
+    };
+    for event in Parser::new_ext(page, Options::ENABLE_TABLES) {
+        // Raw HTML is text here: nothing in a rules page becomes markup by accident.
+        let event = match event {
+            Event::Html(t) | Event::InlineHtml(t) => Event::Text(t),
+            e => e,
+        };
+        match event {
+            Event::Start(Tag::Heading { .. }) => heading = Some(Vec::new()),
+            Event::End(TagEnd::Heading(_)) => {
+                let events = heading.take().unwrap_or_default();
+                let plain: String = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                        _ => None,
+                    })
+                    .collect();
+                under = plain
+                    .to_lowercase()
+                    .contains("assumptions")
+                    .then(|| as_html(events));
+            }
+            Event::Start(Tag::TableHead | Tag::TableRow) if under.is_some() => {
+                row = Some(AssumptionRow {
+                    cells: Vec::new(),
+                    codes: Vec::new(),
+                });
+            }
+            Event::End(TagEnd::TableHead | TagEnd::TableRow) => {
+                if let (Some(title), Some(done)) = (&under, row.take()) {
+                    match tables.last_mut() {
+                        Some((t, rows)) if t == title => rows.push(done),
+                        _ => tables.push((title.clone(), vec![done])),
+                    }
+                }
+            }
+            Event::Start(Tag::TableCell) if row.is_some() => cell = Some(Vec::new()),
+            Event::End(TagEnd::TableCell) => {
+                if let (Some(events), Some(r)) = (cell.take(), row.as_mut()) {
+                    if r.cells.is_empty() {
+                        r.codes = events
+                            .iter()
+                            .filter_map(|e| match e {
+                                Event::Code(c) => Some(c.to_string()),
+                                _ => None,
+                            })
+                            .collect();
+                    }
+                    r.cells.push(as_html(events));
+                }
+            }
+            e => {
+                if let Some(events) = cell.as_mut().or(heading.as_mut()) {
+                    events.push(e);
+                }
+            }
         }
     }
     tables
-}
-
-/// Markdown inline code (`x`) as `<code>`, everything else escaped.
-fn inline_markdown(s: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in s.split('`').enumerate() {
-        if i % 2 == 1 {
-            let _ = write!(out, "<code>{}</code>", escape(part));
-        } else {
-            out.push_str(&escape(part));
-        }
-    }
-    out
 }
 
 fn pct(successes: u64, n: u64) -> String {
@@ -597,20 +631,18 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
         escape(s.ruleset)
     );
     for (title, rows) in tables {
-        let _ = writeln!(h, "<h3>{}</h3>\n<table>", inline_markdown(&title));
-        for (i, cells) in rows.iter().enumerate() {
+        let _ = writeln!(h, "<h3>{title}</h3>\n<table>");
+        for (i, row) in rows.iter().enumerate() {
             let tag = if i == 0 { "th" } else { "td" };
             let set = i > 0
-                && cells.first().is_some_and(|c| {
-                    c.split('`').skip(1).step_by(2).any(|code| {
-                        let (section_name, key) = code.split_once('.').unwrap_or(("", code));
-                        section(section_name).is_some_and(|t| t.contains_key(key))
-                            || swept.iter().any(|(k, _)| k == code)
-                    })
+                && row.codes.iter().any(|code| {
+                    let (section_name, key) = code.split_once('.').unwrap_or(("", code));
+                    section(section_name).is_some_and(|t| t.contains_key(key))
+                        || swept.iter().any(|(k, _)| k == code)
                 });
             let _ = write!(h, "<tr{}>", if set { " class=\"over\"" } else { "" });
-            for c in cells {
-                let _ = write!(h, "<{tag}>{}</{tag}>", inline_markdown(c));
+            for c in &row.cells {
+                let _ = write!(h, "<{tag}>{c}</{tag}>");
             }
             let _ = writeln!(h, "</tr>");
         }
@@ -725,7 +757,8 @@ mod tests {
             assert!(rows > 8, "{}: {rows} rows", r.id);
             for (title, rows) in &tables {
                 assert!(
-                    rows.iter().all(|row| row.len() == rows[0].len()),
+                    rows.iter()
+                        .all(|row| row.cells.len() == rows[0].cells.len()),
                     "{}: {title}",
                     r.id
                 );
@@ -736,9 +769,27 @@ mod tests {
     #[test]
     fn text_is_escaped_and_code_marked() {
         assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        let page = "# Rules\n\n| not | this |\n|---|---|\n| x | y |\n\n## Assumptions: `combat`\n\n\
+            | Reading | The sentence |\n|---|---|\n\
+            | `rules.x` (<5) is **read** as `a \\| b` | \"<script>x</script>\" |\n";
+        let tables = assumption_tables(page);
         assert_eq!(
-            inline_markdown("`rules.x` (<5)"),
-            "<code>rules.x</code> (&lt;5)"
+            tables.len(),
+            1,
+            "only the table under an assumptions heading"
         );
+        let (title, rows) = &tables[0];
+        assert_eq!(title, "Assumptions: <code>combat</code>");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].cells, ["Reading", "The sentence"]);
+        // An escaped pipe stays in its cell; code, emphasis and raw HTML come out safe.
+        assert_eq!(
+            rows[1].cells,
+            [
+                "<code>rules.x</code> (&lt;5) is <strong>read</strong> as <code>a | b</code>",
+                "\"&lt;script&gt;x&lt;/script&gt;\""
+            ]
+        );
+        assert_eq!(rows[1].codes, ["rules.x", "a | b"]);
     }
 }
