@@ -162,8 +162,8 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
   figure { margin: 0.2rem 0 0.4rem; }
   figure svg { max-height: 70mm; width: auto; }
   figure.tall svg { max-height: 150mm; }
-  /* A wide heatmap takes the page's width, so its cell numbers print at about 6 pt or more. */
-  figure.wide svg { width: 100%; height: auto; max-height: 150mm; }
+  /* A wide heatmap takes up to the page's width, so its cell numbers print at 5-6 pt or more. */
+  figure.wide svg { width: 100%; height: auto; max-height: 95mm; }
   figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */

@@ -169,7 +169,7 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
             "Mean number of injuries each fighter takes per duel, by zone and severity (M minor, S serious, G grievous; hover a cell of the SVG for its 95% interval, from the count).{}",
             shown_note(points.len(), run.tallies.len())
         ),
-        height: (230 + 48 * row_names.len() as u32).max(360),
+        height: (230 + 40 * row_names.len() as u32).max(360),
         width: heatmap_width(&column_names, &row_names),
         plot: Plot::Heatmap {
             x_label,
