@@ -1,13 +1,15 @@
 //! The outputs of `duelsim exact`: `exact.csv` (tidy: direction, outcome, value, probability,
-//! numerator, denominator), `grid.csv` for an `[exact] grid`, a chart per direction and the
-//! grid's heatmap, and `report.html` with the tables. Written together, atomically, like a
-//! run's outputs. This module formats finished tables; it walks no dice.
+//! numerator, denominator), `grid.csv` and `tables/grid.md` for an `[exact] grid`, two charts
+//! per direction and the grid's heatmap, and `report.html` (a maud template) with the tables.
+//! Written together, atomically, like a run's outputs. This module formats finished tables; it
+//! walks no dice.
 
 use super::charts::{ExactGrid, Rendered};
-use super::html::{STYLE, escape};
+use super::html::{STYLE, figure};
 use crate::exact::{Fraction, Table};
 use crate::rules::registry::Scenario;
 use anyhow::Result;
+use maud::{DOCTYPE, PreEscaped, html};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -174,36 +176,10 @@ pub fn write(exact: &Exact, grid_values: &[(Vec<i64>, usize)], dir: &Path) -> Re
 
 fn html(exact: &Exact, charts: &[Rendered]) -> String {
     let s = exact.scenario;
-    let mut h = String::new();
-    let _ = writeln!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} — duelsim exact tables</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{} — exact tables</h1>",
-        escape(&s.name),
-        escape(&s.name)
-    );
-    let _ = writeln!(
-        h,
-        "<p>One exchange of the <code>{}</code> rules (an attack and its defence, through armour to what it leaves), computed exactly by walking every die outcome through the rules code the duel runs, from unhurt fighters. Probabilities are exact fractions; every number is in exact.csv{}.</p>",
-        escape(s.ruleset),
-        if exact.grid.is_some() {
-            " and grid.csv"
-        } else {
-            ""
-        }
-    );
-    for (who, table) in exact.directions().iter().zip(&exact.tables) {
-        let _ = writeln!(
-            h,
-            "<h2>{}</h2>\n<p>{} die outcomes walked. Hits: {:.2}%; {}: {:.2}%; mean {}: {:.3}.</p>\n<table><tr><th>outcome</th><th>value</th><th>probability</th><th>exact</th></tr>",
-            escape(who),
-            table.outcomes,
-            100.0 * table.hit(),
-            escape(table.best_name()),
-            100.0 * table.best(),
-            escape(table.unit),
-            table.mean()
-        );
-        let rows = table
+    let text = |t: String| html! { (t) };
+    // Each direction's table rows: outcome, value, probability.
+    let rows = |table: &Table| -> Vec<(String, String, Fraction)> {
+        table
             .results
             .iter()
             .map(|(r, p)| ("result".to_owned(), r.to_string(), *p))
@@ -218,78 +194,107 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
                     .kinds
                     .iter()
                     .map(|(k, p)| ("mark".to_owned(), k.to_string(), *p)),
-            );
-        for (outcome, value, p) in rows {
-            let _ = writeln!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td class=\"n\">{:.4}%</td><td class=\"n\">{}/{}</td></tr>",
-                escape(&outcome),
-                escape(&value),
-                100.0 * p.value(),
-                p.numerator,
-                p.denominator
-            );
-        }
-        let _ = writeln!(h, "</table>");
-    }
-    if let Some((grid, tables, _)) = &exact.grid {
-        let _ = writeln!(
-            h,
-            "<h2>The rulebook table: {}</h2>\n<p>Each cell: the chance to hit ({}), and beneath it the chance of {} and the mean {}. Rows: {}; columns: {}. As Markdown to paste into a rulebook: <a href=\"tables/grid.md\">tables/grid.md</a>.</p>",
-            escape(&grid.who),
-            if exact.fractions {
-                "the exact fraction"
-            } else {
-                "exact to two decimals on d20 and d100 grids; <code>fractions = true</code> in <code>[exact]</code> writes exact fractions"
-            },
-            escape(tables.first().map_or("", |t| t.best_name())),
-            escape(tables.first().map_or("", |t| t.unit)),
-            escape(&grid.rows_title),
-            escape(&grid.columns_title)
-        );
+            )
+            .collect()
+    };
+    let grid = exact.grid.as_ref().map(|(grid, tables, _)| {
         let columns = grid.columns.len().max(1);
-        let mut head = vec![format!(
+        let mut head = vec![text(format!(
             "{} \\ {}",
-            escape(&grid.rows_title),
-            escape(&grid.columns_title)
-        )];
-        head.extend(grid.columns.iter().map(|c| escape(c)));
+            grid.rows_title, grid.columns_title
+        ))];
+        head.extend(grid.columns.iter().map(|c| text(c.clone())));
         if grid.columns.is_empty() {
-            head.push("value".to_owned());
+            head.push(text("value".to_owned()));
         }
         let rows = (grid.rows.iter().enumerate())
             .map(|(r, row)| {
-                std::iter::once(escape(row))
+                std::iter::once(text(row.clone()))
                     .chain((0..columns).filter_map(|c| {
                         tables.get(r * columns + c).map(|t| {
-                            format!(
-                                "{}<br><small>{:.1}% · {:.2}</small>",
-                                hit_text(t, exact.fractions),
-                                100.0 * t.best(),
-                                t.mean()
-                            )
+                            html! {
+                                (hit_text(t, exact.fractions))
+                                br;
+                                small { (format!("{:.1}% · {:.2}", 100.0 * t.best(), t.mean())) }
+                            }
                         })
                     }))
                     .collect()
             })
             .collect();
-        super::table::HtmlTable {
+        let table = super::table::HtmlTable {
             head,
             rows,
             keys: 1,
             key_headers: true,
+        };
+        (grid, tables, table)
+    });
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (s.name) " — duelsim exact tables" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { (s.name) " — exact tables" }
+                p {
+                    "One exchange of the " code { (s.ruleset) }
+                    " rules (an attack and its defence, through armour to what it leaves), computed exactly by walking every die outcome through the rules code the duel runs, from unhurt fighters. Probabilities are exact fractions; every number is in exact.csv"
+                    @if exact.grid.is_some() { " and grid.csv" }
+                    "."
+                }
+                @for (who, table) in exact.directions().iter().zip(&exact.tables) {
+                    h2 { (who) }
+                    p {
+                        (table.outcomes) " die outcomes walked. Hits: "
+                        (format!("{:.2}%", 100.0 * table.hit())) "; "
+                        (table.best_name()) ": " (format!("{:.2}%", 100.0 * table.best()))
+                        "; mean " (table.unit) ": " (format!("{:.3}", table.mean())) "."
+                    }
+                    table {
+                        tr { th { "outcome" } th { "value" } th { "probability" } th { "exact" } }
+                        @for (outcome, value, p) in rows(table) {
+                            tr {
+                                td { (outcome) }
+                                td { (value) }
+                                td.n { (format!("{:.4}%", 100.0 * p.value())) }
+                                td.n { (p.numerator) "/" (p.denominator) }
+                            }
+                        }
+                    }
+                }
+                @if let Some((grid, tables, table)) = &grid {
+                    h2 { "The rulebook table: " (grid.who) }
+                    p {
+                        "Each cell: the chance to hit ("
+                        @if exact.fractions {
+                            "the exact fraction"
+                        } @else {
+                            "exact to two decimals on d20 and d100 grids; "
+                            code { "fractions = true" } " in " code { "[exact]" }
+                            " writes exact fractions"
+                        }
+                        "), and beneath it the chance of "
+                        (tables.first().map_or("", |t| t.best_name()))
+                        " and the mean " (tables.first().map_or("", |t| t.unit))
+                        ". Rows: " (grid.rows_title) "; columns: " (grid.columns_title)
+                        ". As Markdown to paste into a rulebook: "
+                        a href="tables/grid.md" { "tables/grid.md" } "."
+                    }
+                    (table.markup())
+                }
+                h2 { "Charts" }
+                @for c in charts {
+                    (figure(c))
+                }
+                h2 { "Scenario file" }
+                pre { (s.sources.text) }
+                p { small { "Written by duelsim " (env!("CARGO_PKG_VERSION")) "." } }
+            }
         }
-        .write(&mut h);
     }
-    let _ = writeln!(h, "<h2>Charts</h2>");
-    for c in charts {
-        super::html::figure(&mut h, c);
-    }
-    let _ = writeln!(
-        h,
-        "<h2>Scenario file</h2>\n<pre>{}</pre>\n<p><small>Written by duelsim {}.</small></p>\n</body>\n</html>",
-        escape(&s.sources.text),
-        env!("CARGO_PKG_VERSION")
-    );
-    h
+    .into_string()
 }

@@ -4,31 +4,19 @@
 //! with 95% intervals, every chart as inline SVG (with links to the PNG and SVG files), the
 //! parameters in force (each ruleset default and the value this file gives or sweeps), the
 //! ruleset's assumptions table as its rules page states them, and the manifest. It loads
-//! nothing from the network and runs no script.
+//! nothing from the network and runs no script. The page is written with maud's `html!`
+//! templates, checked at compile time: every value spliced in is escaped unless it is
+//! markup already (a chart's SVG, a cell built by a template, a rules page read by
+//! pulldown-cmark).
 
 use super::charts::Rendered;
+use super::table::HtmlTable;
 use super::{RunResult, Words};
 use crate::stats::{ExtraKind, Side, Tally, wilson};
-use std::fmt::Write as _;
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 
 /// The most rows the headline table shows; `summary.csv` has every point.
 const MAX_TABLE_ROWS: usize = 500;
-
-/// Escapes text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// One row of an assumptions table: each cell as HTML, and the code spans of its first cell
 /// (the parameters the row names).
@@ -115,21 +103,41 @@ fn assumption_tables(page: &str) -> Vec<(String, Vec<AssumptionRow>)> {
     tables
 }
 
-fn pct(successes: u64, n: u64) -> String {
+/// A rate with its 95% Wilson interval in small type beneath it.
+fn pct(successes: u64, n: u64) -> Markup {
     if n == 0 {
-        return "–".into();
+        return html! { "–" };
     }
     let (r, lo, hi) = wilson(successes, n);
-    format!(
-        "{:.1}%<br><small>{:.1}–{:.1}</small>",
-        100.0 * r,
-        100.0 * lo,
-        100.0 * hi
-    )
+    html! {
+        (format!("{:.1}%", 100.0 * r))
+        br;
+        small { (format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi)) }
+    }
 }
 
-fn mean(x: Option<f64>) -> String {
-    x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))
+fn mean(x: Option<f64>) -> Markup {
+    html! { (x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))) }
+}
+
+/// A difference with its sign, to `decimals` places; one that rounds to nothing is +0, never
+/// -0 (a tiny negative difference would otherwise print as "-0.00").
+fn signed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:+.decimals$}");
+    if text
+        .trim_start_matches(['+', '-'])
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        format!("{:+.decimals$}", 0.0)
+    } else {
+        text
+    }
+}
+
+/// Text as a table cell.
+fn text(s: impl AsRef<str>) -> Markup {
+    html! { (s.as_ref()) }
 }
 
 pub(crate) const STYLE: &str = "
@@ -174,71 +182,37 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
 ";
 
 /// A chart as a figure: its SVG inline, its caption, links to its files.
-pub(crate) fn figure(h: &mut String, c: &Rendered) {
+pub(crate) fn figure(c: &Rendered) -> Markup {
     let svg = c
         .svg
         .trim_start_matches(|ch: char| ch != '<')
         .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
         .trim();
-    let _ = writeln!(
-        h,
-        "<figure id=\"{name}\"{tall} aria-label=\"{title}\">\n{svg}\n<figcaption>{caption} <span class=\"links\"><a href=\"charts/{name}.svg\">SVG</a> · <a href=\"charts/{name}.png\">PNG</a></span></figcaption>\n</figure>",
-        name = escape(&c.name),
-        tall = match (c.tall, c.wide) {
-            (true, _) => " class=\"tall\"",
-            (false, true) => " class=\"wide\"",
-            (false, false) => "",
-        },
-        title = escape(&c.title),
-        caption = escape(&c.caption),
-    );
+    let class = match (c.tall, c.wide) {
+        (true, _) => Some("tall"),
+        (false, true) => Some("wide"),
+        (false, false) => None,
+    };
+    html! {
+        figure id=(c.name) class=[class] aria-label=(c.title) {
+            // The SVG is drawn by duelsim's own charts, its text escaped there.
+            (PreEscaped(svg))
+            figcaption {
+                (c.caption) " "
+                span.links {
+                    a href={ "charts/" (c.name) ".svg" } { "SVG" }
+                    " · "
+                    a href={ "charts/" (c.name) ".png" } { "PNG" }
+                }
+            }
+        }
+    }
 }
 
 /// The whole page.
 pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest: &str) -> String {
     let s = run.scenario;
     let names = s.points[0].model.names();
-    let mut h = String::new();
-    let _ = write!(
-        h,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{} — duelsim report</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(&s.name)
-    );
-    let _ = writeln!(h, "<h1>{}</h1>", escape(&s.name));
-    if Words::of(run).recovery {
-        let _ = writeln!(
-            h,
-            "<p>The healing of <strong>{}</strong>, a patient under the <code>{}</code> rules.</p>",
-            escape(names[0]),
-            escape(s.ruleset)
-        );
-    } else {
-        let _ = writeln!(
-            h,
-            "<p><strong>{}</strong> against <strong>{}</strong> under the <code>{}</code> rules.</p>",
-            escape(names[0]),
-            escape(names[1]),
-            escape(s.ruleset)
-        );
-    }
-    if let Some(d) = &s.description {
-        let _ = writeln!(h, "<p>{}</p>", escape(d));
-    }
-    for note in &run.notes {
-        let _ = writeln!(
-            h,
-            "<h2>Balance</h2>\n<p><strong>{}</strong></p>\n<p>Every value was run on the same dice; each evaluation is a row below (and in balance.csv).</p>",
-            escape(note)
-        );
-    }
-    if !run.complete() {
-        let _ = writeln!(
-            h,
-            "<p class=\"over\"><strong>Partial run:</strong> {} of {} points finished.</p>",
-            run.tallies.len(),
-            s.points.len()
-        );
-    }
     let budget = match s.precision {
         Some(p) => format!(
             "each point until both win rates are within ±{} (95%), at most {} trials",
@@ -264,103 +238,113 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         ("trials run", run.total_trials().to_string()),
         ("seed", s.seed.to_string()),
     ];
-    let _ = writeln!(
-        h,
-        "<p class=\"facts\">{}</p>",
-        facts
-            .iter()
-            .map(|(k, v)| format!("<strong>{k}</strong> {}", escape(v)))
-            .collect::<Vec<_>>()
-            .join(" · ")
-    );
-
-    headline(&mut h, run, names);
-    differences(&mut h, run, names);
-    recovery_detail(&mut h, run);
-
-    let _ = writeln!(h, "<h2>Charts</h2>");
-    if charts.is_empty() {
-        let _ = writeln!(h, "<p>This run calls for no charts.</p>");
-    }
-    for c in charts {
-        figure(&mut h, c);
-        if let Some((corner, columns, rows)) = &c.table {
-            let _ = writeln!(
-                h,
-                "<details class=\"cells\"><summary>The numbers of this chart, with 95% intervals</summary>"
-            );
-            super::table::HtmlTable {
-                head: std::iter::once(corner)
-                    .chain(columns)
-                    .map(|c| escape(c))
-                    .collect(),
-                rows: rows
-                    .iter()
-                    .map(|(head, cells)| {
-                        std::iter::once(head)
-                            .chain(cells)
-                            .map(|c| escape(c))
-                            .collect()
-                    })
-                    .collect(),
-                keys: 1,
-                key_headers: true,
-            }
-            .write(&mut h);
-            let _ = writeln!(h, "</details>");
-        }
-    }
-
     // The text it ran (which a merge reads from the shards, not from the path).
-    let text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
-    // What follows is reference, printed as an appendix from a new page.
-    let _ = writeln!(h, "<div class=\"appendix\">");
-    if !tables.is_empty() {
-        let _ = writeln!(
-            h,
-            "<h2>Tables for the rulebook</h2>\n<p>The headline results as Markdown tables to paste into a rulebook (and as CSV with their 95% intervals):</p>\n<ul>"
-        );
-        for name in tables {
-            let _ = writeln!(
-                h,
-                "<li><a href=\"{}\">{}</a></li>",
-                escape(name),
-                escape(name)
-            );
+    let scenario_text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                title { (s.name) " — duelsim report" }
+                style { (PreEscaped(STYLE)) }
+            }
+            body {
+                h1 { (s.name) }
+                @if Words::of(run).recovery {
+                    p {
+                        "The healing of " strong { (names[0]) } ", a patient under the "
+                        code { (s.ruleset) } " rules."
+                    }
+                } @else {
+                    p {
+                        strong { (names[0]) } " against " strong { (names[1]) }
+                        " under the " code { (s.ruleset) } " rules."
+                    }
+                }
+                @if let Some(d) = &s.description {
+                    p { (d) }
+                }
+                @for note in &run.notes {
+                    h2 { "Balance" }
+                    p { strong { (note) } }
+                    p { "Every value was run on the same dice; each evaluation is a row below (and in balance.csv)." }
+                }
+                @if !run.complete() {
+                    p.over {
+                        strong { "Partial run:" } " "
+                        (run.tallies.len()) " of " (s.points.len()) " points finished."
+                    }
+                }
+                p.facts {
+                    @for (i, (k, v)) in facts.iter().enumerate() {
+                        @if i > 0 { " · " }
+                        strong { (k) } " " (v)
+                    }
+                }
+                (headline(run, names))
+                (differences(run, names))
+                (recovery_detail(run))
+                h2 { "Charts" }
+                @if charts.is_empty() {
+                    p { "This run calls for no charts." }
+                }
+                @for c in charts {
+                    (figure(c))
+                    @if let Some((corner, columns, rows)) = &c.table {
+                        details.cells {
+                            summary { "The numbers of this chart, with 95% intervals" }
+                            (HtmlTable {
+                                head: std::iter::once(corner).chain(columns).map(text).collect(),
+                                rows: rows
+                                    .iter()
+                                    .map(|(head, cells)| {
+                                        std::iter::once(head).chain(cells).map(text).collect()
+                                    })
+                                    .collect(),
+                                keys: 1,
+                                key_headers: true,
+                            }
+                            .markup())
+                        }
+                    }
+                }
+                // What follows is reference, printed as an appendix from a new page.
+                div.appendix {
+                    @if !tables.is_empty() {
+                        h2 { "Tables for the rulebook" }
+                        p { "The headline results as Markdown tables to paste into a rulebook (and as CSV with their 95% intervals):" }
+                        ul {
+                            @for name in tables {
+                                li { a href=(name) { (name) } }
+                            }
+                        }
+                    }
+                    (parameters(run, scenario_text))
+                    h2 { "Manifest" }
+                    pre { (manifest) }
+                    @if let Some(text) = scenario_text {
+                        h2 { "Scenario file" }
+                        pre { (text) }
+                    }
+                }
+                p {
+                    small {
+                        "Written by duelsim " (env!("CARGO_PKG_VERSION"))
+                        ". Every number here is in summary.csv and distributions.csv beside this page."
+                    }
+                }
+            }
         }
-        let _ = writeln!(h, "</ul>");
     }
-
-    parameters(&mut h, run, text);
-
-    let _ = writeln!(h, "<h2>Manifest</h2>\n<pre>{}</pre>", escape(manifest));
-    if let Some(text) = &text {
-        let _ = writeln!(h, "<h2>Scenario file</h2>\n<pre>{}</pre>", escape(text));
-    }
-    let _ = writeln!(h, "</div>");
-    let _ = writeln!(
-        h,
-        "<p><small>Written by duelsim {}. Every number here is in summary.csv and distributions.csv beside this page.</small></p>\n</body>\n</html>",
-        env!("CARGO_PKG_VERSION")
-    );
-    h
+    .into_string()
 }
 
-fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
+fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
     let s = run.scenario;
     let shown = Columns::of(run);
     let words = Words::of(run);
-    let _ = writeln!(
-        h,
-        "<h2>Results</h2>\n<p>Each rate is a percentage of {}, with its 95% Wilson interval (low–high) in small type beneath it.</p>",
-        if shown.duel {
-            "duels (of wounded survivors, for their healing)"
-        } else {
-            "patients"
-        }
-    );
     let shown_points = s.points.len().min(run.tallies.len()).min(MAX_TABLE_ROWS);
-    let rows = |cells: &dyn Fn(&Tally) -> Vec<String>| -> Vec<Vec<String>> {
+    let rows = |cells: &dyn Fn(&Tally) -> Vec<Markup>| -> Vec<Vec<Markup>> {
         (s.points.iter().zip(&run.tallies).enumerate())
             .take(shown_points)
             .map(|(i, (p, t))| {
@@ -371,23 +355,22 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
             .collect()
     };
     let keys = point_header(s).len();
-    if shown.duel {
+    let duel = shown.duel.then(|| {
         let mut head = point_header(s);
         head.extend([
-            "duels".to_owned(),
-            format!("{} wins", escape(names[0])),
-            format!("{} wins", escape(names[1])),
-            "draws".to_owned(),
-            format!("{} dies", escape(names[0])),
-            format!("{} dies", escape(names[1])),
-            "rounds (mean)".to_owned(),
+            text("duels"),
+            html! { (names[0]) " wins" },
+            html! { (names[1]) " wins" },
+            text("draws"),
+            html! { (names[0]) " dies" },
+            html! { (names[1]) " dies" },
+            text("rounds (mean)"),
         ]);
-        let _ = writeln!(h, "<h3>The duel</h3>");
-        super::table::HtmlTable {
+        HtmlTable {
             head,
             rows: rows(&|t: &Tally| {
                 vec![
-                    t.trials.to_string(),
+                    text(t.trials.to_string()),
                     pct(t.wins(Side::A), t.trials),
                     pct(t.wins(Side::B), t.trials),
                     pct(t.draws(), t.trials),
@@ -399,10 +382,9 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
             keys,
             key_headers: false,
         }
-        .write(h);
-    }
+    });
     let mut head = point_header(s);
-    head.push(words.patients().to_owned());
+    head.push(text(words.patients()));
     head.extend(
         [
             "days to whole (mean)",
@@ -410,116 +392,109 @@ fn headline(h: &mut String, run: &RunResult, names: [&str; 2]) {
             "days to whole (90%)",
             "unhealed at the horizon",
         ]
-        .map(str::to_owned),
+        .map(text),
     );
     if shown.recovery_deaths {
-        head.push("die in recovery".to_owned());
+        head.push(text("die in recovery"));
     }
     if shown.impairment {
-        head.push("lasting impairment".to_owned());
+        head.push(text("lasting impairment"));
     }
-    let _ = writeln!(
-        h,
-        "<h3>{}</h3>",
-        if shown.duel {
-            "Wounded survivors"
-        } else {
-            "Patients"
-        }
-    );
-    super::table::HtmlTable {
+    let healing = HtmlTable {
         head,
         rows: rows(&|t: &Tally| healing_cells(t, shown)),
         keys,
         key_headers: false,
-    }
-    .write(h);
-    if run.tallies.len() > MAX_TABLE_ROWS {
-        let _ = writeln!(
-            h,
-            "<p>The first {MAX_TABLE_ROWS} of {} points are shown; summary.csv has them all.</p>",
-            run.tallies.len()
-        );
+    };
+    html! {
+        h2 { "Results" }
+        p {
+            "Each rate is a percentage of "
+            (if shown.duel {
+                "duels (of wounded survivors, for their healing)"
+            } else {
+                "patients"
+            })
+            ", with its 95% Wilson interval (low–high) in small type beneath it."
+        }
+        @if let Some(duel) = duel {
+            h3 { "The duel" }
+            (duel.markup())
+        }
+        h3 { (if shown.duel { "Wounded survivors" } else { "Patients" }) }
+        (healing.markup())
+        @if run.tallies.len() > MAX_TABLE_ROWS {
+            p {
+                "The first " (MAX_TABLE_ROWS) " of " (run.tallies.len())
+                " points are shown; summary.csv has them all."
+            }
+        }
     }
 }
 
 /// How the wounded survivors fare, where the ruleset counts more than deaths: the unhealed and
 /// each of its shares of patients (deaths by cause, infection, coma...), with intervals.
-fn recovery_detail(h: &mut String, run: &RunResult) {
+fn recovery_detail(run: &RunResult) -> Markup {
     let s = run.scenario;
     let Some(first) = run.tallies.first() else {
-        return;
+        return html! {};
     };
     let shares: Vec<usize> = (first.extras.iter().enumerate())
         .filter(|(_, e)| e.kind == ExtraKind::ShareOfPatients)
         .map(|(i, _)| i)
         .collect();
     if shares.is_empty() {
-        return;
+        return html! {};
     }
     let words = Words::of(run);
-    let _ = writeln!(
-        h,
-        "<h3>{} in detail</h3>\n<p>Percentages of {}, with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page).</p>",
-        if words.recovery {
-            "Patients"
-        } else {
-            "Wounded survivors"
-        },
-        words.patients()
-    );
     let mut head = point_header(s);
     let keys = head.len();
-    head.push(words.patients().to_owned());
-    head.push("unhealed".to_owned());
+    head.push(text(words.patients()));
+    head.push(text("unhealed"));
     for &i in &shares {
-        head.push(escape(&first.extras[i].name.replace('_', " ")));
+        head.push(text(first.extras[i].name.replace('_', " ")));
     }
     let rows = (s.points.iter().zip(&run.tallies).enumerate())
         .take(MAX_TABLE_ROWS)
         .map(|(n, (p, t))| {
             let pooled = t.recovery_pooled();
             let mut row = point_cells(n, p, s.ruleset);
-            row.push(pooled.patients.to_string());
+            row.push(text(pooled.patients.to_string()));
             row.push(pct(pooled.unhealed, pooled.patients));
             row.extend(shares.iter().map(|&i| pct(t.extra[i], pooled.patients)));
             row
         })
         .collect();
-    super::table::HtmlTable {
-        head,
-        rows,
-        keys,
-        key_headers: false,
+    html! {
+        h3 { (if words.recovery { "Patients" } else { "Wounded survivors" }) " in detail" }
+        p {
+            "Percentages of " (words.patients())
+            ", with their 95% Wilson intervals: alive but not whole at the horizon, and the ruleset's own counts (see its rules page)."
+        }
+        (HtmlTable { head, rows, keys, key_headers: false }.markup())
     }
-    .write(h);
 }
 
-/// A results table's first header cells: the point and each swept path, in words with the
-/// path as the file writes it under them.
-fn point_header(s: &crate::rules::registry::Scenario) -> Vec<String> {
-    let mut head = vec!["point".to_owned()];
+/// A results table's first header cells: the point and each swept path, in words.
+fn point_header(s: &crate::rules::registry::Scenario) -> Vec<Markup> {
     let names = s.points[0].model.names();
-    for (k, _) in &s.points[0].swept {
-        let words = super::charts::axis_title(k, names, s.ruleset);
-        head.push(if words == *k {
-            escape(k)
-        } else {
-            escape(&words)
-        });
-    }
-    head
+    std::iter::once(text("point"))
+        .chain(
+            (s.points[0].swept.iter())
+                .map(|(k, _)| text(super::charts::axis_title(k, names, s.ruleset))),
+        )
+        .collect()
 }
 
 /// A results row's first cells: the point's number and its swept values (a `[weights]` path in
 /// words).
-fn point_cells(i: usize, p: &crate::rules::registry::Point, ruleset: &str) -> Vec<String> {
+fn point_cells(i: usize, p: &crate::rules::registry::Point, ruleset: &str) -> Vec<Markup> {
     let names = p.model.names();
-    std::iter::once(i.to_string())
+    std::iter::once(text(i.to_string()))
         .chain(
             p.swept
                 .iter()
-                .map(|(k, v)| escape(&super::charts::value_words(k, v, names, ruleset))),
+                .map(|(k, v)| text(super::charts::value_words(k, v, names, ruleset))),
         )
         .collect()
 }
@@ -546,19 +521,21 @@ impl Columns {
 }
 
 /// The healing columns of a results row.
-fn healing_cells(t: &Tally, shown: Columns) -> Vec<String> {
+fn healing_cells(t: &Tally, shown: Columns) -> Vec<Markup> {
     let pooled = t.recovery_pooled();
+    let day = |q: f64| {
+        text(
+            pooled
+                .days_to_whole
+                .quantile(q)
+                .map_or_else(String::new, |d| d.to_string()),
+        )
+    };
     let mut cells = vec![
-        pooled.patients.to_string(),
+        text(pooled.patients.to_string()),
         mean(pooled.days_to_whole.mean()),
-        pooled
-            .days_to_whole
-            .quantile(0.5)
-            .map_or_else(String::new, |d| d.to_string()),
-        pooled
-            .days_to_whole
-            .quantile(0.9)
-            .map_or_else(String::new, |d| d.to_string()),
+        day(0.5),
+        day(0.9),
         pct(pooled.unhealed, pooled.patients),
     ];
     if shown.recovery_deaths {
@@ -571,9 +548,9 @@ fn healing_cells(t: &Tally, shown: Columns) -> Vec<String> {
 }
 
 /// The parameters in force and the assumptions tables; `text` is the scenario file's text.
-fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
+fn parameters(run: &RunResult, scenario_text: Option<&str>) -> Markup {
     let s = run.scenario;
-    let written: toml::Table = text
+    let written: toml::Table = scenario_text
         .and_then(|t| toml::from_str(t).ok())
         .unwrap_or_default();
     let swept = s.swept_values();
@@ -587,66 +564,76 @@ fn parameters(h: &mut String, run: &RunResult, text: Option<&str>) {
             })
             .and_then(toml::Value::as_table)
     };
-    let _ = writeln!(
-        h,
-        "<h2>Rules in force</h2>\n<p>Every <code>[rules]</code> and <code>[healing]</code> parameter of <code>{}</code>: its default and what this scenario sets (highlighted when it differs from the default).</p>\n<table>\n<tr><th>parameter</th><th>default</th><th>in this scenario</th><th>meaning</th></tr>",
-        escape(s.ruleset)
-    );
-    for p in crate::rules::registry::parameters(s.ruleset)
-        .unwrap_or(&[])
-        .iter()
-        .filter(|p| matches!(p.section, "rules" | "healing"))
-    {
-        let path = format!("{}.{}", p.section, p.key);
-        let in_force = if let Some((_, values)) = swept.iter().find(|(k, _)| *k == path) {
-            Some(format!("swept: {}", values.join(", ")))
-        } else {
-            section(p.section)
-                .and_then(|t| t.get(p.key))
-                .map(|v| v.to_string())
-        };
-        let changed = in_force.as_deref().is_some_and(|v| v != p.default);
-        let _ = writeln!(
-            h,
-            "<tr{}><td><code>{}</code></td><td><code>{}</code></td><td><code>{}</code></td><td>{}</td></tr>",
-            if changed { " class=\"over\"" } else { "" },
-            escape(&path),
-            escape(p.default),
-            escape(in_force.as_deref().unwrap_or(p.default)),
-            escape(p.doc)
-        );
-    }
-    let _ = writeln!(h, "</table>");
-    // The ruleset's page, built into the binary by the registry, for its assumptions table.
-    let Some(page) = crate::rules::registry::info(s.ruleset).map(|r| r.rules_page) else {
-        return;
+    // Each parameter: its path, default, the value in force and whether it differs.
+    let in_force: Vec<(String, &crate::scenario::schema::Parameter, String, bool)> =
+        crate::rules::registry::parameters(s.ruleset)
+            .unwrap_or(&[])
+            .iter()
+            .filter(|p| matches!(p.section, "rules" | "healing"))
+            .map(|p| {
+                let path = format!("{}.{}", p.section, p.key);
+                let value = if let Some((_, values)) = swept.iter().find(|(k, _)| *k == path) {
+                    Some(format!("swept: {}", values.join(", ")))
+                } else {
+                    section(p.section)
+                        .and_then(|t| t.get(p.key))
+                        .map(|v| v.to_string())
+                };
+                let changed = value.as_deref().is_some_and(|v| v != p.default);
+                let value = value.unwrap_or_else(|| p.default.to_owned());
+                (path, p, value, changed)
+            })
+            .collect();
+    // The ruleset's page, built into the binary by the registry, for its assumptions tables.
+    let tables = crate::rules::registry::info(s.ruleset)
+        .map(|r| assumption_tables(r.rules_page))
+        .unwrap_or_default();
+    let names_set = |row: &AssumptionRow| {
+        row.codes.iter().any(|code| {
+            let (section_name, key) = code.split_once('.').unwrap_or(("", code));
+            section(section_name).is_some_and(|t| t.contains_key(key))
+                || swept.iter().any(|(k, _)| k == code)
+        })
     };
-    let tables = assumption_tables(page);
-    if tables.is_empty() {
-        return;
-    }
-    let _ = writeln!(
-        h,
-        "<h2>Assumptions</h2>\n<p>Where the rule text is silent or unclear, duelsim reads it as below (from <code>docs/rules/{}.md</code>); highlighted rows name a parameter this scenario sets.</p>",
-        escape(s.ruleset)
-    );
-    for (title, rows) in tables {
-        let _ = writeln!(h, "<h3>{title}</h3>\n<table>");
-        for (i, row) in rows.iter().enumerate() {
-            let tag = if i == 0 { "th" } else { "td" };
-            let set = i > 0
-                && row.codes.iter().any(|code| {
-                    let (section_name, key) = code.split_once('.').unwrap_or(("", code));
-                    section(section_name).is_some_and(|t| t.contains_key(key))
-                        || swept.iter().any(|(k, _)| k == code)
-                });
-            let _ = write!(h, "<tr{}>", if set { " class=\"over\"" } else { "" });
-            for c in &row.cells {
-                let _ = write!(h, "<{tag}>{c}</{tag}>");
-            }
-            let _ = writeln!(h, "</tr>");
+    html! {
+        h2 { "Rules in force" }
+        p {
+            "Every " code { "[rules]" } " and " code { "[healing]" } " parameter of "
+            code { (s.ruleset) }
+            ": its default and what this scenario sets (highlighted when it differs from the default)."
         }
-        let _ = writeln!(h, "</table>");
+        table {
+            tr { th { "parameter" } th { "default" } th { "in this scenario" } th { "meaning" } }
+            @for (path, p, value, changed) in &in_force {
+                tr class=[changed.then_some("over")] {
+                    td { code { (path) } }
+                    td { code { (p.default) } }
+                    td { code { (value) } }
+                    td { (p.doc) }
+                }
+            }
+        }
+        @if !tables.is_empty() {
+            h2 { "Assumptions" }
+            p {
+                "Where the rule text is silent or unclear, duelsim reads it as below (from "
+                code { "docs/rules/" (s.ruleset) ".md" }
+                "); highlighted rows name a parameter this scenario sets."
+            }
+            @for (title, rows) in &tables {
+                // Headings and cells are HTML from pulldown-cmark, its raw HTML made text.
+                h3 { (PreEscaped(title)) }
+                table {
+                    @for (i, row) in rows.iter().enumerate() {
+                        tr class=[(i > 0 && names_set(row)).then_some("over")] {
+                            @for c in &row.cells {
+                                @if i == 0 { th { (PreEscaped(c)) } } @else { td { (PreEscaped(c)) } }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -664,58 +651,41 @@ fn point_words(run: &RunResult, i: usize) -> String {
 
 /// Points compared with a baseline on the same dice: each difference said in words, then a
 /// table of the differences with their 95% intervals.
-fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
+fn differences(run: &RunResult, names: [&str; 2]) -> Markup {
     let Some(base) = run.scenario.baseline else {
-        return;
+        return html! {};
     };
-    let _ = writeln!(
-        h,
-        "<h2>Differences from the baseline</h2>\n<p>Every point's trials were also run on the baseline ({}) with the same dice; these are the differences, point minus baseline, with their 95% intervals from the trial-by-trial differences.</p>\n<ul>",
-        escape(&point_words(run, base))
-    );
     let points = |x: f64| format!("{:.1}", 100.0 * x.abs());
-    for (i, t) in run.tallies.iter().enumerate() {
-        if i == base {
-            continue;
-        }
-        let Some((d, lo, hi)) = t.paired.delta(0) else {
-            continue;
-        };
-        let how = if lo > 0.0 {
-            format!("{} wins {} points more often", names[0], points(d))
-        } else if hi < 0.0 {
-            format!("{} wins {} points less often", names[0], points(d))
-        } else {
-            format!(
-                "no clear difference in how often {} wins ({:+.1} points)",
-                names[0],
-                100.0 * d
-            )
-        };
-        let _ = writeln!(
-            h,
-            "<li>{} instead of {}: {} [{:+.1}, {:+.1}]</li>",
-            escape(&point_words(run, i)),
-            escape(&point_words(run, base)),
-            escape(&how),
-            100.0 * lo,
-            100.0 * hi
-        );
-    }
-    let _ = writeln!(h, "</ul>");
+    let said: Vec<(String, String, f64, f64)> = (run.tallies.iter().enumerate())
+        .filter(|&(i, _)| i != base)
+        .filter_map(|(i, t)| {
+            let (d, lo, hi) = t.paired.delta(0)?;
+            let how = if lo > 0.0 {
+                format!("{} wins {} points more often", names[0], points(d))
+            } else if hi < 0.0 {
+                format!("{} wins {} points less often", names[0], points(d))
+            } else {
+                format!(
+                    "no clear difference in how often {} wins ({} points)",
+                    names[0],
+                    signed(100.0 * d, 1)
+                )
+            };
+            Some((point_words(run, i), how, lo, hi))
+        })
+        .collect();
     let rows = (run.tallies.iter().enumerate())
         .map(|(i, t)| {
             let cell = |k: usize, scale: f64| match t.paired.delta(k) {
-                Some((d, lo, hi)) if i != base => format!(
-                    "{:+.2}<br><small>{:+.2} to {:+.2}</small>",
-                    scale * d,
-                    scale * lo,
-                    scale * hi
-                ),
-                _ => "baseline".to_owned(),
+                Some((d, lo, hi)) if i != base => html! {
+                    (signed(scale * d, 2))
+                    br;
+                    small { (signed(scale * lo, 2)) " to " (signed(scale * hi, 2)) }
+                },
+                _ => text("baseline"),
             };
             vec![
-                escape(&point_words(run, i)),
+                text(point_words(run, i)),
                 cell(0, 100.0),
                 cell(1, 100.0),
                 cell(2, 100.0),
@@ -724,24 +694,37 @@ fn differences(h: &mut String, run: &RunResult, names: [&str; 2]) {
             ]
         })
         .collect();
-    super::table::HtmlTable {
+    let table = HtmlTable {
         head: vec![
-            "point".to_owned(),
-            format!("{} wins", escape(names[0])),
-            format!("{} wins", escape(names[1])),
-            "draws".to_owned(),
-            "rounds".to_owned(),
-            "deaths in recovery per duel".to_owned(),
+            text("point"),
+            html! { (names[0]) " wins" },
+            html! { (names[1]) " wins" },
+            text("draws"),
+            text("rounds"),
+            text("deaths in recovery per duel"),
         ],
         rows,
         keys: 1,
         key_headers: false,
+    };
+    let base_words = point_words(run, base);
+    html! {
+        h2 { "Differences from the baseline" }
+        p {
+            "Every point's trials were also run on the baseline (" (base_words)
+            ") with the same dice; these are the differences, point minus baseline, with their 95% intervals from the trial-by-trial differences."
+        }
+        ul {
+            @for (words, how, lo, hi) in &said {
+                li {
+                    (words) " instead of " (base_words) ": " (how) " "
+                    "[" (signed(100.0 * lo, 1)) ", " (signed(100.0 * hi, 1)) "]"
+                }
+            }
+        }
+        (table.markup())
+        p { "Win and draw differences are in percentage points; rounds and deaths in recovery are per duel; each with its 95% interval beneath it." }
     }
-    .write(h);
-    let _ = writeln!(
-        h,
-        "<p>Win and draw differences are in percentage points; rounds and deaths in recovery are per duel; each with its 95% interval beneath it.</p>"
-    );
 }
 
 #[cfg(test)]
@@ -767,8 +750,20 @@ mod tests {
     }
 
     #[test]
+    fn a_difference_that_rounds_to_nothing_is_plus_zero() {
+        assert_eq!(signed(-0.00001, 2), "+0.00");
+        assert_eq!(signed(-0.004, 1), "+0.0");
+        assert_eq!(signed(-0.006, 2), "-0.01");
+        assert_eq!(signed(17.95, 2), "+17.95");
+        assert_eq!(signed(0.0, 1), "+0.0");
+    }
+
+    #[test]
     fn text_is_escaped_and_code_marked() {
-        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
+        assert_eq!(
+            text("<a & \"b\">").into_string(),
+            "&lt;a &amp; &quot;b&quot;&gt;"
+        );
         let page = "# Rules\n\n| not | this |\n|---|---|\n| x | y |\n\n## Assumptions: `combat`\n\n\
             | Reading | The sentence |\n|---|---|\n\
             | `rules.x` (<5) is **read** as `a \\| b` | \"<script>x</script>\" |\n";

@@ -3,7 +3,7 @@
 //! as many of the other columns as fit, so nothing needs horizontal scrolling or is cut off in
 //! print. Widths are estimated from the cells' text, in characters.
 
-use std::fmt::Write as _;
+use maud::{Markup, html};
 
 /// The most characters of text a table row may hold, cell padding included: about 1,000 px of
 /// the report's table font on screen, and the width of an A4 page's text in print.
@@ -12,14 +12,14 @@ const ROW_BUDGET: usize = 124;
 /// Characters of padding and border a cell adds.
 const CELL_PADDING: usize = 2;
 
-/// A table as HTML cells: `head` and each row hold already-escaped HTML; the first `keys` cells
-/// of every row identify it and are repeated in every part.
+/// A table of cells written by templates (escaped where they hold text); the first `keys`
+/// cells of every row identify it and are repeated in every part.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct HtmlTable {
     /// Header cells.
-    pub head: Vec<String>,
+    pub head: Vec<Markup>,
     /// Rows of cells, each as long as `head`.
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Vec<Markup>>,
     /// Leading columns repeated in every part (the row keys).
     pub keys: usize,
     /// The key cells are row headers (`th`), as in a grid.
@@ -74,10 +74,10 @@ impl HtmlTable {
                     .rows
                     .iter()
                     .filter_map(|r| r.get(c))
-                    .map(|cell| text_width(cell))
+                    .map(|cell| text_width(&cell.0))
                     .max()
                     .unwrap_or(0);
-                cells.max(header_width(&self.head[c])) + CELL_PADDING
+                cells.max(header_width(&self.head[c].0)) + CELL_PADDING
             })
             .collect()
     }
@@ -106,27 +106,29 @@ impl HtmlTable {
         parts
     }
 
-    /// Writes the table, in as many parts as it takes.
-    pub(crate) fn write(&self, h: &mut String) {
-        for part in self.parts() {
-            let _ = write!(h, "<table>\n<tr>");
-            for c in (0..self.keys).chain(part.clone()) {
-                let _ = write!(h, "<th>{}</th>", self.head[c]);
-            }
-            let _ = writeln!(h, "</tr>");
-            for row in &self.rows {
-                let _ = write!(h, "<tr>");
-                for (c, cell) in row.iter().enumerate() {
-                    if c < self.keys {
-                        let tag = if self.key_headers { "th" } else { "td" };
-                        let _ = write!(h, "<{tag}>{cell}</{tag}>");
-                    } else if part.contains(&c) {
-                        let _ = write!(h, "<td class=\"n\">{cell}</td>");
+    /// The table, in as many parts as it takes.
+    pub(crate) fn markup(&self) -> Markup {
+        html! {
+            @for part in self.parts() {
+                table {
+                    tr {
+                        @for c in (0..self.keys).chain(part.clone()) {
+                            th { (self.head[c]) }
+                        }
+                    }
+                    @for row in &self.rows {
+                        tr {
+                            @for (c, cell) in row.iter().enumerate() {
+                                @if c < self.keys {
+                                    @if self.key_headers { th { (cell) } } @else { td { (cell) } }
+                                } @else if part.contains(&c) {
+                                    td.n { (cell) }
+                                }
+                            }
+                        }
                     }
                 }
-                let _ = writeln!(h, "</tr>");
             }
-            let _ = writeln!(h, "</table>");
         }
     }
 }
@@ -144,9 +146,9 @@ mod tests {
 
     #[test]
     fn a_wide_table_is_split_keeping_its_keys_and_every_column_once() {
-        let head: Vec<String> = (0..30).map(|i| format!("column {i}")).collect();
+        let head: Vec<Markup> = (0..30).map(|i| html! { "column " (i) }).collect();
         let table = HtmlTable {
-            rows: vec![head.iter().map(|_| "12.3%".to_owned()).collect()],
+            rows: vec![head.iter().map(|_| html! { "12.3%" }).collect()],
             head,
             keys: 2,
             key_headers: false,
@@ -163,8 +165,7 @@ mod tests {
             assert!(row <= ROW_BUDGET, "{p:?}: {row}");
         }
         assert_eq!(next, 30);
-        let mut h = String::new();
-        table.write(&mut h);
+        let h = table.markup().into_string();
         assert_eq!(h.matches("<table>").count(), parts.len());
         assert_eq!(h.matches("<th>column 0</th>").count(), parts.len());
         assert_eq!(h.matches("<th>column 29</th>").count(), 1);
