@@ -1,7 +1,7 @@
 //! The `duelsim` command line: argument parsing only. Each subcommand calls the library
 //! (`duelsim::commands`); errors map to exit codes: 2 for bad input, 1 for a failure while running.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use duelsim::commands::{self, RunOptions, TraceOptions};
 use duelsim::dice::ScriptError;
 use duelsim::scenario::error::InputError;
@@ -10,10 +10,53 @@ use std::process::ExitCode;
 
 /// Monte Carlo balance tool for tabletop combat rules.
 #[derive(Parser)]
-#[command(name = "duelsim", version, about)]
+#[command(name = "duelsim", version = env!("DUELSIM_VERSION"), about)]
 struct Cli {
+    /// When to colour duelsim's own error lines: auto (a terminal, unless NO_COLOR is set),
+    /// always or never.
+    #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
+    color: Color,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The most trials a point may run, as the scenario file's `trials` allows.
+const MAX_TRIALS: u64 = 1_000_000_000_000;
+
+/// Reads `--trials` as the scenario file writes trials: `1000000`, `1_000_000` or `1e6`, from 1
+/// to 10^12.
+fn parse_trials(text: &str) -> Result<u64, String> {
+    let digits = text.trim().replace('_', "");
+    let value = if digits.contains(['e', 'E']) {
+        let x: f64 = digits
+            .parse()
+            .map_err(|_| format!("expected a whole number of trials, such as 1000000, 1_000_000 or 1e6; found '{text}'"))?;
+        if x.fract() != 0.0 || !(1.0..=1e12).contains(&x) {
+            return Err(format!(
+                "expected a whole number of trials from 1 to 1e12, found '{text}'"
+            ));
+        }
+        x as u64
+    } else {
+        digits
+            .parse::<u64>()
+            .map_err(|_| format!("expected a whole number of trials, such as 1000000, 1_000_000 or 1e6; found '{text}'"))?
+    };
+    if !(1..=MAX_TRIALS).contains(&value) {
+        return Err(format!(
+            "expected 1 to {} (10^12) trials, found {value}",
+            MAX_TRIALS
+        ));
+    }
+    Ok(value)
 }
 
 #[derive(Subcommand)]
@@ -30,8 +73,8 @@ enum Command {
         /// Output folder (default: reports/<scenario name>).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Trials per point, overriding the scenario.
-        #[arg(long)]
+        /// Trials per point, overriding the scenario (1 to 10^12: 1000000, 1_000_000 or 1e6).
+        #[arg(long, value_parser = parse_trials)]
         trials: Option<u64>,
         /// Seed, overriding the scenario.
         #[arg(long)]
@@ -39,9 +82,12 @@ enum Command {
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long)]
         threads: Option<usize>,
-        /// No progress bar and no closing line.
+        /// No progress bar and no closing line on stderr (the answer still goes to stdout).
         #[arg(short, long)]
         quiet: bool,
+        /// Write the results as one JSON document on stdout instead of the answer in words.
+        #[arg(long)]
+        json: bool,
         /// Keep the finished points of an interrupted run of the same file into the same
         /// folder and run only the rest; the outputs are those of an uninterrupted run.
         #[arg(long)]
@@ -70,9 +116,12 @@ enum Command {
     /// Validate scenarios and print what would run.
     #[command(after_help = "Example:\n  duelsim check scenarios/zone-d100/*.toml")]
     Check {
-        /// Scenario files (TOML).
+        /// Scenario files (TOML); - reads one from stdin.
         #[arg(required = true)]
         scenarios: Vec<PathBuf>,
+        /// Nothing on stderr but errors (check writes nothing else there).
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Narrate one duel blow by blow, every die with its label.
     #[command(
@@ -90,6 +139,9 @@ enum Command {
         /// Die results to replay, in the order the trace prints them: --dice 1,3,11
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
+        /// Nothing on stderr but errors (trace writes nothing else there).
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// Write the exact distribution of one exchange each way (exact.csv, charts, report.html),
     /// and the rulebook grid of the file's [exact] grid (grid.csv and its heatmap).
@@ -113,19 +165,35 @@ enum Command {
     New {
         /// A ruleset id (duelsim rulesets lists them).
         ruleset: String,
-        /// The file to write (it must not exist); without it the scenario is printed.
+        /// The file to write (it must not exist); without it, or with -, the scenario is
+        /// printed.
         file: Option<PathBuf>,
+        /// Nothing on stderr but errors (new writes nothing else there).
+        #[arg(short, long)]
+        quiet: bool,
     },
     /// List the rulesets, or one ruleset's parameters and defaults.
     #[command(after_help = "Example:\n  duelsim rulesets zone-d100")]
     Rulesets {
         /// A ruleset id.
         id: Option<String>,
+        /// Nothing on stderr but errors (rulesets writes nothing else there).
+        #[arg(short, long)]
+        quiet: bool,
     },
+    /// Print a shell completion script: duelsim completions bash > ~/.local/share/bash-completion/completions/duelsim
+    #[command(after_help = "Example:\n  duelsim completions zsh > ~/.zfunc/_duelsim")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): duelsim man > ~/.local/share/man/man1/duelsim.1
+    Man,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let color = cli.color;
     let outcome = match cli.command {
         Command::Run {
             scenarios,
@@ -134,6 +202,7 @@ fn main() -> ExitCode {
             seed,
             threads,
             quiet,
+            json,
             resume,
             shard,
         } => commands::run(&RunOptions {
@@ -145,6 +214,7 @@ fn main() -> ExitCode {
             quiet,
             resume,
             shard,
+            json,
         })
         .map(|_| ()),
         Command::Merge {
@@ -157,15 +227,30 @@ fn main() -> ExitCode {
             output,
             quiet,
         } => commands::exact(&scenario, output.as_deref(), quiet).map(|_| ()),
-        Command::Check { scenarios } => commands::check(&scenarios).map(|s| print!("{s}")),
-        Command::New { ruleset, file } => {
+        Command::Check { scenarios, .. } => commands::check(&scenarios).map(|s| print!("{s}")),
+        Command::New { ruleset, file, .. } => {
+            // `-` is stdout, as for every path duelsim reads or writes.
+            let file = file.filter(|f| f.as_os_str() != "-");
             commands::new_scenario(&ruleset, file.as_deref()).map(|s| print!("{s}"))
+        }
+        Command::Completions { shell } => {
+            let mut command = Cli::command();
+            clap_complete::generate(shell, &mut command, "duelsim", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut page)
+                .map_err(anyhow::Error::from)
+                .map(|()| print!("{}", String::from_utf8_lossy(&page)))
         }
         Command::Trace {
             scenario,
             seed,
             point,
             dice,
+            ..
         } => commands::trace(&TraceOptions {
             scenario,
             seed,
@@ -173,7 +258,7 @@ fn main() -> ExitCode {
             dice,
         })
         .map(|s| print!("{s}")),
-        Command::Rulesets { id } => commands::rulesets(id.as_deref()).map(|s| print!("{s}")),
+        Command::Rulesets { id, .. } => commands::rulesets(id.as_deref()).map(|s| print!("{s}")),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -182,7 +267,7 @@ fn main() -> ExitCode {
             ExitCode::from(130)
         }
         Err(error) => {
-            eprintln!("error: {error:#}");
+            eprintln!("{}: {error:#}", error_word(color));
             // Under the headline, the line of the file it points at, with a caret.
             if let Some(lines) = error
                 .downcast_ref::<InputError>()
@@ -198,5 +283,24 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         }
+    }
+}
+
+/// "error", in bold red when `--color` asks for colour: always, or auto on a terminal with
+/// `NO_COLOR` unset or empty (https://no-color.org).
+fn error_word(color: Color) -> &'static str {
+    use std::io::IsTerminal;
+    let colour = match color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    if colour {
+        "\x1b[1;31merror\x1b[0m"
+    } else {
+        "error"
     }
 }

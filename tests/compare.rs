@@ -322,11 +322,14 @@ fn balance_finds_a_known_crossing_and_says_when_there_is_none() {
     assert!(said.contains("at most 7 evaluations"), "{said}");
     let out = dir.join("out");
     let o = duelsim(&["run", &file.to_string_lossy(), "-o", &out.to_string_lossy()]);
-    let said = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The answer in words on stdout; the closing line, with the path, on stderr.
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(said.contains("B's defense 12–13"), "{said}");
+    let closing = String::from_utf8_lossy(&o.stderr).into_owned();
     assert!(
-        said.contains("between b.defense = 12") && said.contains("and b.defense = 13"),
-        "{said}"
+        closing.contains("between b.defense = 12") && closing.contains("and b.defense = 13"),
+        "{closing}"
     );
     let csv = String::from_utf8_lossy(&read(&out.join("balance.csv"))).into_owned();
     assert!(csv.lines().count() <= 8, "{csv}");
@@ -338,9 +341,11 @@ fn balance_finds_a_known_crossing_and_says_when_there_is_none() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let o = duelsim(&["run", &file.to_string_lossy(), "-o", &out.to_string_lossy()]);
-    let said = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(said.contains("not reachable"), "{said}");
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(said.contains("No B's defense from 12 to 19"), "{said}");
+    let closing = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(closing.contains("not reachable"), "{closing}");
 }
 
 #[test]
@@ -428,11 +433,12 @@ fn a_balance_search_split_over_shards_merges_into_the_answer_of_one_machine() {
     let report = String::from_utf8_lossy(&read(&merged.join("report.html"))).into_owned();
     // The answer, in words: the fighter's name and the rate, not the path and column name.
     let answer = report
-        .lines()
-        .find(|l| l.contains("defense 12"))
+        .split("<h2>Balance</h2>")
+        .nth(1)
+        .and_then(|rest| rest.split("</p>").next())
         .unwrap_or_default();
     assert!(
-        answer.contains("B&#39;s defense 12–13 brings the share of duels where A wins to 0.05%:")
+        answer.contains("B's defense 12–13 brings the share of duels where A wins to 0.05%:")
             && !answer.contains("b.defense")
             && !answer.contains("a_win_rate"),
         "the answer is in the report, in words: {answer}"

@@ -480,9 +480,9 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
-        text(&o.stdout).contains("already finished"),
+        text(&o.stderr).contains("already finished"),
         "{}",
-        text(&o.stdout)
+        text(&o.stderr)
     );
     assert!(read(&Path::new(&shards[0]).join("shard")) == before);
 
@@ -713,6 +713,7 @@ fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks
     let out = dir.join("cut");
     // The stop comes once some chunks are done: after 2.5 s, or longer on a machine so busy
     // that no chunk had finished by then (the run is started again from nothing each time).
+    let mut interrupted = String::new();
     for wait in [2500, 6000, 15000] {
         let _ = std::fs::remove_dir_all(&out);
         let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
@@ -746,6 +747,7 @@ fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks
             took < Duration::from_millis(1500),
             "Ctrl-C took {took:?} to act"
         );
+        interrupted = text(&o.stderr);
         if out.join(".partial/point-00000.prefix").exists() {
             break;
         }
@@ -754,15 +756,15 @@ fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks
         out.join(".partial/point-00000.prefix").exists(),
         "no prefix was kept"
     );
-    let o = duelsim(&[
-        "run",
-        ONE_POINT,
-        "--resume",
-        "--trials",
-        TRIALS,
-        "-o",
-        &out.to_string_lossy(),
-    ]);
+    // The command the interrupted run printed, run as printed: it carries --trials.
+    let printed = interrupted
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no command in: {interrupted}"));
+    let words: Vec<&str> = printed.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"duelsim"), "{printed}");
+    assert!(printed.contains(&format!("--trials {TRIALS}")), "{printed}");
+    let o = duelsim(&words[1..]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("resuming point 0 at chunk"),

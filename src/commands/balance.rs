@@ -23,7 +23,7 @@ pub(super) fn run_balance(
     pool: &rayon::ThreadPool,
     threads: usize,
     options: &RunOptions,
-) -> Result<()> {
+) -> Result<serde_json::Value> {
     if options.shard.is_some() && scenario.precision.is_some() {
         return Err(InputError::plain(format!(
             "--shard: {} stops on [precision], which needs every chunk in order on one machine; expected a fixed trial count (give --trials N, or trials = N in the file)",
@@ -61,11 +61,9 @@ pub(super) fn run_balance(
     let interrupted = || -> anyhow::Error {
         Interrupted {
             message: format!(
-                "{}: interrupted during the [balance] search; `duelsim run {}{} -o {} --resume` goes on from its finished evaluations",
+                "{}: interrupted during the [balance] search; `{}` goes on from its finished evaluations",
                 scenario.name,
-                scenario.path.display(),
-                options.shard.map_or_else(String::new, |s| format!(" --shard {}/{}", s.index + 1, s.count)),
-                dir.display()
+                super::run::resume_command(scenario, dir, options),
             ),
         }
         .into()
@@ -107,7 +105,7 @@ pub(super) fn run_balance(
         report::shard::write(&result, shard, dir)?;
         journal.finish()?;
         if !options.quiet {
-            println!(
+            eprintln!(
                 "{}: [balance] shard {}/{}: {} value(s) of {} run (merge the shards for the answer) -> {}",
                 scenario.name,
                 shard.index + 1,
@@ -117,7 +115,12 @@ pub(super) fn run_balance(
                 dir.display()
             );
         }
-        return Ok(());
+        return Ok(serde_json::json!({
+            "scenario": scenario.name,
+            "file": scenario.path.display().to_string(),
+            "output": dir.display().to_string(),
+            "shard": format!("{}/{}", shard.index + 1, shard.count),
+        }));
     }
     let mut evaluated = Vec::new();
     let answer = balance.search(balance.real_steps(false), |value| {
@@ -131,15 +134,34 @@ pub(super) fn run_balance(
         duration: started.elapsed(),
     };
     bar.finish_and_clear();
-    report::balance::write(scenario, balance, evaluated, &answer, ran, dir)?;
+    let words = report::balance::write(scenario, balance, evaluated, &answer, ran, dir)?;
     journal.finish()?;
+    if !options.json {
+        println!("{}: {words}", scenario.name);
+    }
     if !options.quiet {
-        println!(
+        eprintln!(
             "{}: {} -> {}",
             scenario.name,
             answer.text(balance),
             dir.display()
         );
     }
-    Ok(())
+    let value = answer
+        .value()
+        .map(|(v, lo, hi)| serde_json::json!({ "value": v, "lo": lo, "hi": hi }));
+    Ok(serde_json::json!({
+        "scenario": scenario.name,
+        "file": scenario.path.display().to_string(),
+        "ruleset": scenario.ruleset,
+        "seed": scenario.seed,
+        "output": dir.display().to_string(),
+        "balance": {
+            "path": balance.path,
+            "rate": crate::scenario::balance::TARGETS[balance.rate],
+            "target": balance.target,
+            "answer": value,
+            "words": words,
+        },
+    }))
 }

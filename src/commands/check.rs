@@ -13,9 +13,12 @@ use std::path::{Path, PathBuf};
 pub fn new_scenario(ruleset: &str, file: Option<&Path>) -> Result<String> {
     let Some(entry) = registry::info(ruleset) else {
         return Err(InputError::plain(format!(
-            "new: '{}' is not a ruleset; expected one of: {}",
-            crate::scenario::error::one_line(ruleset, 60),
-            registry::ids().join(", ")
+            "new: {}",
+            crate::scenario::error::unknown_name(
+                "ruleset",
+                &crate::scenario::error::one_line(ruleset, 60),
+                &registry::ids()
+            )
         ))
         .into());
     };

@@ -77,12 +77,14 @@ pub struct RunOptions {
     pub seed: Option<u64>,
     /// Worker threads; all cores when absent.
     pub threads: Option<usize>,
-    /// No progress bar and no closing line.
+    /// No progress bar and no closing line (stderr); the answer still goes to stdout.
     pub quiet: bool,
     /// Keep the finished points of an interrupted run into the same folder.
     pub resume: bool,
     /// Run one slice of every point's chunks (`--shard K/N`), for `merge` to combine.
     pub shard: Option<Shard>,
+    /// Write the results as one JSON document on stdout instead of the answer in words.
+    pub json: bool,
 }
 
 /// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.

@@ -158,7 +158,11 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
         ),
     ];
     for p in parameters {
-        if p.section == "a / b" && !listed.iter().any(|l| l.section == "a / b") {
+        // The fighter's name, listed once: in its own words where the ruleset lists it.
+        let own_name = parameters
+            .iter()
+            .any(|q| q.section == "a / b" && q.key == "name");
+        if p.section == "a / b" && !own_name && !listed.iter().any(|l| l.section == "a / b") {
             listed.push(shared(
                 "a / b",
                 "name",

@@ -70,25 +70,64 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         }
     }
     catch_ctrl_c();
+    let mut answers = Vec::new();
     for (scenario, dir) in scenarios.iter().zip(&dirs) {
-        run_one(scenario, dir, &pool, threads, options)?;
+        let answer = run_one(scenario, dir, &pool, threads, options)?;
+        if options.json {
+            answers.push(answer);
+        }
+    }
+    if options.json {
+        let document = serde_json::json!({
+            "duelsim": env!("CARGO_PKG_VERSION"),
+            "runs": answers,
+        });
+        println!("{}", serde_json::to_string_pretty(&document)?);
     }
     Ok(dirs)
 }
 
-/// Runs one scenario point by point, recording each finished point in the journal.
+/// How an interrupted run goes on: the command that resumes it, with every option that
+/// decides what it runs.
+pub(super) fn resume_command(scenario: &Scenario, dir: &Path, options: &RunOptions) -> String {
+    let mut command = format!("duelsim run {}", scenario.path.display());
+    if let Some(trials) = options.trials {
+        command.push_str(&format!(" --trials {trials}"));
+    }
+    if let Some(seed) = options.seed {
+        command.push_str(&format!(" --seed {seed}"));
+    }
+    if let Some(s) = options.shard {
+        command.push_str(&format!(" --shard {}/{}", s.index + 1, s.count));
+    }
+    command.push_str(&format!(" -o {} --resume", dir.display()));
+    command
+}
+
+/// The JSON of a run that leaves no answer of its own (a shard: merge the shards).
+fn shard_json(scenario: &Scenario, dir: &Path, shard: Shard) -> serde_json::Value {
+    serde_json::json!({
+        "scenario": scenario.name,
+        "file": scenario.path.display().to_string(),
+        "output": dir.display().to_string(),
+        "shard": format!("{}/{}", shard.index + 1, shard.count),
+    })
+}
+
+/// Runs one scenario point by point, recording each finished point in the journal; prints
+/// its answer on stdout (unless `--json`, when it is returned for the JSON document).
 fn run_one(
     scenario: &Scenario,
     dir: &Path,
     pool: &rayon::ThreadPool,
     threads: usize,
     options: &RunOptions,
-) -> Result<()> {
+) -> Result<serde_json::Value> {
     if let (Some(shard), true) = (options.shard, options.resume)
         && report::shard::finished(dir, scenario, shard)
     {
         if !options.quiet {
-            println!(
+            eprintln!(
                 "{}: shard {}/{} is already finished in {}; nothing to resume",
                 scenario.name,
                 shard.index + 1,
@@ -96,7 +135,7 @@ fn run_one(
                 dir.display()
             );
         }
-        return Ok(());
+        return Ok(shard_json(scenario, dir, shard));
     }
     if let Some(balance) = &scenario.balance {
         return run_balance(scenario, balance, dir, pool, threads, options);
@@ -145,8 +184,16 @@ fn run_one(
         (None, None) => Budget::Trials(scenario.trials),
     };
     let resumed = kept.len();
+    let kept_trials: u64 = kept.iter().map(|t| t.trials).sum();
     let mut tallies = kept;
-    let bar = progress_bar(budget.cap() * (points - resumed) as u64, options.quiet);
+    // A resumed run's bar starts at what the interrupted run finished; its rate and ETA come
+    // from this run's own speed.
+    let bar = progress_bar(
+        kept_trials + budget.cap() * (points - resumed) as u64,
+        options.quiet,
+    );
+    bar.set_position(kept_trials);
+    bar.reset_eta();
     let started = Instant::now();
     let mut last_written = Instant::now();
     let mut done_trials = 0;
@@ -204,13 +251,11 @@ fn run_one(
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {points} point(s) in {} (and, with a fixed trial count, the finished chunks of the point under way); `duelsim run {}{} -o {} --resume` finishes the run",
+                    "{}: interrupted; kept {} of {points} point(s) in {} (and, with a fixed trial count, the finished chunks of the point under way); `{}` finishes the run",
                     scenario.name,
                     run.tallies.len(),
                     dir.display(),
-                    scenario.path.display(),
-                    options.shard.map_or_else(String::new, |s| format!(" --shard {}/{}", s.index + 1, s.count)),
-                    dir.display()
+                    resume_command(scenario, dir, options),
                 ),
             }
             .into());
@@ -220,8 +265,8 @@ fn run_one(
         done_trials += tally.trials;
         // Precision may stop a point before its cap: the bar forgets the trials not needed.
         let left = budget.cap() * (points - i - 1) as u64;
-        bar.set_length(done_trials + left);
-        bar.set_position(done_trials);
+        bar.set_length(kept_trials + done_trials + left);
+        bar.set_position(kept_trials + done_trials);
         tallies.push(tally);
         if i + 1 < points && last_written.elapsed() >= PARTIAL_EVERY {
             let run = RunResult::of(
@@ -238,12 +283,19 @@ fn run_one(
     let duration = started.elapsed();
     bar.finish_and_clear();
     let result = RunResult::of(scenario, tallies, threads, duration);
-    match options.shard {
-        Some(shard) => report::shard::write(&result, shard, dir)?,
+    let answer = match options.shard {
+        Some(shard) => {
+            report::shard::write(&result, shard, dir)?;
+            shard_json(scenario, dir, shard)
+        }
         None => {
             report::write_all(&result, dir)?;
+            if !options.json {
+                print!("{}", report::answer::text(&result));
+            }
+            report::answer::json(&result, dir)
         }
-    }
+    };
     journal.finish()?;
     if !options.quiet {
         let shard_note = options.shard.map_or_else(String::new, |s| {
@@ -254,7 +306,7 @@ fn run_one(
         } else {
             String::new()
         };
-        println!(
+        eprintln!(
             "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note}{shard_note} -> {}",
             scenario.name,
             points,
@@ -265,7 +317,7 @@ fn run_one(
             dir.display()
         );
     }
-    Ok(())
+    Ok(answer)
 }
 
 /// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
@@ -273,7 +325,7 @@ fn run_one(
 pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
     let (name, trials) = report::shard::merge(dirs, output)?;
     if !quiet {
-        println!(
+        eprintln!(
             "{name}: merged {} shard(s), {trials} trials -> {}",
             dirs.len(),
             output.display()

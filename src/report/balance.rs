@@ -35,6 +35,7 @@ pub struct Ran {
 }
 
 /// Writes the outputs of a finished search into `dir`: the evaluations in increasing value.
+/// Returns the answer in words, as the report says it.
 pub fn write(
     scenario: &Scenario,
     balance: &Balance,
@@ -42,7 +43,7 @@ pub fn write(
     answer: &Answer,
     ran: Ran,
     dir: &Path,
-) -> Result<()> {
+) -> Result<String> {
     evaluated.sort_by(|a, b| a.0.total_cmp(&b.0));
     let rate_name = TARGETS[balance.rate];
     let mut csv = format!(
@@ -96,5 +97,5 @@ pub fn write(
         balance: marks,
     };
     super::write_all(&result, dir)?;
-    Ok(())
+    Ok(result.notes.first().cloned().unwrap_or_default())
 }

@@ -110,6 +110,15 @@ pub fn summary_row(
     let pooled = t.recovery_pooled();
     push_recovery(&mut h, &mut r, "", &pooled);
     for (extra, &count) in t.extras.iter().zip(&t.extra) {
+        // Counts per duel (how fights end, injuries dealt) mean nothing without a duel.
+        if !duel
+            && matches!(
+                extra.kind,
+                ExtraKind::ShareOfTrials | ExtraKind::MeanPerTrial
+            )
+        {
+            continue;
+        }
         match extra.kind {
             ExtraKind::ShareOfTrials => push_rate(&mut h, &mut r, extra.name, count, t.trials),
             ExtraKind::ShareOfPatients => {
@@ -135,7 +144,9 @@ pub fn summary_row(
             }
         }
     }
-    for (side, rec) in ["a_", "b_"].iter().zip(&t.recovery) {
+    // Each side's wounded survivors; a recovery scenario has one patient, already above.
+    let sides = if duel { 2 } else { 0 };
+    for (side, rec) in ["a_", "b_"].iter().zip(&t.recovery).take(sides) {
         push(
             &mut h,
             &mut r,

@@ -4,6 +4,7 @@
 //! output folder and renamed into place, so an interrupted run never leaves a half-written
 //! report. This module reads finished tallies; it never runs trials.
 
+pub mod answer;
 pub mod balance;
 pub mod charts;
 pub mod csv;

@@ -10,15 +10,15 @@ use crate::stats::{Side, Tally, wilson};
 use std::fmt::Write as _;
 
 /// A headline rate: its file stem, its heading in words, and its count and base in a tally.
-struct Rate {
-    stem: &'static str,
-    title: String,
-    count: fn(&Tally) -> (u64, u64),
+pub(super) struct Rate {
+    pub(super) stem: &'static str,
+    pub(super) title: String,
+    pub(super) count: fn(&Tally) -> (u64, u64),
 }
 
 /// The headline rates of this run: the duel's (not for a recovery scenario) and the healing's
 /// where the ruleset has them.
-fn rates(run: &RunResult) -> Vec<Rate> {
+pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
     let names = run.scenario.points[0].model.names();
     let Words { recovery } = Words::of(run);
     let who = Words::of(run).patients();

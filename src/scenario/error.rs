@@ -59,13 +59,39 @@ pub const MAX_FILE_BYTES: u64 = 16 << 20;
 /// Reads a scenario or catalogue file: a regular file of at most [`MAX_FILE_BYTES`], in UTF-8.
 /// Anything else (a folder, a device such as `/dev/zero`, a pipe, a huge file, bytes that are
 /// not UTF-8) is an input error naming the file, with the line and column of a bad byte.
+/// `-` reads the text from stdin (once: a command that reads the file again gets the same
+/// text).
 pub fn read_text(path: &Path, what: &str) -> Result<String, InputError> {
     let at = |message: String| InputError {
         place: path.display().to_string(),
         field: None,
         message,
     };
-    let meta = std::fs::metadata(path).map_err(|e| at(format!("cannot read the {what}: {e}")))?;
+    if path == Path::new("-") {
+        static STDIN: std::sync::OnceLock<Result<Vec<u8>, String>> = std::sync::OnceLock::new();
+        let read = STDIN.get_or_init(|| {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(std::io::stdin().lock(), MAX_FILE_BYTES + 1),
+                &mut bytes,
+            )
+            .map(|_| bytes)
+            .map_err(|e| e.to_string())
+        });
+        let bytes = read
+            .clone()
+            .map_err(|e| at(format!("cannot read the {what} from stdin: {e}")))?;
+        return text_of(path, what, bytes);
+    }
+    let meta = std::fs::metadata(path).map_err(|e| {
+        let mut message = format!("cannot read the {what}: {e}");
+        if e.kind() == std::io::ErrorKind::NotFound
+            && let Some(similar) = similar_file(path)
+        {
+            message.push_str(&format!(" (did you mean {}?)", similar.display()));
+        }
+        at(message)
+    })?;
     if !meta.is_file() {
         return Err(at(format!(
             "is not a regular file; expected the {what} as a TOML file"
@@ -84,6 +110,36 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, InputError> {
         &mut bytes,
     )
     .map_err(|e| at(format!("cannot read the {what}: {e}")))?;
+    text_of(path, what, bytes)
+}
+
+/// A file in the folder of a missing `path` whose name is close to its name (a typo, or the
+/// name without its ending), for "did you mean".
+fn similar_file(path: &Path) -> Option<std::path::PathBuf> {
+    let name = path.file_name()?.to_str()?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let names: Vec<String> = std::fs::read_dir(folder)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .take(10_000)
+        .collect();
+    let known: Vec<&str> = names.iter().map(String::as_str).collect();
+    let best = nearest(name, &known).or_else(|| nearest(&format!("{name}.toml"), &known))?;
+    Some(path.with_file_name(best))
+}
+
+/// Bytes read for `path` as UTF-8 text of at most [`MAX_FILE_BYTES`].
+fn text_of(path: &Path, what: &str, bytes: Vec<u8>) -> Result<String, InputError> {
+    let at = |message: String| InputError {
+        place: path.display().to_string(),
+        field: None,
+        message,
+    };
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(at(format!(
             "grew past {MAX_FILE_BYTES} bytes while read; expected a {what} of at most 16 MiB"
@@ -335,14 +391,26 @@ pub fn unknown_name(what: &str, found: &str, known: &[&str]) -> String {
 }
 
 /// The known name closest to `found` by edit distance, if it is close enough to be a typo.
+/// A name the known one begins with counts too ("twin" for "twin-d20").
 pub fn nearest<'k>(found: &str, known: &[&'k str]) -> Option<&'k str> {
     let limit = (found.chars().count() / 3).max(2);
-    known
+    let found = found.to_lowercase();
+    let close = known
         .iter()
-        .map(|k| (edit_distance(&found.to_lowercase(), &k.to_lowercase()), *k))
+        .map(|k| (edit_distance(&found, &k.to_lowercase()), *k))
         .filter(|&(d, _)| d <= limit)
         .min_by_key(|&(d, _)| d)
-        .map(|(_, k)| k)
+        .map(|(_, k)| k);
+    close.or_else(|| {
+        let mut begun = known
+            .iter()
+            .filter(|k| found.chars().count() >= 3 && k.to_lowercase().starts_with(&found));
+        // Only when one name begins so: "d" would say nothing useful.
+        match (begun.next(), begun.next()) {
+            (Some(k), None) => Some(*k),
+            _ => None,
+        }
+    })
 }
 
 /// Levenshtein distance over characters.
@@ -393,6 +461,15 @@ mod tests {
         assert_eq!(nearest("brodsword", &known), Some("broadsword"));
         assert_eq!(nearest("Mace", &known), Some("mace"));
         assert_eq!(nearest("halberd", &known), None);
+        let rulesets = [
+            "twin-d20",
+            "guard-pierce",
+            "zone-d100",
+            "wound-levels",
+            "d6-pool",
+        ];
+        assert_eq!(nearest("twin", &rulesets), Some("twin-d20"));
+        assert_eq!(nearest("zone", &rulesets), Some("zone-d100"));
     }
 
     #[test]
