@@ -28,6 +28,12 @@ enum Color {
     Never,
 }
 
+/// `--trials`, read by [`parse_trials`]; a bad value is an input error of one line (exit 2).
+fn parse_trials_option(text: Option<&str>) -> anyhow::Result<Option<u64>> {
+    text.map(|t| parse_trials(t).map_err(|m| InputError::plain(format!("--trials: {m}")).into()))
+        .transpose()
+}
+
 /// The most trials a point may run, as the scenario file's `trials` allows.
 const MAX_TRIALS: u64 = 1_000_000_000_000;
 
@@ -74,8 +80,8 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Trials per point, overriding the scenario (1 to 10^12: 1000000, 1_000_000 or 1e6).
-        #[arg(long, value_parser = parse_trials)]
-        trials: Option<u64>,
+        #[arg(long, value_name = "N")]
+        trials: Option<String>,
         /// Seed, overriding the scenario.
         #[arg(long)]
         seed: Option<u64>,
@@ -205,18 +211,20 @@ fn main() -> ExitCode {
             json,
             resume,
             shard,
-        } => commands::run(&RunOptions {
-            scenarios,
-            output,
-            trials,
-            seed,
-            threads,
-            quiet,
-            resume,
-            shard,
-            json,
-        })
-        .map(|_| ()),
+        } => parse_trials_option(trials.as_deref()).and_then(|trials| {
+            commands::run(&RunOptions {
+                scenarios,
+                output,
+                trials,
+                seed,
+                threads,
+                quiet,
+                resume,
+                shard,
+                json,
+            })
+            .map(|_| ())
+        }),
         Command::Merge {
             shards,
             output,

@@ -1115,7 +1115,7 @@ fn new_writes_a_starter_scenario_that_checks_for_every_ruleset() {
     }
     let o = duelsim(&["new", "chess"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("expected one of: twin-d20"));
+    assert!(text(&o.stderr).contains("known: twin-d20"));
 }
 
 #[test]
