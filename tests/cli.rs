@@ -552,8 +552,23 @@ fn every_shipped_scenario_runs_as_shipped_with_the_healing_columns() {
     let scenarios = shipped_scenarios();
     assert!(scenarios.len() >= 4, "{scenarios:?}");
     let dir = scratch("shipped");
+    // Two at a time: each run is its own process, and the machine has two cores.
+    let half = scenarios.len() / 2;
+    let (early, late) = scenarios.split_at(half);
+    std::thread::scope(|scope| {
+        let dir = &dir;
+        let other = scope.spawn(move || run_shipped_with_healing_columns(early, 0, dir));
+        run_shipped_with_healing_columns(late, half, dir);
+        if other.join().is_err() {
+            panic!("a shipped scenario failed (see above)");
+        }
+    });
+}
+
+/// Runs `scenarios` (numbered from `from`) into `dir` and checks their healing columns.
+fn run_shipped_with_healing_columns(scenarios: &[PathBuf], from: usize, dir: &Path) {
     for (i, path) in scenarios.iter().enumerate() {
-        let out = dir.join(i.to_string());
+        let out = dir.join((from + i).to_string());
         let o = duelsim(&[
             "run",
             &path.to_string_lossy(),

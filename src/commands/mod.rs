@@ -22,7 +22,7 @@ use crate::rules::registry::{self, Scenario};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -85,6 +85,23 @@ pub struct RunOptions {
     pub shard: Option<Shard>,
     /// Write the results as one JSON document on stdout instead of the answer in words.
     pub json: bool,
+}
+
+/// How an interrupted run goes on: the command that resumes it, with every option that
+/// decides what it runs.
+pub(crate) fn resume_command(scenario: &Scenario, dir: &Path, options: &RunOptions) -> String {
+    let mut command = format!("duelsim run {}", scenario.path.display());
+    if let Some(trials) = options.trials {
+        command.push_str(&format!(" --trials {trials}"));
+    }
+    if let Some(seed) = options.seed {
+        command.push_str(&format!(" --seed {seed}"));
+    }
+    if let Some(s) = options.shard {
+        command.push_str(&format!(" --shard {}/{}", s.index + 1, s.count));
+    }
+    command.push_str(&format!(" -o {} --resume", dir.display()));
+    command
 }
 
 /// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.

@@ -4,7 +4,7 @@
 //! Ctrl-C kept clean; and the merge of a run split over shards.
 
 use super::balance::run_balance;
-use super::{Interrupted, RunOptions, STOP, catch_ctrl_c, load_all, progress_bar};
+use super::{Interrupted, RunOptions, STOP, catch_ctrl_c, load_all, progress_bar, resume_command};
 use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::report::{self, RunResult};
@@ -85,23 +85,6 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         println!("{}", serde_json::to_string_pretty(&document)?);
     }
     Ok(dirs)
-}
-
-/// How an interrupted run goes on: the command that resumes it, with every option that
-/// decides what it runs.
-pub(super) fn resume_command(scenario: &Scenario, dir: &Path, options: &RunOptions) -> String {
-    let mut command = format!("duelsim run {}", scenario.path.display());
-    if let Some(trials) = options.trials {
-        command.push_str(&format!(" --trials {trials}"));
-    }
-    if let Some(seed) = options.seed {
-        command.push_str(&format!(" --seed {seed}"));
-    }
-    if let Some(s) = options.shard {
-        command.push_str(&format!(" --shard {}/{}", s.index + 1, s.count));
-    }
-    command.push_str(&format!(" -o {} --resume", dir.display()));
-    command
 }
 
 /// The JSON of a run that leaves no answer of its own (a shard: merge the shards).
