@@ -342,3 +342,38 @@ fn a_recovery_summary_has_no_duel_columns() {
     }
     assert!(head.contains("recovery_death_rate") && head.contains("died_blood_loss_rate"));
 }
+
+#[test]
+fn merge_prints_the_answer_one_machine_prints() {
+    let dir = scratch("merge");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let whole = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--trials",
+        "4000",
+        "-o",
+        &path("whole"),
+    ]);
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    for k in ["1/2", "2/2"] {
+        let o = duelsim(&[
+            "run",
+            SCENARIO,
+            "-q",
+            "--trials",
+            "4000",
+            "--shard",
+            k,
+            "-o",
+            &path(&k.replace('/', "-")),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert!(o.stdout.is_empty(), "a shard has no answer yet");
+    }
+    let o = duelsim(&["merge", &path("1-2"), &path("2-2"), "-o", &path("merged")]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), text(&whole.stdout));
+    assert!(text(&o.stderr).contains("merged 2 shard(s)"));
+}

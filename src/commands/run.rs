@@ -304,9 +304,11 @@ fn run_one(
 }
 
 /// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
-/// machine would have written. Returns the output folder.
+/// machine would have written; prints the answer on stdout as `run` does, the closing line on
+/// stderr. Returns the output folder.
 pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
-    let (name, trials) = report::shard::merge(dirs, output)?;
+    let (name, trials, answer) = report::shard::merge(dirs, output)?;
+    print!("{answer}");
     if !quiet {
         eprintln!(
             "{name}: merged {} shard(s), {trials} trials -> {}",

@@ -217,9 +217,9 @@ fn scenario_of(first: &ShardDir) -> Result<Scenario> {
     Ok(scenario)
 }
 
-/// Merges shard folders into the full outputs in `output`. Returns the scenario's name and the
-/// trials merged.
-pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
+/// Merges shard folders into the full outputs in `output`. Returns the scenario's name, the
+/// trials merged, and the answer for the terminal (as `run` prints it).
+pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
     let shards = dirs.iter().map(|d| read(d)).collect::<Result<Vec<_>>>()?;
     let Some(first) = shards.first() else {
         return Err(InputError::plain("merge: expected at least one shard folder").into());
@@ -295,7 +295,11 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64)> {
     }
     let run = RunResult::of(&scenario, tallies, threads, duration);
     super::write_all(&run, output)?;
-    Ok((scenario.name.clone(), run.total_trials()))
+    Ok((
+        scenario.name.clone(),
+        run.total_trials(),
+        super::answer::text(&run),
+    ))
 }
 
 /// Merges a split `[balance]` search: sums every value's slices, then walks the bisection one
@@ -308,7 +312,7 @@ fn merge_balance(
     threads: usize,
     duration: Duration,
     output: &Path,
-) -> Result<(String, u64)> {
+) -> Result<(String, u64, String)> {
     let plan = balance
         .shard_plan()
         .map_err(|m| InputError::plain(format!("merge: {m}")))?;
@@ -338,6 +342,10 @@ fn merge_balance(
         ));
     }
     let ran = super::balance::Ran { threads, duration };
-    super::balance::write(scenario, balance, evaluated, &answer, ran, output)?;
-    Ok((scenario.name.clone(), trials))
+    let words = super::balance::write(scenario, balance, evaluated, &answer, ran, output)?;
+    Ok((
+        scenario.name.clone(),
+        trials,
+        format!("{}: {words}\n", scenario.name),
+    ))
 }
