@@ -5,11 +5,11 @@
 //! walks no dice.
 
 use super::charts::{ExactGrid, Rendered};
-use super::html::{STYLE, figure};
+use super::html::{figure, page_head};
 use crate::exact::{Fraction, Table};
 use crate::rules::registry::Scenario;
 use anyhow::Result;
-use maud::{DOCTYPE, PreEscaped, html};
+use maud::{DOCTYPE, html};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -243,11 +243,7 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                title { (s.name) " — duelsim exact tables" }
-                style { (PreEscaped(STYLE)) (PreEscaped(GRID_PRINT)) }
-            }
+            (page_head(&format!("{} — duelsim exact tables", s.name), GRID_PRINT))
             body {
                 h1 { (s.name) " — exact tables" }
                 p {

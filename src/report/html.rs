@@ -181,6 +181,17 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
 }
 ";
 
+/// A page's `head`: its title and the report's style, with `extra_style` after it.
+pub(crate) fn page_head(title: &str, extra_style: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            title { (title) }
+            style { (PreEscaped(STYLE)) (PreEscaped(extra_style)) }
+        }
+    }
+}
+
 /// A chart as a figure: its SVG inline, its caption, links to its files.
 pub(crate) fn figure(c: &Rendered) -> Markup {
     let svg = c
@@ -243,11 +254,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
     html! {
         (DOCTYPE)
         html lang="en" {
-            head {
-                meta charset="utf-8";
-                title { (s.name) " — duelsim report" }
-                style { (PreEscaped(STYLE)) }
-            }
+            (page_head(&format!("{} — duelsim report", s.name), ""))
             body {
                 h1 { (s.name) }
                 @if Words::of(run).recovery {

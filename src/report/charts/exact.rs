@@ -25,6 +25,27 @@ pub struct ExactGrid {
     pub who: String,
 }
 
+/// A bar chart of exact chances (in percent; no intervals).
+fn chances(
+    name: String,
+    title: String,
+    caption: String,
+    rows: Vec<(String, f64, f64, f64)>,
+) -> Chart {
+    Chart {
+        name,
+        title,
+        caption,
+        height: bar_height(rows.len()),
+        width: WIDTH,
+        plot: Plot::Bars {
+            x_label: "chance (%)".into(),
+            y_label: String::new(),
+            rows,
+        },
+    }
+}
+
 /// The charts of `duelsim exact`: per direction, the chance of each result, and in a chart of
 /// its own of each value dealt (exact, so no intervals); and the grid's chance to hit as a
 /// heatmap with every cell written.
@@ -45,18 +66,12 @@ pub fn render_exact(
                 (r.to_string(), p, p, p)
             })
             .collect();
-        charts.push(Chart {
-            name: format!("exact-{side}"),
-            title: format!("How one exchange ends, exactly: {who}"),
-            caption: "The exact chance of each result of one exchange (they add up to 100%), walking every die outcome through the rules the duel runs.".into(),
-            height: bar_height(rows.len()),
-            width: WIDTH,
-            plot: Plot::Bars {
-                x_label: "chance (%)".into(),
-                y_label: String::new(),
-                rows,
-            },
-        });
+        charts.push(chances(
+            format!("exact-{side}"),
+            format!("How one exchange ends, exactly: {who}"),
+            "The exact chance of each result of one exchange (they add up to 100%), walking every die outcome through the rules the duel runs.".into(),
+            rows,
+        ));
         // What it deals: each value above nothing; the rest of the exchanges deal nothing.
         let dealt: Vec<_> = table
             .values
@@ -87,21 +102,15 @@ pub fn render_exact(
         } else {
             String::new()
         };
-        charts.push(Chart {
-            name: format!("exact-{side}-values"),
-            title: format!("What one exchange deals, exactly: {who}"),
-            caption: format!(
+        charts.push(chances(
+            format!("exact-{side}-values"),
+            format!("What one exchange deals, exactly: {who}"),
+            format!(
                 "The exact chance that one exchange deals each {unit} above 0; the other {nothing:.2}% deal none (no hit, or nothing through the armour).{cut}",
                 unit = table.unit
             ),
-            height: bar_height(rows.len()),
-            width: WIDTH,
-            plot: Plot::Bars {
-                x_label: "chance (%)".into(),
-                y_label: String::new(),
-                rows,
-            },
-        });
+            rows,
+        ));
     }
     if let Some(g) = grid {
         let columns = if g.columns.is_empty() {
