@@ -66,7 +66,21 @@ impl Journal {
         let run_file = dir.join("run");
         let mut kept = Vec::new();
         let mut discarded = 0;
-        match std::fs::read_to_string(&run_file) {
+        let run_text = match read_capped(&run_file, IDENTITY_CAP) {
+            // Only a run that resumes needs to read it: any other clears the journal.
+            Err(Some(why)) if resume => {
+                return Err(InputError {
+                    place: run_file.display().to_string(),
+                    field: None,
+                    message: format!("{why}; expected the journal of a run duelsim wrote"),
+                }
+                .into());
+            }
+            Err(Some(_)) => Ok(String::new()),
+            Err(None) => Err(()),
+            Ok(text) => Ok(text),
+        };
+        match run_text {
             Ok(found) if resume => {
                 if found != identity {
                     return Err(InputError::plain(format!(
@@ -134,8 +148,17 @@ impl Journal {
     /// one that does not match its digest is an input error naming it.
     pub fn prefix(&self, point: usize, shape: TallyShape) -> Result<Option<(u64, Tally)>> {
         let path = self.dir.join(prefix_file(point));
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            return Ok(None);
+        let text = match read_capped(&path, shape.text_cap() + 4096) {
+            Ok(text) => text,
+            Err(None) => return Ok(None),
+            Err(Some(why)) => {
+                return Err(InputError {
+                    place: path.display().to_string(),
+                    field: None,
+                    message: format!("{why}; expected a prefix as duelsim writes it"),
+                }
+                .into());
+            }
         };
         let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
         let Some(next) = first
@@ -167,6 +190,43 @@ impl Journal {
     }
 }
 
+/// Reads a file duelsim wrote into a journal or shard folder: a regular file (a symlink to
+/// one is followed) of at most `cap` bytes, in UTF-8. A folder, a device such as `/dev/zero`,
+/// a FIFO (never opened, so never waited on) or a larger file is refused: the message says
+/// why. `Err(None)` when there is no such file.
+pub fn read_capped(path: &Path, cap: u64) -> std::result::Result<String, Option<String>> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(None),
+        Err(e) => return Err(Some(format!("cannot be read ({e})"))),
+    };
+    if !meta.is_file() {
+        return Err(Some(
+            "is not a regular file (a folder, device, FIFO or socket)".to_owned(),
+        ));
+    }
+    if meta.len() > cap {
+        return Err(Some(format!(
+            "is {} bytes, more than the {cap} a file of this kind can hold",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    let file = std::fs::File::open(path).map_err(|e| Some(format!("cannot be read ({e})")))?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, cap + 1), &mut bytes)
+        .map_err(|e| Some(format!("cannot be read ({e})")))?;
+    if bytes.len() as u64 > cap {
+        return Err(Some(format!(
+            "grew past the {cap} bytes a file of this kind can hold while read"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Some("is not UTF-8 text".to_owned()))
+}
+
+/// The most bytes a run's identity file (`run`, or a shard's description) can hold: its
+/// settings and the texts of the scenario file and its catalogues, each at most 16 MiB.
+pub const IDENTITY_CAP: u64 = 4 * crate::scenario::error::MAX_FILE_BYTES + (1 << 20);
+
 /// The digest of a tally file: the run's identity, the point and the tally's text.
 fn digest(identity: &str, point: usize, body: &str) -> String {
     fnv1a64_hex(format!("{identity}point {point}\n{body}").as_bytes())
@@ -181,12 +241,13 @@ pub fn sealed(identity: &str, point: usize, tally: &Tally) -> String {
 /// Reads a tally file written by [`sealed`] for this run and point; a missing file, one whose
 /// digest does not match, or one that is not a whole tally is an input error naming it.
 pub fn unseal(path: &Path, identity: &str, point: usize, shape: TallyShape) -> Result<Tally> {
-    let text = std::fs::read_to_string(path).map_err(|e| -> anyhow::Error {
+    let text = read_capped(path, shape.text_cap() + 4096).map_err(|why| -> anyhow::Error {
         InputError {
             place: path.display().to_string(),
             field: None,
             message: format!(
-                "cannot be read ({e}); expected the tally of point {point} this run wrote"
+                "{}; expected the tally of point {point} this run wrote",
+                why.unwrap_or_else(|| "cannot be read (no such file)".to_owned())
             ),
         }
         .into()

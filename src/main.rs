@@ -4,7 +4,7 @@
 use clap::{CommandFactory, Parser, Subcommand};
 use duelsim::commands::{self, RunOptions, TraceOptions};
 use duelsim::dice::ScriptError;
-use duelsim::scenario::error::InputError;
+use duelsim::scenario::error::{InputError, terminal_safe};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -235,11 +235,14 @@ fn main() -> ExitCode {
             output,
             quiet,
         } => commands::exact(&scenario, output.as_deref(), quiet).map(|_| ()),
-        Command::Check { scenarios, .. } => commands::check(&scenarios).map(|s| print!("{s}")),
+        Command::Check { scenarios, .. } => {
+            commands::check(&scenarios).map(|s| print!("{}", terminal_safe(&s)))
+        }
         Command::New { ruleset, file, .. } => {
             // `-` is stdout, as for every path duelsim reads or writes.
             let file = file.filter(|f| f.as_os_str() != "-");
-            commands::new_scenario(&ruleset, file.as_deref()).map(|s| print!("{s}"))
+            commands::new_scenario(&ruleset, file.as_deref())
+                .map(|s| print!("{}", terminal_safe(&s)))
         }
         Command::Completions { shell } => {
             let mut command = Cli::command();
@@ -265,17 +268,23 @@ fn main() -> ExitCode {
             point,
             dice,
         })
-        .map(|s| print!("{s}")),
-        Command::Rulesets { id, .. } => commands::rulesets(id.as_deref()).map(|s| print!("{s}")),
+        .map(|s| print!("{}", terminal_safe(&s))),
+        Command::Rulesets { id, .. } => {
+            commands::rulesets(id.as_deref()).map(|s| print!("{}", terminal_safe(&s)))
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.downcast_ref::<commands::Interrupted>().is_some() => {
-            eprintln!("{error}");
+            eprintln!("{}", terminal_safe(&error.to_string()));
             ExitCode::from(130)
         }
         Err(error) => {
-            eprintln!("{}: {error:#}", error_word(color));
+            eprintln!(
+                "{}: {}",
+                error_word(color),
+                terminal_safe(&format!("{error:#}"))
+            );
             // Under the headline, the line of the file it points at, with a caret.
             if let Some(lines) = error
                 .downcast_ref::<InputError>()

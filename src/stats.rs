@@ -332,6 +332,20 @@ pub struct TallyShape {
     pub extras: &'static [Extra],
 }
 
+impl TallyShape {
+    /// The most bytes [`Tally::to_text`] can write for a tally of this shape: every count a
+    /// histogram bin or a sum can hold at its widest (40 digits and a space), and the line
+    /// names. A tally file larger than this (and its digest line) is not one duelsim wrote.
+    pub fn text_cap(&self) -> u64 {
+        let bins = u64::from(self.round_limit)
+            + 1
+            + 2 * (u64::from(self.max_damage) + 1)
+            + 2 * (u64::from(self.horizon_days) + 1 + 101 + 5);
+        let counts = bins + self.extras.len() as u64 + 8 + 1 + 3 * PAIRED.len() as u64 + 2;
+        4096 + 41 * counts
+    }
+}
+
 /// The per-trial outcomes compared between a point and its baseline on the same dice, in
 /// [`Paired`] order: the column stems of `summary.csv`'s deltas.
 pub const PAIRED: [&str; 8] = [

@@ -137,7 +137,10 @@ pub(super) fn run_balance(
     let words = report::balance::write(scenario, balance, evaluated, &answer, ran, dir)?;
     journal.finish()?;
     if !options.json {
-        println!("{}: {words}", scenario.name);
+        println!(
+            "{}",
+            crate::scenario::error::terminal_safe(&format!("{}: {words}", scenario.name))
+        );
     }
     if !options.quiet {
         eprintln!(

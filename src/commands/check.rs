@@ -137,6 +137,21 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
         if !axes.is_empty() {
             let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
         }
+        // `duelsim exact` reads the [exact] grid: check refuses what it would refuse.
+        let source = crate::scenario::error::Source {
+            path: &s.path,
+            text: &s.sources.text,
+        };
+        if let Some(grid) = crate::scenario::grid::read::<registry::Registry>(&source)? {
+            let sizes: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
+            let paths: Vec<&str> = grid.axes.iter().map(|(p, _)| p.as_str()).collect();
+            let _ = writeln!(
+                out,
+                "  [exact] grid: {} ({} cells)",
+                paths.join(" x "),
+                sizes.join(" x ")
+            );
+        }
     }
     Ok(out)
 }

@@ -83,7 +83,7 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
             "top level",
             "name",
             "required",
-            "the scenario's name; also its output folder's name",
+            "the scenario's name; also its output folder's name (letters, digits, - _ ., at most 100)",
         ),
         shared("top level", "ruleset", "required", "the ruleset's id"),
         shared(

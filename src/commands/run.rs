@@ -9,7 +9,7 @@ use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::report::{self, RunResult};
 use crate::rules::registry::Scenario;
-use crate::scenario::error::InputError;
+use crate::scenario::error::{InputError, terminal_safe};
 use crate::stats::Tally;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -274,7 +274,7 @@ fn run_one(
         None => {
             report::write_all(&result, dir)?;
             if !options.json {
-                print!("{}", report::answer::text(&result));
+                print!("{}", terminal_safe(&report::answer::text(&result)));
             }
             report::answer::json(&result, dir)
         }
@@ -308,7 +308,7 @@ fn run_one(
 /// stderr. Returns the output folder.
 pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
     let (name, trials, answer) = report::shard::merge(dirs, output)?;
-    print!("{answer}");
+    print!("{}", terminal_safe(&answer));
     if !quiet {
         eprintln!(
             "{name}: merged {} shard(s), {trials} trials -> {}",

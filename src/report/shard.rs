@@ -137,12 +137,17 @@ fn bad(dir: &Path, message: impl std::fmt::Display) -> anyhow::Error {
 }
 
 fn read(dir: &Path) -> Result<ShardDir> {
-    let text = std::fs::read_to_string(dir.join(FILE)).map_err(|e| {
-        bad(
-            dir,
-            format!("cannot read it ({e}); expected the folder of a `duelsim run --shard K/N`"),
-        )
-    })?;
+    let text = crate::journal::read_capped(&dir.join(FILE), crate::journal::IDENTITY_CAP).map_err(
+        |why| {
+            bad(
+                dir,
+                format!(
+                    "{}; expected the folder of a `duelsim run --shard K/N`",
+                    why.unwrap_or_else(|| "cannot be read (no such file)".to_owned())
+                ),
+            )
+        },
+    )?;
     let Some(end) = text.find("\nfile ") else {
         return Err(bad(dir, "is not a shard description"));
     };

@@ -41,6 +41,21 @@ pub fn one_line(text: &str, max: usize) -> String {
     out
 }
 
+/// Text as a terminal shows it safely: every control character but the line break and the tab (an
+/// escape, a carriage return, a bell, an OSC sequence's parts) is written as an escape, so a
+/// name in a scenario can neither retitle the terminal nor rewrite a line.
+pub fn terminal_safe(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for InputError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if !self.place.is_empty() {

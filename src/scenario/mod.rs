@@ -432,12 +432,27 @@ where
     })
 }
 
-/// The scenario name becomes a folder name: letters, digits, `-`, `_` and `.` only.
+/// The longest scenario name: it names the output folder, with room for `-exact` or
+/// `-shard-K-of-N` within a file system's 255 bytes.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// The scenario name becomes a folder name: letters, digits, `-`, `_` and `.` only, at most
+/// [`MAX_NAME_CHARS`].
 pub(crate) fn check_name(
     name: &toml::Spanned<String>,
     source: &Source,
 ) -> Result<String, InputError> {
     let n = name.get_ref();
+    if n.chars().count() > MAX_NAME_CHARS {
+        return Err(source.error_at(
+            Some(name.span()),
+            Some("name"),
+            format!(
+                "is {} characters; expected at most {MAX_NAME_CHARS} (it names the output folder)",
+                n.chars().count()
+            ),
+        ));
+    }
     let ok = !n.is_empty()
         && !n.starts_with('.')
         && n.chars()

@@ -1,0 +1,250 @@
+//! Files in a shard folder or a run's journal that duelsim did not write, and that would make a
+//! careless reader wait forever or read until memory runs out: a symlink to `/dev/zero`, a
+//! FIFO, a file far larger than a tally can be. Each is refused at once with exit 2, naming it.
+
+mod common;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const SCENARIO: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-hostile-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+/// Runs duelsim, killing it after `limit`: `None` when it had not finished by then.
+fn within(args: &[&str], limit: Duration) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(Some(_)) = child.try_wait() {
+            return child.wait_with_output().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+fn mkfifo(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run mkfifo: {e}"));
+    assert!(status.success());
+}
+
+fn symlink_to_zero(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    std::os::unix::fs::symlink("/dev/zero", path).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Two finished shards of the shipped duel, in `dir/s1` and `dir/s2`.
+fn shards(dir: &Path) -> [String; 2] {
+    let out = |k: &str| dir.join(k).to_string_lossy().into_owned();
+    for (k, name) in [("1/2", "s1"), ("2/2", "s2")] {
+        let o = within(
+            &[
+                "run",
+                SCENARIO,
+                "-q",
+                "--trials",
+                "4000",
+                "--shard",
+                k,
+                "-o",
+                &out(name),
+            ],
+            Duration::from_secs(60),
+        )
+        .unwrap_or_else(|| panic!("the shard run did not finish"));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    [out("s1"), out("s2")]
+}
+
+/// `merge` of the shards is refused at once, with exit 2 and an error naming `file`.
+fn refused(shards: &[String; 2], merged: &str, file: &Path, what: &str) {
+    let started = Instant::now();
+    let o = within(
+        &["merge", &shards[0], &shards[1], "-o", merged],
+        Duration::from_secs(10),
+    )
+    .unwrap_or_else(|| panic!("{what}: merge did not finish: it waits or reads forever"));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+    assert!(
+        err.contains(&file.display().to_string()),
+        "{what}: the error names the file: {err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{what}: took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_shard_folder_of_devices_fifos_and_huge_files_is_refused_at_once() {
+    let dir = scratch("shards");
+    let shards = shards(&dir);
+    let merged = dir.join("merged").to_string_lossy().into_owned();
+    let tally = Path::new(&shards[0]).join("point-00000.tally");
+    let kept = std::fs::read(&tally).unwrap_or_else(|e| panic!("{e}"));
+    symlink_to_zero(&tally);
+    refused(&shards, &merged, &tally, "a tally linked to /dev/zero");
+    mkfifo(&tally);
+    refused(&shards, &merged, &tally, "a FIFO tally");
+    // A tally far larger than its shape can hold (sparse: it costs no disk).
+    let _ = std::fs::remove_file(&tally);
+    let file = std::fs::File::create(&tally).unwrap_or_else(|e| panic!("{e}"));
+    file.set_len(3 << 30).unwrap_or_else(|e| panic!("{e}"));
+    refused(&shards, &merged, &tally, "a 3 GB tally");
+    std::fs::write(&tally, kept).unwrap_or_else(|e| panic!("{e}"));
+    // The shard's description.
+    let description = Path::new(&shards[1]).join("shard");
+    mkfifo(&description);
+    refused(&shards, &merged, &description, "a FIFO description");
+    assert!(!Path::new(&merged).exists(), "nothing was written");
+}
+
+#[test]
+fn a_journal_of_a_fifo_is_refused_on_resume_and_cleared_without() {
+    let dir = scratch("journal");
+    let out = dir.join("out");
+    let partial = out.join(".partial");
+    std::fs::create_dir_all(&partial).unwrap_or_else(|e| panic!("{e}"));
+    let run = partial.join("run");
+    mkfifo(&run);
+    let out_text = out.to_string_lossy().into_owned();
+    let args = ["run", SCENARIO, "-q", "--trials", "2000", "-o", &out_text];
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let o = within(&resume, Duration::from_secs(10))
+        .unwrap_or_else(|| panic!("--resume waits on the FIFO"));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(&run.display().to_string()), "{err}");
+    // Without --resume the journal is not read: it is cleared, and the run goes on.
+    let o = within(&args, Duration::from_secs(60)).unwrap_or_else(|| panic!("the run waits"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("summary.csv").exists());
+}
+
+#[test]
+fn check_refuses_what_run_and_exact_would_refuse() {
+    let dir = scratch("check");
+    let shipped = std::fs::read_to_string("scenarios/twin-d20/to-hit-table.toml")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cases = [
+        (
+            shipped.replace("name = \"to-hit-table\"", &format!("name = \"{}\"", "n".repeat(300))),
+            "expected at most 100",
+        ),
+        (
+            shipped.replace("[exact]\n", "[exact]\ncolour = 3\n"),
+            "exact.colour",
+        ),
+        (
+            shipped
+                .lines()
+                .map(|l| {
+                    if l.starts_with("grid = ") {
+                        "grid = { \"a.attack\" = { from = 1, to = 99999 }, \"b.defense\" = { from = 1, to = 99999 } }"
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "exact.grid",
+        ),
+        (
+            shipped
+                .lines()
+                .map(|l| {
+                    if l.starts_with("grid = ") {
+                        "grid = { \"a.attack\" = { from = 9, to = 1 } }"
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n"),
+            "expected from <= to",
+        ),
+    ];
+    for (text, expected) in cases {
+        let file = dir.join("bad.toml");
+        std::fs::write(&file, &text).unwrap_or_else(|e| panic!("{e}"));
+        let o = within(&["check", &file.to_string_lossy()], Duration::from_secs(10))
+            .unwrap_or_else(|| panic!("check did not finish"));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{expected}: {err}");
+        assert!(err.contains(expected), "{expected}: {err}");
+        assert!(err.contains("bad.toml:"), "{err}");
+    }
+    // The shipped grid passes and check says what exact will tabulate.
+    let o = within(
+        &["check", "scenarios/twin-d20/to-hit-table.toml"],
+        Duration::from_secs(10),
+    )
+    .unwrap_or_else(|| panic!("check did not finish"));
+    assert!(
+        String::from_utf8_lossy(&o.stdout)
+            .contains("[exact] grid: a.attack x b.defense (16 x 16 cells)")
+    );
+}
+
+#[test]
+fn names_with_control_characters_reach_the_terminal_escaped() {
+    let dir = scratch("escapes");
+    let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    // An OSC sequence that would retitle the terminal, a carriage return, a bell.
+    let hostile = shipped.replace(
+        "name = \"Knight\"",
+        "name = \"Kn\\u001b]0;owned\\u0007ight\\rX\"",
+    );
+    assert_ne!(hostile, shipped, "the fighter's name line");
+    let file = dir.join("hostile.toml");
+    std::fs::write(&file, hostile).unwrap_or_else(|e| panic!("{e}"));
+    let file = file.to_string_lossy().into_owned();
+    let out = dir.join("out").to_string_lossy().into_owned();
+    for args in [
+        vec!["check", file.as_str()],
+        vec!["trace", file.as_str()],
+        vec!["run", file.as_str(), "--trials", "500", "-o", out.as_str()],
+    ] {
+        let o = within(&args, Duration::from_secs(30))
+            .unwrap_or_else(|| panic!("{args:?} did not finish"));
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for stream in [&o.stdout, &o.stderr] {
+            let said = String::from_utf8_lossy(stream);
+            assert!(
+                !said.chars().any(|c| c.is_control() && c != '\n'),
+                "{args:?}: a raw control character reached the terminal: {said:?}"
+            );
+        }
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("Kn\\u{1b}]0;owned\\u{7}ight\\rX"),
+            "{args:?}: the name is shown, escaped"
+        );
+    }
+}
