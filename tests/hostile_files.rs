@@ -248,3 +248,43 @@ fn names_with_control_characters_reach_the_terminal_escaped() {
         );
     }
 }
+
+#[test]
+fn a_swept_name_a_spreadsheet_would_run_is_written_as_text() {
+    let dir = scratch("formula");
+    let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    let file = dir.join("formula.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "{shipped}\n[weapons.\"=HYPERLINK(1)\"]\ndamage = 2\n\n[sweep]\n\"a.weapon\" = [\"=HYPERLINK(1)\"]\n\"a.attack\" = [11, 12]\n"
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("out");
+    let o = within(
+        &[
+            "run",
+            &file.to_string_lossy(),
+            "-q",
+            "--trials",
+            "500",
+            "-o",
+            &out.to_string_lossy(),
+        ],
+        Duration::from_secs(60),
+    )
+    .unwrap_or_else(|| panic!("the run did not finish"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_default();
+    let rows: Vec<&str> = summary.lines().skip(1).collect();
+    // The formula is text; the number stays a number.
+    assert!(rows[0].starts_with("0,'=HYPERLINK(1),11,"), "{}", rows[0]);
+    for table in ["tables/a_win_rate.csv"] {
+        let text = std::fs::read_to_string(out.join(table)).unwrap_or_default();
+        assert!(
+            !text.contains(",=HYPERLINK") && !text.starts_with('='),
+            "{text}"
+        );
+    }
+}

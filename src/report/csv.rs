@@ -44,6 +44,19 @@ fn push(header: &mut Vec<String>, row: &mut Vec<String>, name: &str, value: Stri
     row.push(value);
 }
 
+/// A text cell a spreadsheet will show rather than run: text starting with `=`, `+`, `-`, `@`,
+/// a tab or a carriage return is a formula to Excel, LibreOffice and Google Sheets, so such a
+/// cell gets a leading `'`, as OWASP's advice on CSV injection says. A number (`-5`, `+1.5`)
+/// stays a number.
+pub fn text_cell(text: &str) -> String {
+    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula && text.trim().parse::<f64>().is_err() {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    }
+}
+
 /// The header and cells of one summary row; `duel` false (a recovery scenario, which runs no
 /// duel) leaves out the duel's columns, which would mean nothing there.
 pub fn summary_row(
@@ -55,7 +68,7 @@ pub fn summary_row(
     let (mut h, mut r) = (Vec::new(), Vec::new());
     push(&mut h, &mut r, "point", point.to_string());
     for (name, value) in swept {
-        push(&mut h, &mut r, name, value.clone());
+        push(&mut h, &mut r, &text_cell(name), text_cell(value));
     }
     push(&mut h, &mut r, "trials", t.trials.to_string());
     if duel {
@@ -321,7 +334,7 @@ pub fn weights(run: &RunResult) -> Result<Option<Vec<u8>>> {
             point
                 .swept
                 .first()
-                .map(|(_, v)| v.clone())
+                .map(|(_, v)| text_cell(v))
                 .unwrap_or_default(),
             tally.trials.to_string(),
         ];
@@ -381,5 +394,27 @@ impl Export for Distributions {
             }
         }
         Ok(out.into_inner()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_cell_that_a_spreadsheet_would_run_is_quoted_and_numbers_stay_numbers() {
+        for formula in [
+            "=HYPERLINK(\"x\")",
+            "+cmd",
+            "-2+3",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+        ] {
+            assert_eq!(text_cell(formula), format!("'{formula}"), "{formula}");
+        }
+        for plain in ["-5", "+1.5", "-0.25", "broadsword", "a.weapon", "1e6", ""] {
+            assert_eq!(text_cell(plain), plain, "{plain}");
+        }
     }
 }

@@ -123,10 +123,11 @@ pub(super) fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> St
 
 /// A CSV field, quoted when it needs to be.
 fn csv_field(text: &str) -> String {
+    let text = super::csv::text_cell(text);
     if text.contains([',', '"', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_owned()
+        text
     }
 }
 
