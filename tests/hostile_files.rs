@@ -287,3 +287,220 @@ fn a_swept_name_a_spreadsheet_would_run_is_written_as_text() {
         "{pivot}"
     );
 }
+
+/// Runs duelsim under a limit on its address space (`ulimit -v`, in KiB), killing it after
+/// `limit`: an input that would need more memory fails instead of taking the machine.
+fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output> {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(Some(_)) = child.try_wait() {
+            return child.wait_with_output().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// 200 MiB of address space: what a refused input may cost.
+const REFUSAL_KIB: u64 = 200 << 10;
+
+#[test]
+fn a_huge_list_inside_a_sweep_list_is_refused_without_building_it() {
+    let dir = scratch("huge-list");
+    let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    let ones = vec!["1"; 1_000_000].join(", ");
+    let file = dir.join("huge.toml");
+    std::fs::write(
+        &file,
+        format!("{shipped}\n[sweep]\n\"a.weapon\" = [\"broadsword\", [{ones}]]\n"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let o = within_memory(
+        &["check", &file.to_string_lossy()],
+        REFUSAL_KIB,
+        Duration::from_secs(20),
+    )
+    .unwrap_or_else(|| panic!("check did not finish"));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("huge.toml:"), "{err}");
+    assert!(err.contains("expected at most"), "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_catalogue_named_a_hundred_times_is_read_once_and_catalogues_are_bounded() {
+    let dir = scratch("catalogues");
+    let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    // A big catalogue: 20,000 weapons (about 600 KB).
+    let mut catalogue = String::new();
+    for i in 0..20_000 {
+        catalogue.push_str(&format!("[weapons.w{i}]\ndamage = {}\n", 1 + i % 4));
+    }
+    std::fs::write(dir.join("big.toml"), &catalogue).unwrap_or_else(|e| panic!("{e}"));
+    let named = vec!["\"big.toml\""; 100].join(", ");
+    let file = dir.join("hundred.toml");
+    std::fs::write(
+        &file,
+        shipped.replace(
+            "round_limit = 30",
+            &format!("round_limit = 30\ncatalogues = [{named}]"),
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let o = within_memory(
+        &["check", &file.to_string_lossy()],
+        1 << 20,
+        Duration::from_secs(30),
+    )
+    .unwrap_or_else(|| panic!("check did not finish"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Too many catalogues, or too many bytes in all, are refused at `catalogues`.
+    let padding = format!("# {}\n", "x".repeat(1000)).repeat(6 << 10);
+    let mut names = Vec::new();
+    for i in 0..3 {
+        std::fs::write(dir.join(format!("pad{i}.toml")), &padding)
+            .unwrap_or_else(|e| panic!("{e}"));
+        names.push(format!("\"pad{i}.toml\""));
+    }
+    let many: Vec<String> = (0..40).map(|i| format!("\"c{i}.toml\"")).collect();
+    for i in 0..40 {
+        std::fs::write(dir.join(format!("c{i}.toml")), "").unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (list, what) in [(names, "in all"), (many, "catalogues")] {
+        let file = dir.join("bounded.toml");
+        std::fs::write(
+            &file,
+            shipped.replace(
+                "round_limit = 30",
+                &format!("round_limit = 30\ncatalogues = [{}]", list.join(", ")),
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let started = Instant::now();
+        let o = within_memory(
+            &["check", &file.to_string_lossy()],
+            REFUSAL_KIB,
+            Duration::from_secs(20),
+        )
+        .unwrap_or_else(|| panic!("check did not finish"));
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{what}: {err}");
+        assert!(err.contains("catalogues"), "{what}: {err}");
+        assert!(err.contains(what), "{what}: {err}");
+        assert!(started.elapsed() < Duration::from_secs(2), "{what}");
+    }
+}
+
+#[test]
+fn check_of_a_long_sweep_list_takes_time_in_proportion_to_it() {
+    let dir = scratch("long-sweep");
+    let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    let values: Vec<String> = (0..5001).map(|i| (i % 20 + 1).to_string()).collect();
+    let file = dir.join("long.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "{shipped}\n[sweep]\n\"a.attack\" = [{}]\n",
+            values.join(", ")
+        ),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // Quadratic (each point re-reading the 5,001 values) took 8 to 12 s in a release build.
+    let o = within(&["check", &file.to_string_lossy()], Duration::from_secs(8))
+        .unwrap_or_else(|| panic!("check of 5,001 points took more than 8 s"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_never_blocks() {
+    let dir = scratch("lock");
+    let out = dir.join("out").to_string_lossy().into_owned();
+    let long = ["run", SCENARIO, "-q", "--trials", "1000000000", "-o", &out];
+    let mut first = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(long)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while !Path::new(&out).join(".partial/run").exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the first run never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = within(
+        &["run", SCENARIO, "-q", "--trials", "1000", "-o", &out],
+        Duration::from_secs(10),
+    );
+    let pid = first.id().to_string();
+    let _ = first.kill();
+    let _ = first.wait();
+    let second = second.unwrap_or_else(|| panic!("the second run waited"));
+    let err = String::from_utf8_lossy(&second.stderr).into_owned();
+    assert_eq!(second.status.code(), Some(1), "{err}");
+    assert!(err.contains(&out), "names the folder: {err}");
+    assert!(err.contains(&pid), "names the holder: {err}");
+    // The killed run's lock is gone with it: the next run goes ahead, and resumes.
+    let o = within(
+        &["run", SCENARIO, "-q", "--trials", "1000", "-o", &out],
+        Duration::from_secs(60),
+    )
+    .unwrap_or_else(|| panic!("the run after a kill waited"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn digests_are_sha256() {
+    let dir = scratch("digest");
+    let out = dir.join("out");
+    let o = within(
+        &[
+            "run",
+            SCENARIO,
+            "-q",
+            "--trials",
+            "500",
+            "-o",
+            &out.to_string_lossy(),
+        ],
+        Duration::from_secs(60),
+    )
+    .unwrap_or_else(|| panic!("the run did not finish"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sum = Command::new("sha256sum")
+        .arg(SCENARIO)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run sha256sum: {e}"));
+    let sum = String::from_utf8_lossy(&sum.stdout);
+    let hex = sum.split_whitespace().next().unwrap_or_default();
+    assert_eq!(hex.len(), 64);
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap_or_default();
+    assert!(
+        manifest.contains(&format!("\"sha256\": \"{hex}\"")),
+        "the manifest gives the scenario file's SHA-256: {manifest}"
+    );
+}

@@ -142,7 +142,9 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
             path: &s.path,
             text: &s.sources.text,
         };
-        if let Some(grid) = crate::scenario::grid::read::<registry::Registry>(&source)? {
+        if let Some(grid) =
+            crate::scenario::grid::read::<registry::Registry>(&source, s.sources.catalogue_bytes())?
+        {
             let sizes: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
             let paths: Vec<&str> = grid.axes.iter().map(|(p, _)| p.as_str()).collect();
             let _ = writeln!(

@@ -27,45 +27,47 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     let source = crate::scenario::error::Source { path, text: &text };
     let mut grid_values = Vec::new();
     let mut fractions = false;
-    let grid = match crate::scenario::grid::read::<Registry>(&source)? {
-        None => None,
-        Some(g) => {
-            fractions = g.fractions;
-            let title = |k: usize| {
-                g.axes.get(k).map_or_else(String::new, |(p, _)| {
-                    report::charts::axis_title(p, model.names(), scenario.ruleset)
-                })
-            };
-            let rows = &g.axes[0].1;
-            let columns = g.axes.get(1).map_or(&[][..], |(_, v)| &v[..]);
-            let cell_tables = crate::rules::registry::grid_tables(&g)?;
-            let width = columns.len().max(1);
-            let mut hit = Vec::new();
-            for (r, &rv) in rows.iter().enumerate() {
-                hit.push(
-                    cell_tables[r * width..(r + 1) * width]
-                        .iter()
-                        .map(crate::exact::Table::hit)
-                        .collect::<Vec<_>>(),
-                );
-                for c in 0..width {
-                    let mut values = vec![rv];
-                    values.extend(columns.get(c));
-                    grid_values.push((values, r * width + c));
+    let grid =
+        match crate::scenario::grid::read::<Registry>(&source, scenario.sources.catalogue_bytes())?
+        {
+            None => None,
+            Some(g) => {
+                fractions = g.fractions;
+                let title = |k: usize| {
+                    g.axes.get(k).map_or_else(String::new, |(p, _)| {
+                        report::charts::axis_title(p, model.names(), scenario.ruleset)
+                    })
+                };
+                let rows = &g.axes[0].1;
+                let columns = g.axes.get(1).map_or(&[][..], |(_, v)| &v[..]);
+                let cell_tables = crate::rules::registry::grid_tables(&g)?;
+                let width = columns.len().max(1);
+                let mut hit = Vec::new();
+                for (r, &rv) in rows.iter().enumerate() {
+                    hit.push(
+                        cell_tables[r * width..(r + 1) * width]
+                            .iter()
+                            .map(crate::exact::Table::hit)
+                            .collect::<Vec<_>>(),
+                    );
+                    for c in 0..width {
+                        let mut values = vec![rv];
+                        values.extend(columns.get(c));
+                        grid_values.push((values, r * width + c));
+                    }
                 }
+                let chart = report::charts::ExactGrid {
+                    rows_title: title(0),
+                    columns_title: title(1),
+                    rows: rows.iter().map(i64::to_string).collect(),
+                    columns: columns.iter().map(i64::to_string).collect(),
+                    hit,
+                    who: format!("{} attacks {}", names[0], names[1]),
+                };
+                let paths = g.axes.iter().map(|(p, _)| p.clone()).collect();
+                Some((chart, cell_tables, paths))
             }
-            let chart = report::charts::ExactGrid {
-                rows_title: title(0),
-                columns_title: title(1),
-                rows: rows.iter().map(i64::to_string).collect(),
-                columns: columns.iter().map(i64::to_string).collect(),
-                hit,
-                who: format!("{} attacks {}", names[0], names[1]),
-            };
-            let paths = g.axes.iter().map(|(p, _)| p.clone()).collect();
-            Some((chart, cell_tables, paths))
-        }
-    };
+        };
     let dir = output.map_or_else(
         || Path::new("reports").join(format!("{}-exact", scenario.name)),
         Path::to_owned,

@@ -59,7 +59,10 @@ impl Grid {
 }
 
 /// Reads `[exact] grid`; `None` when the file has none.
-pub fn read<R: Rulesets>(source: &Source) -> Result<Option<Grid>, InputError> {
+pub fn read<R: Rulesets>(
+    source: &Source,
+    catalogue_bytes: usize,
+) -> Result<Option<Grid>, InputError> {
     let document = toml_edit::Document::parse(source.text)
         .map_err(|e| source.error_at(e.span(), None, e.message().to_owned()))?;
     let Some(exact) = document.get("exact") else {
@@ -163,6 +166,15 @@ pub fn read<R: Rulesets>(source: &Source) -> Result<Option<Grid>, InputError> {
             format!("has {} cells; expected at most {MAX_CELLS}", grid.cells()),
         ));
     }
+    // Each cell is the file with its values written in, read again.
+    super::sweep::bound_work(
+        source,
+        exact.span(),
+        "exact.grid",
+        "cells",
+        grid.cells(),
+        source.text.len() + catalogue_bytes,
+    )?;
     // The corners must compile: a bad path or value is an error now, not after the walk.
     let last: Vec<usize> = grid.axes.iter().map(|(_, v)| v.len() - 1).collect();
     grid.model_at::<R>(&vec![0; grid.axes.len()])?;

@@ -8,6 +8,7 @@
 //! ruleset or runs a trial.
 
 pub mod balance;
+pub mod bounds;
 pub mod compare;
 pub mod error;
 pub mod fields;
@@ -70,6 +71,13 @@ pub struct Sources {
     pub text: String,
     /// Each catalogue: the path as written in `catalogues`, and the text read.
     pub catalogues: Vec<(String, String)>,
+}
+
+impl Sources {
+    /// The bytes of every catalogue read.
+    pub fn catalogue_bytes(&self) -> usize {
+        self.catalogues.iter().map(|(_, t)| t.len()).sum()
+    }
 }
 
 /// A validated scenario; `M` is the compiled model of a point (the registry's `Model`).
@@ -171,6 +179,7 @@ pub fn load<R: Rulesets>(path: &Path) -> Result<Scenario<R::Model>, InputError> 
 /// point of its `[sweep]` (the file with the point's values written in).
 pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>, InputError> {
     let source = Source { path, text };
+    bounds::check(&source)?;
     let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;
     let weights = compare::weights(&source)?;
@@ -211,8 +220,22 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
         .parse()
         .map_err(|e| source.error_at(None, None, format!("cannot read for the sweep: {e}")))?;
     sweep::fill_defaults(&mut document, &axes, R::parameters(base.ruleset));
+    // A point is the file with its values written in; its `[sweep]` (as long as the file
+    // itself, for a long list) is not read again for each point, so checking a sweep takes
+    // time in proportion to its points, not their square.
+    let sweep_span = source.span_of(&["sweep"]);
+    document.remove("sweep");
+    let combinations = sweep::combinations(&axes);
+    sweep::bound_work(
+        &source,
+        sweep_span,
+        "sweep",
+        "points",
+        combinations.len(),
+        document.to_string().len() + base.sources.catalogue_bytes(),
+    )?;
     let mut points = Vec::new();
-    for choice in sweep::combinations(&axes) {
+    for choice in combinations {
         let written = sweep::apply(&source, &document, &axes, &choice)?;
         let values: Vec<(String, String)> = axes
             .iter()
@@ -265,6 +288,14 @@ fn weigh<R: Rulesets>(
         .text
         .parse()
         .map_err(|e| source.error_at(None, None, format!("cannot read for the weights: {e}")))?;
+    sweep::bound_work(
+        source,
+        Some(weights[0].span.clone()),
+        "weights",
+        "entries",
+        weights.len(),
+        source.text.len() + base.sources.catalogue_bytes(),
+    )?;
     let plain: toml::Table = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
     let mut points = Vec::with_capacity(weights.len() + 1);
     for p in base.points {

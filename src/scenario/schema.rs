@@ -242,6 +242,35 @@ pub trait Envelope {
     fn load_catalogues(&mut self, source: &Source) -> Result<Vec<(String, String)>, InputError>;
 }
 
+/// The most catalogue files a scenario names (a file named twice counts once).
+pub const MAX_CATALOGUES: usize = 16;
+
+/// A catalogue's text, read once in a process however many sweep points or grid cells read
+/// the scenario again (each is the file with its values written in, catalogues and all).
+fn catalogue_text(path: &Path) -> Result<std::sync::Arc<str>, InputError> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex, OnceLock};
+    type Key = (std::path::PathBuf, Option<(u64, std::time::SystemTime)>);
+    static READ: OnceLock<Mutex<HashMap<Key, Arc<str>>>> = OnceLock::new();
+    // A file changed since (a test writing it again) is read again.
+    let stamp = std::fs::metadata(path)
+        .ok()
+        .and_then(|m| Some((m.len(), m.modified().ok()?)));
+    let key = (
+        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
+        stamp,
+    );
+    let cache = READ.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(text) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(text);
+    }
+    let text: Arc<str> = super::error::read_text(path, "catalogue")?.into();
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, text.clone());
+    }
+    Ok(text)
+}
+
 /// A catalogue file: weapons and armour entries of one ruleset.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -258,10 +287,26 @@ struct Catalogue<W, A> {
 impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFile<F, W, A, R, H> {
     fn load_catalogues(&mut self, source: &Source) -> Result<Vec<(String, String)>, InputError> {
         let mut texts = Vec::new();
+        let mut read: Vec<std::path::PathBuf> = Vec::new();
+        let mut bytes = 0usize;
         for written in &self.catalogues {
             let dir = source.path.parent().unwrap_or_else(|| Path::new("."));
             let path = dir.join(written.get_ref());
-            let text = super::error::read_text(&path, "catalogue").map_err(|e| {
+            // A catalogue named again (by the same path, or another path to the same file) is
+            // read once: its entries are in already.
+            let same = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+            if read.contains(&same) {
+                continue;
+            }
+            if read.len() == MAX_CATALOGUES {
+                return Err(source.error_at(
+                    Some(written.span()),
+                    Some("catalogues"),
+                    format!("names more than {MAX_CATALOGUES} catalogues; expected at most {MAX_CATALOGUES}"),
+                ));
+            }
+            read.push(same);
+            let text = catalogue_text(&path).map_err(|e| {
                 // A bad byte is placed in the catalogue itself; anything else at the entry.
                 if e.place != path.display().to_string() {
                     return e;
@@ -272,10 +317,23 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
                     format!("cannot use the catalogue {}: {}", path.display(), e.message),
                 )
             })?;
+            bytes += text.len();
+            if bytes as u64 > super::error::MAX_FILE_BYTES {
+                return Err(source.error_at(
+                    Some(written.span()),
+                    Some("catalogues"),
+                    format!(
+                        "the catalogues hold more than {} bytes in all by {}; expected at most 16 MiB of catalogues in all",
+                        super::error::MAX_FILE_BYTES,
+                        path.display()
+                    ),
+                ));
+            }
             let catalogue_source = Source {
                 path: &path,
                 text: &text,
             };
+            super::bounds::check(&catalogue_source)?;
             let catalogue: Catalogue<W, A> =
                 toml::from_str(&text).map_err(|e| catalogue_source.from_toml(&e))?;
             for (name, weapon) in catalogue.weapons {
@@ -284,7 +342,7 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
             for (name, armour) in catalogue.armour {
                 self.armour.entry(name).or_insert(armour);
             }
-            texts.push((written.get_ref().clone(), text));
+            texts.push((written.get_ref().clone(), text.to_string()));
         }
         Ok(texts)
     }

@@ -17,9 +17,32 @@ use toml_edit::{DocumentMut, InlineTable, Item, Table, TableLike, Value};
 /// The most points one file may ask for: a guard against a typo in a range.
 pub const MAX_POINTS: usize = 100_000;
 
-/// The most file text a sweep compiles: each point is the whole file with its values written
-/// in, so points × file size is bounded (1 GiB, well under a minute of parsing).
-pub const MAX_SWEEP_BYTES: usize = 1 << 30;
+/// The most text a sweep, a grid or `[weights]` compiles: each point is the file with its
+/// values written in (without its `[sweep]`), read with its catalogues, so points × (file +
+/// catalogues) is bounded: 64 MiB, about ten seconds of reading at the bound.
+pub const MAX_SWEEP_BYTES: usize = 64 << 20;
+
+/// Refuses `points` readings of `bytes` each when together they pass [`MAX_SWEEP_BYTES`];
+/// the error is placed at `span` (the table asking for them), `what` naming the points.
+pub fn bound_work(
+    source: &Source,
+    span: Option<Range<usize>>,
+    field: &str,
+    what: &str,
+    points: usize,
+    bytes: usize,
+) -> Result<(), InputError> {
+    if points.saturating_mul(bytes) > MAX_SWEEP_BYTES {
+        return Err(source.error_at(
+            span,
+            Some(field),
+            format!(
+                "asks for {points} {what} of {bytes} bytes each (the file with its values written in, and its catalogues); expected {what} × bytes of at most {MAX_SWEEP_BYTES} (64 MiB): fewer {what}, or a shorter file"
+            ),
+        ));
+    }
+    Ok(())
+}
 
 /// Top-level keys a sweep may not vary: they say what the run is, not what is fought.
 const RUN_SETTINGS: &[&str] = &[
@@ -117,16 +140,6 @@ pub fn axes(source: &Source) -> Result<Vec<Axis>, InputError> {
             Some(span),
             Some("sweep"),
             format!("asks for {points} points; expected at most {MAX_POINTS}"),
-        ));
-    }
-    if points.saturating_mul(source.text.len()) > MAX_SWEEP_BYTES {
-        return Err(source.error_at(
-            Some(span),
-            Some("sweep"),
-            format!(
-                "asks for {points} points of a {}-byte file; expected points × file size of at most {MAX_SWEEP_BYTES} bytes (fewer points, or a shorter file)",
-                source.text.len()
-            ),
         ));
     }
     for (i, a) in axes.iter().enumerate() {

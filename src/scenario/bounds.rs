@@ -1,0 +1,200 @@
+//! What a scenario or catalogue file may hold, checked on its text before any TOML parser
+//! builds it: a parsed value costs hundreds of bytes for each byte written, so a 16 MiB file of
+//! `1, 1, 1, ...` would take gigabytes before its (correct) refusal. A cheap pass over the
+//! bytes counts values and list entries and how deep lists and inline tables nest, skipping
+//! strings and comments, and refuses a file past the bounds at the line where it passes them.
+
+use super::error::{InputError, Source};
+use super::sweep::MAX_POINTS;
+
+/// The most entries one list or inline table holds: the longest sweep list.
+pub const MAX_LIST_ENTRIES: usize = MAX_POINTS;
+/// The most values a file holds in all (each `key = value` and each list entry counts one): a
+/// sweep list of [`MAX_LIST_ENTRIES`] values with room to spare for everything else.
+pub const MAX_VALUES: usize = 250_000;
+/// How deep lists and inline tables may nest inside one another.
+pub const MAX_NESTING: usize = 16;
+
+/// Refuses a text that holds more than [`MAX_VALUES`] values, a list or inline table of more
+/// than [`MAX_LIST_ENTRIES`] entries, or nesting deeper than [`MAX_NESTING`]; the error is
+/// placed where the bound is passed. Text the scan does not understand is left for the parser
+/// to refuse (the scan only counts).
+pub fn check(source: &Source) -> Result<(), InputError> {
+    let bytes = source.text.as_bytes();
+    // Each open list or inline table: where it opens and its entries so far.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut values = 0usize;
+    // After a top-level `=`, until its value ends: a `[` opens a list, not a table header.
+    let mut in_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                i = end_of_line(bytes, i);
+                continue;
+            }
+            b'"' | b'\'' => {
+                i = end_of_string(bytes, i);
+                continue;
+            }
+            b'=' => {
+                values += 1;
+                if open.is_empty() {
+                    in_value = true;
+                }
+            }
+            b'[' | b'{' if in_value || !open.is_empty() => {
+                if open.len() == MAX_NESTING {
+                    return Err(source.error_at(
+                        Some(i..i + 1),
+                        None,
+                        format!("nests lists or tables more than {MAX_NESTING} deep; expected at most {MAX_NESTING}"),
+                    ));
+                }
+                open.push((i, 1));
+                values += 1;
+            }
+            b',' => {
+                if let Some((start, entries)) = open.last_mut() {
+                    *entries += 1;
+                    values += 1;
+                    if *entries > MAX_LIST_ENTRIES {
+                        return Err(source.error_at(
+                            Some(*start..*start + 1),
+                            None,
+                            format!("holds more than {MAX_LIST_ENTRIES} entries in one list or table; expected at most {MAX_LIST_ENTRIES} (the most values a sweep list takes)"),
+                        ));
+                    }
+                }
+            }
+            b']' | b'}' => {
+                if open.pop().is_some() && open.is_empty() {
+                    in_value = false;
+                }
+            }
+            b'\n' if open.is_empty() => in_value = false,
+            _ => {}
+        }
+        if values > MAX_VALUES {
+            return Err(source.error_at(
+                Some(i..i + 1),
+                None,
+                format!("the file holds more than {MAX_VALUES} values by here (keys and list entries); expected at most {MAX_VALUES}"),
+            ));
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The offset of the line break ending the line at `i` (or the end of the text).
+fn end_of_line(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |n| i + n)
+}
+
+/// The offset just past the string opening at `i` (basic or literal, one line or several);
+/// an unclosed one-line string ends at its line's end.
+fn end_of_string(bytes: &[u8], i: usize) -> usize {
+    let quote = bytes[i];
+    let escapes = quote == b'"';
+    let triple = bytes[i..].starts_with(&[quote; 3]);
+    let mut j = if triple { i + 3 } else { i + 1 };
+    while j < bytes.len() {
+        let b = bytes[j];
+        if escapes && b == b'\\' {
+            j += 2;
+            continue;
+        }
+        if b == quote {
+            if !triple {
+                return j + 1;
+            }
+            if bytes[j..].starts_with(&[quote; 3]) {
+                // Up to two more quotes belong to the string's content.
+                let mut end = j + 3;
+                while end < bytes.len() && end < j + 5 && bytes[end] == quote {
+                    end += 1;
+                }
+                return end;
+            }
+        }
+        if b == b'\n' && !triple {
+            return j;
+        }
+        j += 1;
+    }
+    bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn scan(text: &str) -> Result<(), InputError> {
+        check(&Source {
+            path: Path::new("f.toml"),
+            text,
+        })
+    }
+
+    #[test]
+    fn ordinary_files_pass() {
+        for text in [
+            "a = 1\n[b]\nc = [1, 2, [3, 4]]\nd = { e = 1, f = [\"]\", '[' ] }\n",
+            "[[x]]\ny = \"\"\"\n[[[[\n\"\"\"\nz = '''\n{{{'''\n# [[[[[[\n",
+            "[armour.\"mail, [plate]\"]\nv = 1\n",
+        ] {
+            assert_eq!(scan(text), Ok(()), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_long_list_is_refused_at_its_opening() {
+        let text = format!(
+            "a = 1\n[sweep]\n\"a.x\" = [1, [{}]]\n",
+            vec!["1"; MAX_LIST_ENTRIES + 1].join(",")
+        );
+        let e = scan(&text).expect_err("refused");
+        assert_eq!(e.place, "f.toml:3:13");
+        assert!(
+            e.message.contains("expected at most 100000"),
+            "{}",
+            e.message
+        );
+        // Exactly at the bound, it passes.
+        let text = format!("x = [{}]\n", vec!["1"; MAX_LIST_ENTRIES].join(","));
+        assert_eq!(scan(&text), Ok(()));
+    }
+
+    #[test]
+    fn too_many_values_or_too_deep_are_refused() {
+        let many = "k = 1\n".repeat(MAX_VALUES + 1);
+        let e = scan(&many).expect_err("refused");
+        assert_eq!(e.place, format!("f.toml:{}:3", MAX_VALUES + 1));
+        let deep = format!(
+            "x = {}{}\n",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
+        let e = scan(&deep).expect_err("refused");
+        assert!(e.message.contains("deep"), "{}", e.message);
+        let fine = format!(
+            "x = {}{}\n",
+            "[".repeat(MAX_NESTING),
+            "]".repeat(MAX_NESTING)
+        );
+        assert_eq!(scan(&fine), Ok(()));
+    }
+
+    #[test]
+    fn brackets_in_strings_and_comments_are_not_counted() {
+        let text = format!("x = \"{}\" # {}\n", "[".repeat(100), "[".repeat(100));
+        assert_eq!(scan(&text), Ok(()));
+        let text = format!("x = 'a\\' # {}\n", "[".repeat(100));
+        assert_eq!(scan(&text), Ok(()), "a literal string has no escapes");
+    }
+}
