@@ -67,11 +67,7 @@ pub fn check(source: &Source) -> Result<(), InputError> {
                     }
                 }
             }
-            b']' | b'}' => {
-                if open.pop().is_some() && open.is_empty() {
-                    in_value = false;
-                }
-            }
+            b']' | b'}' if open.pop().is_some() && open.is_empty() => in_value = false,
             b'\n' if open.is_empty() => in_value = false,
             _ => {}
         }
