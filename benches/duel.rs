@@ -151,7 +151,7 @@ fn bench_exact_grid(c: &mut Criterion) {
             path: &path,
             text: &text,
         };
-        let grid = match duelsim::scenario::grid::read::<registry::Registry>(&source) {
+        let grid = match duelsim::scenario::grid::read::<registry::Registry>(&source, 0) {
             Ok(Some(g)) => g,
             other => panic!("{file} must have an [exact] grid: {other:?}"),
         };
