@@ -10,6 +10,7 @@ pub mod commands;
 pub mod dice;
 pub mod engine;
 pub mod exact;
+pub mod folder_lock;
 pub mod journal;
 pub mod log;
 pub mod report;

@@ -80,6 +80,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
         grid,
         fractions,
     };
+    let _lock = crate::folder_lock::FolderLock::take(&dir)?;
     crate::journal::remove_stale_temporaries(&dir);
     report::exact::write(&exact, &grid_values, &dir)?;
     if !quiet {

@@ -106,6 +106,9 @@ fn run_one(
     threads: usize,
     options: &RunOptions,
 ) -> Result<serde_json::Value> {
+    // Held to the end of the run: a second run into this folder is refused, not let clear
+    // this one's journal.
+    let _lock = crate::folder_lock::FolderLock::take(dir)?;
     if let (Some(shard), true) = (options.shard, options.resume)
         && report::shard::finished(dir, scenario, shard)
     {

@@ -290,6 +290,7 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
     };
     let threads = shards.iter().map(|s| s.threads).sum();
     let duration = shards.iter().map(|s| s.duration).sum();
+    let _lock = crate::folder_lock::FolderLock::take(output)?;
     crate::journal::remove_stale_temporaries(output);
     if let Some(balance) = &scenario.balance {
         return merge_balance(&scenario, balance, sum, threads, duration, output);

@@ -1,0 +1,155 @@
+//! One run per output folder. A command that writes a folder (`run`, `merge`, `exact`) first
+//! takes an advisory lock on the file `.lock` in it and holds it to the end; a second command
+//! into a busy folder is refused at once (exit 1), naming the folder and the process holding
+//! it, instead of clearing the first run's journal under it. The lock is the operating
+//! system's (`flock` on Linux), so it ends with the process however that ends: a lock left by
+//! a killed run never blocks the next one.
+
+use anyhow::{Context, Result};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::io::{Read, Seek, Write};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The lock file's name in an output folder.
+pub const FILE: &str = ".lock";
+
+/// The most of a holder's description read back (it is a few lines).
+const HOLDER_CAP: u64 = 4096;
+
+/// The lock on one output folder, held until dropped; then the file is emptied (the folder
+/// keeps an empty `.lock`, the same after every run), and a folder the lock created that
+/// holds nothing else is removed (a refused merge leaves nothing behind).
+#[derive(Debug)]
+pub struct FolderLock {
+    file: File,
+    /// The folder, when taking the lock created it.
+    created: Option<std::path::PathBuf>,
+}
+
+impl FolderLock {
+    /// Creates `dir` if needed and takes its lock, writing who holds it; a folder another
+    /// process holds is an error naming the folder and that process.
+    pub fn take(dir: &Path) -> Result<FolderLock> {
+        let created = (!dir.exists()).then(|| dir.to_owned());
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let path = dir.join(FILE);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => {
+                let mut holder = String::new();
+                let _ = (&file).take(HOLDER_CAP).read_to_string(&mut holder);
+                anyhow::bail!(
+                    "{} is in use by another duelsim ({}); expected one run per output folder: wait for it to finish, or write elsewhere with -o",
+                    dir.display(),
+                    describe(&holder)
+                );
+            }
+            Err(TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+            }
+        }
+        let since = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let command: Vec<String> = std::env::args().collect();
+        let holder = format!(
+            "pid {}\nsince {since}\ncommand {}\n",
+            std::process::id(),
+            command.join(" ")
+        );
+        file.set_len(0)
+            .and_then(|()| file.rewind())
+            .and_then(|()| file.write_all(holder.as_bytes()))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(FolderLock { file, created })
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        let _ = self.file.set_len(0);
+        let alone = self.created.as_ref().filter(|dir| {
+            std::fs::read_dir(dir).is_ok_and(|entries| {
+                entries
+                    .flatten()
+                    .all(|e| e.file_name() == std::ffi::OsStr::new(FILE))
+            })
+        });
+        if let Some(dir) = alone {
+            let _ = std::fs::remove_file(dir.join(FILE));
+        }
+        let _ = self.file.unlock();
+        if let Some(dir) = alone {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+}
+
+/// The holder as a lock file names it: "pid 1234, `duelsim run ...`, started 12 s ago".
+fn describe(holder: &str) -> String {
+    let value = |key: &str| {
+        holder
+            .lines()
+            .find_map(|l| l.strip_prefix(key).and_then(|v| v.strip_prefix(' ')))
+    };
+    let mut parts = Vec::new();
+    if let Some(pid) = value("pid") {
+        parts.push(format!("pid {pid}"));
+    }
+    if let Some(command) = value("command") {
+        parts.push(format!("`{command}`"));
+    }
+    if let Some(since) = value("since").and_then(|s| s.parse::<u64>().ok()) {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        parts.push(format!("started {} s ago", now.saturating_sub(since)));
+    }
+    if parts.is_empty() {
+        "a process that has not yet said who it is".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_folder_is_refused_naming_the_holder_and_free_once_dropped() {
+        let dir = std::env::temp_dir().join(format!("duelsim-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let held = FolderLock::take(&dir).unwrap_or_else(|e| panic!("{e}"));
+        // A second open file description of the same file: as another process would be.
+        let refused = FolderLock::take(&dir).expect_err("the folder is busy");
+        let message = refused.to_string();
+        assert!(message.contains(&dir.display().to_string()), "{message}");
+        assert!(
+            message.contains(&format!("pid {}", std::process::id())),
+            "{message}"
+        );
+        std::fs::write(dir.join("summary.csv"), "written").unwrap_or_else(|e| panic!("{e}"));
+        drop(held);
+        assert_eq!(
+            std::fs::read_to_string(dir.join(FILE)).unwrap_or_default(),
+            "",
+            "a released lock file is empty"
+        );
+        let again = FolderLock::take(&dir);
+        assert!(again.is_ok(), "free once released");
+        drop(again);
+        let _ = std::fs::remove_dir_all(&dir);
+        // A folder the lock created and nothing was written to is gone with the lock.
+        drop(FolderLock::take(&dir));
+        assert!(!dir.exists());
+    }
+}
