@@ -16,7 +16,7 @@
 use crate::engine::{CHUNK_TRIALS, Shard};
 use crate::rules::registry::Scenario;
 use crate::scenario::error::InputError;
-use crate::scenario::fnv1a64_hex;
+use crate::scenario::sha256_hex;
 use crate::stats::{Tally, TallyShape};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -229,7 +229,7 @@ pub const IDENTITY_CAP: u64 = 4 * crate::scenario::error::MAX_FILE_BYTES + (1 <<
 
 /// The digest of a tally file: the run's identity, the point and the tally's text.
 fn digest(identity: &str, point: usize, body: &str) -> String {
-    fnv1a64_hex(format!("{identity}point {point}\n{body}").as_bytes())
+    sha256_hex(format!("{identity}point {point}\n{body}").as_bytes())
 }
 
 /// A tally file's text: `digest <hex>`, then the tally.

@@ -22,7 +22,7 @@ impl Export for Manifest {
             "scenario": {
                 "name": s.name,
                 "file": s.path.display().to_string(),
-                "hash_fnv1a64": s.source_hash,
+                "sha256": s.source_hash,
                 "ruleset": s.ruleset,
                 "description": s.description,
             },

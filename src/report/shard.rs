@@ -16,7 +16,7 @@ use crate::engine::Shard;
 use crate::journal::{identity, point_file, sealed, unseal};
 use crate::rules::registry::{self, Model, Scenario};
 use crate::scenario::error::InputError;
-use crate::scenario::fnv1a64_hex;
+use crate::scenario::sha256_hex;
 use crate::stats::Tally;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
@@ -101,7 +101,7 @@ pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
         FILE.to_owned(),
         format!(
             "{description}digest {}\n",
-            fnv1a64_hex(description.as_bytes())
+            sha256_hex(description.as_bytes())
         )
         .into_bytes(),
     ));
@@ -157,7 +157,7 @@ fn read(dir: &Path) -> Result<ShardDir> {
             "has no digest line; expected a shard description as duelsim writes it",
         ));
     };
-    if digest.trim_end() != fnv1a64_hex(description.as_bytes()) {
+    if digest.trim_end() != sha256_hex(description.as_bytes()) {
         return Err(bad(
             dir,
             "does not match its digest: it was changed; expected the description this shard's run wrote",

@@ -97,7 +97,7 @@ pub struct Scenario<M> {
     pub trials: u64,
     /// Stop each point at the first whole chunk where both win rates are this precise.
     pub precision: Option<Precision>,
-    /// FNV-1a 64 hash of the file's bytes (and its catalogues'), in hex.
+    /// SHA-256 of the file's bytes (and its catalogues'), in hex ([`sha256_hex`]).
     pub source_hash: String,
     /// The texts it was read from, which a shard folder carries so that `merge` needs no copy
     /// of the scenario at the same path.
@@ -449,7 +449,7 @@ where
         seed: file.seed(),
         trials: file.trials(),
         precision,
-        source_hash: fnv1a64_hex(identity.as_bytes()),
+        source_hash: sha256_hex(identity.as_bytes()),
         sources: Sources {
             text: source.text.to_owned(),
             catalogues,
@@ -499,12 +499,16 @@ pub(crate) fn check_name(
     }
 }
 
-/// FNV-1a, 64 bits, as 16 hex digits: identifies the scenario file in the manifest.
-pub fn fnv1a64_hex(bytes: &[u8]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
+/// SHA-256 of `bytes` as 64 hex digits: the digest of a scenario file (and its catalogues), a
+/// tally, a journal and a shard description. It detects a damaged, truncated, edited or
+/// foreign file; it does not authenticate one (anyone who rewrites a file on purpose can
+/// recompute its digest).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let digest = sha2::Sha256::digest(bytes);
+    let mut hex = String::with_capacity(64);
+    for b in digest {
+        hex.push_str(&format!("{b:02x}"));
     }
-    format!("{hash:016x}")
+    hex
 }

@@ -12,7 +12,7 @@ use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::Ranged;
-use crate::scenario::{Point, Scenario, check_name, fnv1a64_hex};
+use crate::scenario::{Point, Scenario, check_name, sha256_hex};
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use serde::Deserialize;
 use toml::Spanned;
@@ -310,7 +310,7 @@ pub fn build(source: &Source) -> Result<Scenario<Box<Recovery>>, InputError> {
         seed: file.seed.get() as u64,
         trials: file.trials.get() as u64,
         precision: None,
-        source_hash: fnv1a64_hex(source.text.as_bytes()),
+        source_hash: sha256_hex(source.text.as_bytes()),
         sources: crate::scenario::Sources {
             text: source.text.to_owned(),
             catalogues: Vec::new(),
