@@ -3,12 +3,12 @@
 //! into a busy folder is refused at once (exit 1), naming the folder and the process holding
 //! it, instead of clearing the first run's journal under it. The lock is the operating
 //! system's (`flock` on Linux), so it ends with the process however that ends: a lock left by
-//! a killed run never blocks the next one.
+//! a killed run never blocks the next one. The holder removes `.lock` as it lets go.
 
 use anyhow::{Context, Result};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The lock file's name in an output folder.
@@ -17,14 +17,14 @@ pub const FILE: &str = ".lock";
 /// The most of a holder's description read back (it is a few lines).
 const HOLDER_CAP: u64 = 4096;
 
-/// The lock on one output folder, held until dropped; then the file is emptied (the folder
-/// keeps an empty `.lock`, the same after every run), and a folder the lock created that
-/// holds nothing else is removed (a refused merge leaves nothing behind).
+/// The lock on one output folder, held until dropped; then `.lock` is removed, and so is a
+/// folder the lock created that holds nothing else (a refused merge leaves nothing behind).
 #[derive(Debug)]
 pub struct FolderLock {
     file: File,
+    path: PathBuf,
     /// The folder, when taking the lock created it.
-    created: Option<std::path::PathBuf>,
+    created: Option<PathBuf>,
 }
 
 impl FolderLock {
@@ -34,28 +34,35 @@ impl FolderLock {
         let created = (!dir.exists()).then(|| dir.to_owned());
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join(FILE);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("cannot open the lock file {}", path.display()))?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = (&file).take(HOLDER_CAP).read_to_string(&mut holder);
-                anyhow::bail!(
-                    "{} is in use by another duelsim ({}); expected one run per output folder: wait for it to finish, or write elsewhere with -o",
-                    dir.display(),
-                    describe(&holder)
-                );
+        // A holder removes `.lock` as it lets go: a file locked after that is no longer the
+        // folder's lock, so the lock taken must be on the file the path names now.
+        let mut file = loop {
+            let file = OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(TryLockError::WouldBlock) => {
+                    let mut holder = String::new();
+                    let _ = (&file).take(HOLDER_CAP).read_to_string(&mut holder);
+                    anyhow::bail!(
+                        "{} is in use by another duelsim ({}); expected one run per output folder: wait for it to finish, or write elsewhere with -o",
+                        dir.display(),
+                        describe(&holder)
+                    );
+                }
+                Err(TryLockError::Error(e)) => {
+                    return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+                }
             }
-            Err(TryLockError::Error(e)) => {
-                return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+            if same_file(&file, &path) {
+                break file;
             }
-        }
+        };
         let since = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
@@ -69,25 +76,38 @@ impl FolderLock {
             .and_then(|()| file.rewind())
             .and_then(|()| file.write_all(holder.as_bytes()))
             .with_context(|| format!("cannot write {}", path.display()))?;
-        Ok(FolderLock { file, created })
+        Ok(FolderLock {
+            file,
+            path,
+            created,
+        })
+    }
+}
+
+/// Whether the open `file` is the file `path` names now (not one removed since it was opened).
+fn same_file(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
     }
 }
 
 impl Drop for FolderLock {
     fn drop(&mut self) {
-        let _ = self.file.set_len(0);
-        let alone = self.created.as_ref().filter(|dir| {
-            std::fs::read_dir(dir).is_ok_and(|entries| {
-                entries
-                    .flatten()
-                    .all(|e| e.file_name() == std::ffi::OsStr::new(FILE))
-            })
-        });
-        if let Some(dir) = alone {
-            let _ = std::fs::remove_file(dir.join(FILE));
-        }
+        // Removed while still held: whoever opened it meanwhile finds it gone and starts over.
+        let _ = std::fs::remove_file(&self.path);
         let _ = self.file.unlock();
-        if let Some(dir) = alone {
+        if let Some(dir) = &self.created {
+            // Only if empty: a folder with outputs in it stays.
             let _ = std::fs::remove_dir(dir);
         }
     }
@@ -139,11 +159,8 @@ mod tests {
         );
         std::fs::write(dir.join("summary.csv"), "written").unwrap_or_else(|e| panic!("{e}"));
         drop(held);
-        assert_eq!(
-            std::fs::read_to_string(dir.join(FILE)).unwrap_or_default(),
-            "",
-            "a released lock file is empty"
-        );
+        assert!(!dir.join(FILE).exists(), "a released lock is removed");
+        assert!(dir.join("summary.csv").exists(), "and nothing else");
         let again = FolderLock::take(&dir);
         assert!(again.is_ok(), "free once released");
         drop(again);

@@ -949,7 +949,7 @@ fn inputs_past_their_bounds_are_one_line_errors_at_their_place() {
     let long_list = format!("{base}\n[sweep]\n\"a.attack\" = [{values}]\n");
     check(
         &write("long-list.toml", long_list.as_bytes()),
-        &["has 100001 values; expected at most 100000"],
+        &["holds more than 100000 entries in one list or table; expected at most 100000"],
     );
     // guard-pierce: an empty penalty list has a place.
     let gp = std::fs::read_to_string(
