@@ -16,7 +16,7 @@
 //! `target/fuzz-failure-<n>.toml` with the panic or the bad error.
 
 mod common;
-use common::is_headline_with_snippet;
+use common::{is_headline_with_snippet, within};
 use duelsim::scenario::error::InputError;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
@@ -210,7 +210,7 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, text: &str) -> Vec<u8> {
     let mut text = text.to_owned();
     let mut raw: Option<Vec<u8>> = None;
     for _ in 0..1 + below(rng, 3) {
-        match below(rng, 11) {
+        match below(rng, 12) {
             0 | 1 => {
                 let spots = numbers(&text);
                 if !spots.is_empty() {
@@ -251,6 +251,23 @@ fn mutate(rng: &mut Xoshiro256PlusPlus, text: &str) -> Vec<u8> {
                 text = format!("deep = {nested}\n{text}");
             }
             5 => text.push_str(&sweep_entry(rng)),
+            11 => {
+                // A name (the scenario's or a fighter's) that carries control characters.
+                let names: Vec<(usize, usize)> = strings(&text)
+                    .into_iter()
+                    .filter(|&(start, _)| text[..start].trim_end().ends_with("name ="))
+                    .collect();
+                if !names.is_empty() {
+                    let spot = *pick(rng, &names);
+                    let hostile = [
+                        "\"Kn\\u001b]0;owned\\u0007ight\"",
+                        "\"A\\rB\"",
+                        "\"x\\u001b[2J\"",
+                        "\"a\\u009bb\"",
+                    ];
+                    text = replace(&text, spot, pick::<&str>(rng, hostile.as_slice()));
+                }
+            }
             6 => {
                 // A huge count.
                 let keys = ["trials", "round_limit", "seed", "horizon_days"];
@@ -448,6 +465,14 @@ fn a_run_of_a_refused_file_writes_nothing_and_says_why_in_one_line() {
             .output()
             .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let said = format!("{err}{}", String::from_utf8_lossy(&o.stdout));
+        if said.chars().any(|c| c.is_control() && c != '\n') {
+            failures.push(keep_failure(
+                1_000_000 + n,
+                &bytes,
+                &format!("a raw control character reached the terminal: {said:?}"),
+            ));
+        }
         match o.status.code() {
             Some(0) => {}
             Some(2) => {
@@ -473,6 +498,219 @@ fn a_run_of_a_refused_file_writes_nothing_and_says_why_in_one_line() {
             )),
         }
         std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A copy of the regular files and folders under `from` in `to` (a shard folder, a journal).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("{e}"));
+    for entry in std::fs::read_dir(from).into_iter().flatten().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+/// Damages `file` one way (`other` is another file of the same kind, to swap in), and says how.
+fn damage(rng: &mut Xoshiro256PlusPlus, file: &Path, other: &Path) -> &'static str {
+    let kept = std::fs::read(file).unwrap_or_default();
+    let _ = std::fs::remove_file(file);
+    let made = match below(rng, 10) {
+        0 => std::os::unix::fs::symlink("/dev/zero", file).map(|()| "a link to /dev/zero"),
+        1 => {
+            let status = Command::new("mkfifo").arg(file).status();
+            assert!(status.is_ok_and(|s| s.success()), "mkfifo");
+            Ok("a FIFO")
+        }
+        2 => std::fs::File::create(file)
+            .and_then(|f| f.set_len(3 << 30))
+            .map(|()| "a 3 GB file"),
+        3 => std::fs::write(file, b"").map(|()| "an empty file"),
+        4 => std::fs::write(file, &kept[..below(rng, kept.len().max(1))]).map(|()| "cut short"),
+        5 => {
+            let mut bytes = kept.clone();
+            if !bytes.is_empty() {
+                let at = below(rng, bytes.len());
+                bytes[at] ^= 1 << below(rng, 8);
+            }
+            std::fs::write(file, bytes).map(|()| "a bit flipped")
+        }
+        6 => std::fs::copy(other, file).map(|_| "another file of its kind"),
+        7 => std::fs::create_dir(file).map(|()| "a folder"),
+        8 => std::os::unix::fs::symlink(file.with_extension("gone"), file)
+            .map(|()| "a dangling link"),
+        _ => std::fs::write(file, "\u{1b}]0;owned\u{7}\r\n").map(|()| "control characters"),
+    };
+    made.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs duelsim on a damaged folder: it must end within 10 s, and either succeed (only when
+/// the damage leaves nothing to refuse, such as a journal's tally gone: that point is run again)
+/// or refuse the input (exit 2) within 2 s, in one headline naming the damaged file or its
+/// folder, printing no raw control character and writing nothing.
+fn damaged_run(
+    args: &[&str],
+    named: &[String],
+    written: &Path,
+    how: &str,
+    may_succeed: bool,
+) -> Option<String> {
+    let started = Instant::now();
+    let Some(o) = within(args, Duration::from_secs(10)) else {
+        return Some(format!("{how}: {args:?} did not end within 10 s"));
+    };
+    let took = started.elapsed();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    if err
+        .chars()
+        .chain(String::from_utf8_lossy(&o.stdout).chars())
+        .any(|c| c.is_control() && c != '\n')
+    {
+        return Some(format!(
+            "{how}: a raw control character reached the terminal: {err:?}"
+        ));
+    }
+    match o.status.code() {
+        Some(0) if may_succeed => None,
+        Some(2) if !is_headline_with_snippet(&err) => {
+            Some(format!("{how}: not one headline: {err}"))
+        }
+        Some(2) if !named.iter().any(|n| err.contains(n.as_str())) => {
+            Some(format!("{how}: the error names none of {named:?}: {err}"))
+        }
+        Some(2) if took > Duration::from_secs(2) => Some(format!("{how}: refused after {took:?}")),
+        Some(2) if written.exists() => Some(format!("{how}: {} was written", written.display())),
+        Some(2) => None,
+        other => Some(format!("{how}: exit {other:?}: {err}")),
+    }
+}
+
+#[test]
+fn damaged_shard_folders_and_journals_are_refused_at_once_never_read_forever() {
+    let scenario = "scenarios/twin-d20/what-is-plus-one-worth.toml";
+    let dir = std::env::temp_dir().join(format!("duelsim-fuzz-{}-folders", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let path = |p: &Path| p.to_string_lossy().into_owned();
+    // Two finished shards.
+    for (k, name) in [("1/2", "s1"), ("2/2", "s2")] {
+        let o = within(
+            &[
+                "run",
+                scenario,
+                "-q",
+                "--trials",
+                "2000",
+                "--shard",
+                k,
+                "-o",
+                &path(&dir.join("pristine").join(name)),
+            ],
+            Duration::from_secs(120),
+        )
+        .unwrap_or_else(|| panic!("the shard run did not end"));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    // A journal of every point: the run stops when it cannot write its charts.
+    let journaled = dir.join("pristine").join("out");
+    std::fs::create_dir_all(&journaled).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(journaled.join("charts"), "").unwrap_or_else(|e| panic!("{e}"));
+    let o = within(
+        &[
+            "run",
+            scenario,
+            "-q",
+            "--trials",
+            "2000",
+            "-o",
+            &path(&journaled),
+        ],
+        Duration::from_secs(120),
+    )
+    .unwrap_or_else(|| panic!("the run did not end"));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_file(journaled.join("charts"));
+    let _ = std::fs::remove_dir_all(journaled.join("tables"));
+    let journal: Vec<String> = std::fs::read_dir(journaled.join(".partial"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(journal.len() >= 3, "{journal:?}");
+    let cases = env_number("DUELSIM_FUZZ_FOLDER_CASES").unwrap_or(40);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(env_number("DUELSIM_FUZZ_SEED").unwrap_or(35));
+    let mut failures = Vec::new();
+    for n in 0..cases {
+        let case = dir.join(format!("case-{n}"));
+        copy_tree(&dir.join("pristine"), &case);
+        let failure = if n % 2 == 0 {
+            // A shard folder: a tally, or the shard's description.
+            let shard = case.join(pick(&mut rng, ["s1", "s2"].as_slice()));
+            let names = [
+                "shard",
+                "point-00000.tally",
+                "point-00001.tally",
+                "point-00002.tally",
+            ];
+            let file = shard.join(pick(&mut rng, names.as_slice()));
+            let other = case.join("s2").join("point-00003.tally");
+            let how = damage(&mut rng, &file, &other);
+            let merged = case.join("merged");
+            damaged_run(
+                &[
+                    "merge",
+                    &path(&case.join("s1")),
+                    &path(&case.join("s2")),
+                    "-o",
+                    &path(&merged),
+                ],
+                &[path(&file), path(&shard)],
+                &merged,
+                &format!("shard {}: {how}", path(&file)),
+                false,
+            )
+        } else {
+            // A journal: its `run` file or a point's tally; --resume must refuse or run again.
+            let out = case.join("out");
+            let name = pick(&mut rng, journal.as_slice()).clone();
+            let file = out.join(".partial").join(&name);
+            let other = out.join(".partial").join(if name == "point-00000.tally" {
+                "point-00001.tally"
+            } else {
+                "point-00000.tally"
+            });
+            let how = damage(&mut rng, &file, &other);
+            damaged_run(
+                &[
+                    "run",
+                    scenario,
+                    "-q",
+                    "--trials",
+                    "2000",
+                    "-o",
+                    &path(&out),
+                    "--resume",
+                ],
+                &[path(&file), path(&out)],
+                &out.join("summary.csv"),
+                &format!("journal {}: {how}", path(&file)),
+                how == "a dangling link",
+            )
+        };
+        if let Some(f) = failure {
+            failures.push(f);
+        }
+        let _ = std::fs::remove_dir_all(&case);
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));

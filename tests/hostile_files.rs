@@ -3,8 +3,9 @@
 //! FIFO, a file far larger than a tally can be. Each is refused at once with exit 2, naming it.
 
 mod common;
+use common::{within, within_memory};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const SCENARIO: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
@@ -14,28 +15,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
     dir
-}
-
-/// Runs duelsim, killing it after `limit`: `None` when it had not finished by then.
-fn within(args: &[&str], limit: Duration) -> Option<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if let Ok(Some(_)) = child.try_wait() {
-            return child.wait_with_output().ok();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
 }
 
 fn mkfifo(path: &Path) {
@@ -286,32 +265,6 @@ fn a_swept_name_a_spreadsheet_would_run_is_written_as_text() {
         !pivot.contains(",=HYPERLINK") && !pivot.starts_with('='),
         "{pivot}"
     );
-}
-
-/// Runs duelsim under a limit on its address space (`ulimit -v`, in KiB), killing it after
-/// `limit`: an input that would need more memory fails instead of taking the machine.
-fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output> {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if let Ok(Some(_)) = child.try_wait() {
-            return child.wait_with_output().ok();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
 }
 
 /// 200 MiB of address space: what a refused input may cost.

@@ -5,10 +5,10 @@
 //! strings and comments, and refuses a file past the bounds at the line where it passes them.
 
 use super::error::{InputError, Source};
-use super::sweep::MAX_POINTS;
 
-/// The most entries one list or inline table holds: the longest sweep list.
-pub const MAX_LIST_ENTRIES: usize = MAX_POINTS;
+/// The most entries one list or inline table holds: the longest sweep list
+/// (`sweep::MAX_POINTS`, which this module does not name: `sweep` reads files through it).
+pub const MAX_LIST_ENTRIES: usize = 100_000;
 /// The most values a file holds in all (each `key = value` and each list entry counts one): a
 /// sweep list of [`MAX_LIST_ENTRIES`] values with room to spare for everything else.
 pub const MAX_VALUES: usize = 250_000;
@@ -135,6 +135,11 @@ mod tests {
             path: Path::new("f.toml"),
             text,
         })
+    }
+
+    #[test]
+    fn a_list_may_hold_the_longest_sweep() {
+        assert_eq!(MAX_LIST_ENTRIES, crate::scenario::sweep::MAX_POINTS);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses some of them
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs the `duelsim` binary from the crate's folder.
 pub fn duelsim(args: &[&str]) -> Output {
@@ -26,8 +27,13 @@ pub fn is_headline_with_snippet(err: &str) -> bool {
                 .nth(1)
                 .and_then(|c| c.trim().parse::<usize>().ok());
             let gutter = line_number.len() + 3;
-            // A long line is shown from near the column, after a "…".
-            let windowed = shown.chars().nth(gutter) == Some('…');
+            // A long line is shown from near the column, after a "…"; a control character
+            // before the column is shown escaped (`\u{1b}`), moving the caret right with it.
+            let windowed = shown.chars().nth(gutter) == Some('…')
+                || (shown.contains("\\u{")
+                    && column.is_some_and(|c| {
+                        caret.chars().position(|ch| ch == '^') >= Some(gutter + c - 1)
+                    }));
             top.trim() == "|"
                 && !line_number.is_empty()
                 && column
@@ -36,4 +42,52 @@ pub fn is_headline_with_snippet(err: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Runs duelsim, killing it after `limit`: `None` when it had not finished by then.
+pub fn within(args: &[&str], limit: Duration) -> Option<Output> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(Some(_)) = child.try_wait() {
+            return child.wait_with_output().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+/// Runs duelsim under a limit on its address space (`ulimit -v`, in KiB), killing it after
+/// `limit`: an input that would need more memory fails instead of taking the machine.
+pub fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output> {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(Some(_)) = child.try_wait() {
+            return child.wait_with_output().ok();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
 }
