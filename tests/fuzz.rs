@@ -190,7 +190,7 @@ fn sweep_entry(rng: &mut Xoshiro256PlusPlus) -> String {
         // thousand values compiles as many points, which is slow by design, not a finding.
         3 => {
             let count = if rng.next_u64().is_multiple_of(2) {
-                100_001 + below(rng, 100_000)
+                10_001 + below(rng, 100_000)
             } else {
                 1 + below(rng, 300)
             };

@@ -77,6 +77,18 @@ pub fn weights(source: &Source) -> Result<Vec<Weight>, InputError> {
             "is empty; expected entries such as \"a.attack\" = 1",
         ));
     }
+    // Each entry is a point of the run, with the base.
+    if out.len() >= super::sweep::MAX_POINTS {
+        return Err(source.error_at(
+            Some(span),
+            Some("weights"),
+            format!(
+                "has {} entries; expected at most {} (each is a point of the run, with the base)",
+                out.len(),
+                super::sweep::MAX_POINTS - 1
+            ),
+        ));
+    }
     Ok(out)
 }
 
