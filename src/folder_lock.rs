@@ -5,6 +5,7 @@
 //! system's (`flock` on Linux), so it ends with the process however that ends: a lock left by
 //! a killed run never blocks the next one. The holder removes `.lock` as it lets go.
 
+use crate::scenario::error::InputError;
 use anyhow::{Context, Result};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
@@ -21,7 +22,8 @@ const HOLDER_CAP: u64 = 4096;
 /// folder the lock created that holds nothing else (a refused merge leaves nothing behind).
 #[derive(Debug)]
 pub struct FolderLock {
-    file: File,
+    /// The locked file; `None` on a file system that has no locks.
+    file: Option<File>,
     path: PathBuf,
     /// The folder, when taking the lock created it.
     created: Option<PathBuf>,
@@ -32,18 +34,41 @@ impl FolderLock {
     /// process holds is an error naming the folder and that process.
     pub fn take(dir: &Path) -> Result<FolderLock> {
         let created = (!dir.exists()).then(|| dir.to_owned());
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         let path = dir.join(FILE);
         // A holder removes `.lock` as it lets go: a file locked after that is no longer the
-        // folder's lock, so the lock taken must be on the file the path names now.
+        // folder's lock, so the lock taken must be on the file the path names now. A holder
+        // letting go may also remove the folder it created, between our making it and opening
+        // the file: then make it again.
+        let mut attempts = 0;
         let mut file = loop {
-            let file = OpenOptions::new()
+            attempts += 1;
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            // A `.lock` that is a link (a folder copied from elsewhere) is not followed: taking
+            // the lock empties the file, and must not empty the file a link points at.
+            if let Ok(meta) = std::fs::symlink_metadata(&path)
+                && !meta.is_file()
+            {
+                return Err(InputError::plain(format!(
+                    "{}: is not a regular file; expected duelsim's lock file in an output folder (remove it)",
+                    path.display()
+                ))
+                .into());
+            }
+            let file = match OpenOptions::new()
                 .read(true)
                 .write(true)
                 .create(true)
                 .truncate(false)
                 .open(&path)
-                .with_context(|| format!("cannot open the lock file {}", path.display()))?;
+            {
+                Ok(file) => file,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && attempts < 10 => continue,
+                Err(e) => {
+                    return Err(e)
+                        .with_context(|| format!("cannot open the lock file {}", path.display()));
+                }
+            };
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
@@ -56,7 +81,17 @@ impl FolderLock {
                     );
                 }
                 Err(TryLockError::Error(e)) => {
-                    return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+                    // A shared file system without locks (Lustre without its flock option,
+                    // some NFS and CIFS mounts): run unguarded rather than not at all.
+                    eprintln!(
+                        "warning: cannot lock {} ({e}); two runs into this folder are not kept apart",
+                        path.display()
+                    );
+                    return Ok(FolderLock {
+                        file: None,
+                        path,
+                        created,
+                    });
                 }
             }
             if same_file(&file, &path) {
@@ -66,7 +101,10 @@ impl FolderLock {
         let since = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());
-        let command: Vec<String> = std::env::args().collect();
+        // As the shell shows them; a name that is not UTF-8 is shown with U+FFFD.
+        let command: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         let holder = format!(
             "pid {}\nsince {since}\ncommand {}\n",
             std::process::id(),
@@ -77,7 +115,7 @@ impl FolderLock {
             .and_then(|()| file.write_all(holder.as_bytes()))
             .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(FolderLock {
-            file,
+            file: Some(file),
             path,
             created,
         })
@@ -103,9 +141,15 @@ fn same_file(file: &File, path: &Path) -> bool {
 
 impl Drop for FolderLock {
     fn drop(&mut self) {
-        // Removed while still held: whoever opened it meanwhile finds it gone and starts over.
-        let _ = std::fs::remove_file(&self.path);
-        let _ = self.file.unlock();
+        let Some(file) = &self.file else {
+            return;
+        };
+        // Removed while still held (whoever opened it meanwhile finds it gone and starts
+        // over), and only if it is still ours (not one made after ours was removed by hand).
+        if same_file(file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+        let _ = file.unlock();
         if let Some(dir) = &self.created {
             // Only if empty: a folder with outputs in it stays.
             let _ = std::fs::remove_dir(dir);

@@ -3,7 +3,7 @@
 //! FIFO, a file far larger than a tally can be. Each is refused at once with exit 2, naming it.
 
 mod common;
-use common::{within, within_memory};
+use common::{REFUSAL, within, within_memory};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -70,7 +70,7 @@ fn refused(shards: &[String; 2], merged: &str, file: &Path, what: &str) {
         "{what}: the error names the file: {err}"
     );
     assert!(
-        started.elapsed() < Duration::from_secs(2),
+        started.elapsed() < REFUSAL,
         "{what}: took {:?}",
         started.elapsed()
     );
@@ -292,11 +292,7 @@ fn a_huge_list_inside_a_sweep_list_is_refused_without_building_it() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("huge.toml:"), "{err}");
     assert!(err.contains("expected at most"), "{err}");
-    assert!(
-        started.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < REFUSAL, "took {:?}", started.elapsed());
 }
 
 #[test]
@@ -326,6 +322,37 @@ fn a_catalogue_named_a_hundred_times_is_read_once_and_catalogues_are_bounded() {
     )
     .unwrap_or_else(|| panic!("check did not finish"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Read once: the scenario's identity (its manifest digest) holds the catalogue once.
+    let out = dir.join("out");
+    let o = within(
+        &[
+            "run",
+            &file.to_string_lossy(),
+            "-q",
+            "--trials",
+            "200",
+            "-o",
+            &out.to_string_lossy(),
+        ],
+        Duration::from_secs(120),
+    )
+    .unwrap_or_else(|| panic!("the run did not finish"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut identity = std::fs::read(&file).unwrap_or_default();
+    identity.push(0);
+    identity.extend(catalogue.as_bytes());
+    std::fs::write(dir.join("identity"), identity).unwrap_or_else(|e| panic!("{e}"));
+    let sum = Command::new("sha256sum")
+        .arg(dir.join("identity"))
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run sha256sum: {e}"));
+    let sum = String::from_utf8_lossy(&sum.stdout).into_owned();
+    let hex = sum.split_whitespace().next().unwrap_or_default();
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap_or_default();
+    assert!(
+        manifest.contains(&format!("\"sha256\": \"{hex}\"")),
+        "the catalogue named 100 times is in the identity once: {manifest}"
+    );
     // Too many catalogues, or too many bytes in all, are refused at `catalogues`.
     let padding = format!("# {}\n", "x".repeat(1000)).repeat(6 << 10);
     let mut names = Vec::new();
@@ -359,7 +386,7 @@ fn a_catalogue_named_a_hundred_times_is_read_once_and_catalogues_are_bounded() {
         assert_eq!(o.status.code(), Some(2), "{what}: {err}");
         assert!(err.contains("catalogues"), "{what}: {err}");
         assert!(err.contains(what), "{what}: {err}");
-        assert!(started.elapsed() < Duration::from_secs(2), "{what}");
+        assert!(started.elapsed() < REFUSAL, "{what}");
     }
 }
 
@@ -408,6 +435,10 @@ fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_never_block
         &["run", SCENARIO, "-q", "--trials", "1000", "-o", &out],
         Duration::from_secs(10),
     );
+    let exact = within(
+        &["exact", SCENARIO, "-q", "-o", &out],
+        Duration::from_secs(10),
+    );
     let pid = first.id().to_string();
     let _ = first.kill();
     let _ = first.wait();
@@ -416,13 +447,40 @@ fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_never_block
     assert_eq!(second.status.code(), Some(1), "{err}");
     assert!(err.contains(&out), "names the folder: {err}");
     assert!(err.contains(&pid), "names the holder: {err}");
-    // The killed run's lock is gone with it: the next run goes ahead, and resumes.
+    // exact into the busy folder is refused the same way.
+    let exact = exact.unwrap_or_else(|| panic!("exact waited"));
+    let err = String::from_utf8_lossy(&exact.stderr).into_owned();
+    assert_eq!(exact.status.code(), Some(1), "{err}");
+    assert!(err.contains(&pid), "names the holder: {err}");
+    // The killed run's lock went with it: the next run goes ahead, and lets go as it ends.
     let o = within(
         &["run", SCENARIO, "-q", "--trials", "1000", "-o", &out],
         Duration::from_secs(60),
     )
     .unwrap_or_else(|| panic!("the run after a kill waited"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        !Path::new(&out).join(".lock").exists(),
+        "the lock file is removed"
+    );
+    // A `.lock` that links elsewhere (a folder copied from another machine) is not followed:
+    // taking the lock would empty the file it points at.
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep me").unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(&victim, Path::new(&out).join(".lock"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let o = within(
+        &["run", SCENARIO, "-q", "--trials", "1000", "-o", &out],
+        Duration::from_secs(60),
+    )
+    .unwrap_or_else(|| panic!("the run waited"));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(".lock: is not a regular file"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap_or_default(),
+        "keep me"
+    );
 }
 
 #[test]

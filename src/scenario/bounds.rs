@@ -9,28 +9,55 @@ use super::error::{InputError, Source};
 /// The most entries one list or inline table holds: the longest sweep list
 /// (`sweep::MAX_POINTS`, which this module does not name: `sweep` reads files through it).
 pub const MAX_LIST_ENTRIES: usize = 10_000;
-/// The most values a file holds in all (each `key = value` and each list entry counts one): a
-/// sweep list of [`MAX_LIST_ENTRIES`] values, and a catalogue of thousands of weapons, with
-/// room to spare. Parsed, a value costs about 2.5 KB at its peak (240,000 took 630 MB), so any
-/// file within the bounds is read, or refused, in well under 200 MB.
-pub const MAX_VALUES: usize = 50_000;
+/// The most values a file holds in all (each key-value pair, part of a dotted key, table
+/// header, list or inline table, and list entry counts one): a sweep list of
+/// [`MAX_LIST_ENTRIES`] values, and a catalogue of tens of thousands of weapons, with room to
+/// spare. A 16 MiB file of 49,000 weapons (`[weapons.wN]` and `damage = 2`: 147,000 values)
+/// takes 153 MB to read, so any file within the bounds is read, or refused, well under 200 MB.
+pub const MAX_VALUES: usize = 150_000;
 /// How deep lists and inline tables may nest inside one another.
 pub const MAX_NESTING: usize = 16;
+/// The most lines a file has: the parser builds a token for each line break, so sixteen million
+/// blank lines took 820 MB; a million take about 100 MB.
+pub const MAX_LINES: usize = 1_000_000;
 
-/// Refuses a text that holds more than [`MAX_VALUES`] values, a list or inline table of more
-/// than [`MAX_LIST_ENTRIES`] entries, or nesting deeper than [`MAX_NESTING`]; the error is
-/// placed where the bound is passed. Text the scan does not understand is left for the parser
-/// to refuse (the scan only counts).
+/// Refuses a text that holds more than [`MAX_VALUES`] values, [`MAX_LINES`] lines, a list or
+/// inline table of more than [`MAX_LIST_ENTRIES`] entries, or nesting deeper than
+/// [`MAX_NESTING`]; the error is placed where the bound is passed. Text the scan does not
+/// understand is left for the parser to refuse (the scan only counts).
 pub fn check(source: &Source) -> Result<(), InputError> {
+    /// An open list or inline table: where it opens, its entries so far, and whether the next
+    /// token starts an entry (after the opening or a comma; a trailing comma starts none).
+    struct Open {
+        start: usize,
+        entries: usize,
+        pending: bool,
+    }
     let bytes = source.text.as_bytes();
-    // Each open list or inline table: where it opens and its entries so far.
-    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut open: Vec<Open> = Vec::new();
     let mut values = 0usize;
+    let mut lines = 1usize;
     // After a top-level `=`, until its value ends: a `[` opens a list, not a table header.
     let mut in_value = false;
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
+        let b = bytes[i];
+        // A token that starts an entry of the innermost open list or table.
+        if !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'#' | b',' | b']' | b'}')
+            && let Some(top) = open.last_mut()
+            && top.pending
+        {
+            top.pending = false;
+            top.entries += 1;
+            if top.entries > MAX_LIST_ENTRIES {
+                return Err(source.error_at(
+                    Some(top.start..top.start + 1),
+                    None,
+                    format!("holds more than {MAX_LIST_ENTRIES} entries in one list or table; expected at most {MAX_LIST_ENTRIES} (the most values a sweep list takes)"),
+                ));
+            }
+        }
+        match b {
             b'#' => {
                 i = end_of_line(bytes, i);
                 continue;
@@ -39,12 +66,9 @@ pub fn check(source: &Source) -> Result<(), InputError> {
                 i = end_of_string(bytes, i);
                 continue;
             }
-            b'=' => {
-                values += 1;
-                if open.is_empty() {
-                    in_value = true;
-                }
-            }
+            // Each key-value pair, each part of a dotted key and each table header is a value
+            // the parser builds.
+            b'=' | b'.' => values += 1,
             b'[' | b'{' if in_value || !open.is_empty() => {
                 if open.len() == MAX_NESTING {
                     return Err(source.error_at(
@@ -53,31 +77,44 @@ pub fn check(source: &Source) -> Result<(), InputError> {
                         format!("nests lists or tables more than {MAX_NESTING} deep; expected at most {MAX_NESTING}"),
                     ));
                 }
-                open.push((i, 1));
+                open.push(Open {
+                    start: i,
+                    entries: 0,
+                    pending: true,
+                });
                 values += 1;
             }
+            b'[' => values += 1,
             b',' => {
-                if let Some((start, entries)) = open.last_mut() {
-                    *entries += 1;
+                if let Some(top) = open.last_mut() {
+                    top.pending = true;
                     values += 1;
-                    if *entries > MAX_LIST_ENTRIES {
-                        return Err(source.error_at(
-                            Some(*start..*start + 1),
-                            None,
-                            format!("holds more than {MAX_LIST_ENTRIES} entries in one list or table; expected at most {MAX_LIST_ENTRIES} (the most values a sweep list takes)"),
-                        ));
-                    }
                 }
             }
             b']' | b'}' if open.pop().is_some() && open.is_empty() => in_value = false,
-            b'\n' if open.is_empty() => in_value = false,
+            b'\n' => {
+                lines += 1;
+                if lines > MAX_LINES {
+                    return Err(source.error_at(
+                        Some(i..i + 1),
+                        None,
+                        format!("has more than {MAX_LINES} lines; expected at most {MAX_LINES}"),
+                    ));
+                }
+                if open.is_empty() {
+                    in_value = false;
+                }
+            }
             _ => {}
+        }
+        if b == b'=' && open.is_empty() {
+            in_value = true;
         }
         if values > MAX_VALUES {
             return Err(source.error_at(
                 Some(i..i + 1),
                 None,
-                format!("the file holds more than {MAX_VALUES} values by here (keys and list entries); expected at most {MAX_VALUES}"),
+                format!("the file holds more than {MAX_VALUES} values by here (keys, table headers and list entries); expected at most {MAX_VALUES}"),
             ));
         }
         i += 1;
@@ -102,7 +139,14 @@ fn end_of_string(bytes: &[u8], i: usize) -> usize {
     let mut j = if triple { i + 3 } else { i + 1 };
     while j < bytes.len() {
         let b = bytes[j];
+        // A one-line string ends at its line's end, escaped or not (as the parser ends it).
+        if b == b'\n' && !triple {
+            return j;
+        }
         if escapes && b == b'\\' {
+            if !triple && bytes.get(j + 1) == Some(&b'\n') {
+                return j + 1;
+            }
             j += 2;
             continue;
         }
@@ -118,9 +162,6 @@ fn end_of_string(bytes: &[u8], i: usize) -> usize {
                 }
                 return end;
             }
-        }
-        if b == b'\n' && !triple {
-            return j;
         }
         j += 1;
     }
@@ -178,6 +219,7 @@ mod tests {
         let many = "k = 1\n".repeat(MAX_VALUES + 1);
         let e = scan(&many).expect_err("refused");
         assert_eq!(e.place, format!("f.toml:{}:3", MAX_VALUES + 1));
+        assert!(e.message.contains("table headers"), "{}", e.message);
         let deep = format!(
             "x = {}{}\n",
             "[".repeat(MAX_NESTING + 1),
@@ -191,6 +233,37 @@ mod tests {
             "]".repeat(MAX_NESTING)
         );
         assert_eq!(scan(&fine), Ok(()));
+    }
+
+    #[test]
+    fn a_trailing_comma_or_an_empty_list_adds_no_entry() {
+        let list = |n: usize, tail: &str| format!("x = [{}{tail}]\n", vec!["1"; n].join(","));
+        assert_eq!(scan(&list(MAX_LIST_ENTRIES, ",")), Ok(()));
+        assert_eq!(scan(&list(MAX_LIST_ENTRIES, ",\n  # the end\n")), Ok(()));
+        assert!(scan(&list(MAX_LIST_ENTRIES + 1, ",")).is_err());
+        assert_eq!(scan("x = []\ny = [[], [], {}]\n"), Ok(()));
+    }
+
+    #[test]
+    fn an_escaped_line_break_does_not_hide_what_follows_from_the_scan() {
+        // The parser ends a one-line string at its line's end, backslash or not.
+        let text = format!(
+            "name = \"x\\\ny = [{}]\n",
+            vec!["1"; MAX_LIST_ENTRIES + 1].join(",")
+        );
+        assert!(scan(&text).is_err());
+    }
+
+    #[test]
+    fn headers_dotted_keys_and_lines_are_counted() {
+        let headers = "[[x]]\n".repeat(MAX_VALUES + 1);
+        assert!(scan(&headers).is_err());
+        let dotted = format!("a{} = 1\n", ".b".repeat(MAX_VALUES));
+        assert!(scan(&dotted).is_err());
+        let blank = "\n".repeat(MAX_LINES);
+        let e = scan(&blank).expect_err("refused");
+        assert!(e.message.contains("lines"), "{}", e.message);
+        assert_eq!(scan(&"\n".repeat(MAX_LINES - 1)), Ok(()));
     }
 
     #[test]

@@ -180,6 +180,7 @@ pub fn load<R: Rulesets>(path: &Path) -> Result<Scenario<R::Model>, InputError> 
 pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>, InputError> {
     let source = Source { path, text };
     bounds::check(&source)?;
+    let _catalogues = schema::CatalogueScope::open();
     let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;
     let weights = compare::weights(&source)?;
@@ -191,6 +192,15 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
                 "cannot be combined with a [sweep] or [weights]; expected one of them in a file",
             ));
         }
+        // Each value the search tries is the file with it written in, read again.
+        sweep::bound_work(
+            &source,
+            source.span_of(&["balance"]),
+            "balance",
+            "evaluations",
+            balance.evaluations_at_most() as usize,
+            text.len() + base.sources.catalogue_bytes(),
+        )?;
         // The ends must compile: a bad path or value is an error now, not after a long run.
         balance.model_at::<R>(balance.from)?;
         balance.model_at::<R>(balance.to)?;
@@ -253,8 +263,18 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
                 .field
                 .as_deref()
                 .and_then(|f| axes.iter().find(|a| a.concerns(f)));
+            // Any other at its key in the file as written (the point's text has no [sweep],
+            // so its lines after where the [sweep] was are not the file's).
+            let place = match entry {
+                Some(a) => a.place(&source),
+                None => e
+                    .field
+                    .as_deref()
+                    .and_then(|f| source.span_of(&f.split('.').collect::<Vec<_>>()))
+                    .map_or(e.place, |span| source.error_at(Some(span), None, "").place),
+            };
             InputError {
-                place: entry.map_or(e.place, |a| a.place(&source)),
+                place,
                 field: e.field,
                 message: format!("{} (at the sweep point {at})", e.message),
             }

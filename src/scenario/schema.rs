@@ -245,29 +245,56 @@ pub trait Envelope {
 /// The most catalogue files a scenario names (a file named twice counts once).
 pub const MAX_CATALOGUES: usize = 16;
 
-/// A catalogue's text, read once in a process however many sweep points or grid cells read
-/// the scenario again (each is the file with its values written in, catalogues and all).
+thread_local! {
+    /// The catalogues read while a [`CatalogueScope`] is open on this thread.
+    static CATALOGUES: std::cell::RefCell<Option<std::collections::HashMap<std::path::PathBuf, std::sync::Arc<str>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// While alive, each catalogue is read from disk once on this thread, however many sweep
+/// points, `[weights]` entries or grid corners read the scenario again (each is the file with
+/// its values written in, catalogues and all). Opened for one scenario's reading
+/// ([`crate::scenario::parse`]): a catalogue changed between two readings is read afresh.
+pub struct CatalogueScope {
+    opened: bool,
+}
+
+impl CatalogueScope {
+    /// Opens a scope (nested scopes share the outermost).
+    pub fn open() -> CatalogueScope {
+        let opened = CATALOGUES.with(|c| {
+            let mut c = c.borrow_mut();
+            let opened = c.is_none();
+            if opened {
+                *c = Some(std::collections::HashMap::new());
+            }
+            opened
+        });
+        CatalogueScope { opened }
+    }
+}
+
+impl Drop for CatalogueScope {
+    fn drop(&mut self) {
+        if self.opened {
+            CATALOGUES.with(|c| *c.borrow_mut() = None);
+        }
+    }
+}
+
+/// A catalogue's text: from the open [`CatalogueScope`] if it read it already, else from disk.
 fn catalogue_text(path: &Path) -> Result<std::sync::Arc<str>, InputError> {
-    use std::collections::HashMap;
-    use std::sync::{Arc, Mutex, OnceLock};
-    type Key = (std::path::PathBuf, Option<(u64, std::time::SystemTime)>);
-    static READ: OnceLock<Mutex<HashMap<Key, Arc<str>>>> = OnceLock::new();
-    // A file changed since (a test writing it again) is read again.
-    let stamp = std::fs::metadata(path)
-        .ok()
-        .and_then(|m| Some((m.len(), m.modified().ok()?)));
-    let key = (
-        std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned()),
-        stamp,
-    );
-    let cache = READ.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(text) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
+    let known = CATALOGUES.with(|c| c.borrow().as_ref().and_then(|m| m.get(&key).cloned()));
+    if let Some(text) = known {
         return Ok(text);
     }
-    let text: Arc<str> = super::error::read_text(path, "catalogue")?.into();
-    if let Ok(mut c) = cache.lock() {
-        c.insert(key, text.clone());
-    }
+    let text: std::sync::Arc<str> = super::error::read_text(path, "catalogue")?.into();
+    CATALOGUES.with(|c| {
+        if let Some(m) = c.borrow_mut().as_mut() {
+            m.insert(key, text.clone());
+        }
+    });
     Ok(text)
 }
 

@@ -91,3 +91,11 @@ pub fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output>
     let _ = child.wait();
     None
 }
+
+/// How soon a refused input must be refused in a test: 2 s in a release build (as
+/// `scripts/memory-bounds` measures), with room for an unoptimised build on a busy machine.
+pub const REFUSAL: Duration = if cfg!(debug_assertions) {
+    Duration::from_secs(5)
+} else {
+    Duration::from_secs(2)
+};
