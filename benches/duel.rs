@@ -110,6 +110,35 @@ fn bench_rulesets(c: &mut Criterion) {
     }
 }
 
+/// A skirmish of three against three (`skirmish/<ruleset>`): the ruleset's example duel with
+/// `count = 3` on both sides, for the rulesets that simulate sides of several.
+fn bench_skirmishes(c: &mut Criterion) {
+    for entry in &registry::RULESETS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => panic!("the bench scenario must read: {e}"),
+        };
+        let mut three = String::new();
+        let mut side = None;
+        for line in text.lines() {
+            three.push_str(line);
+            three.push('\n');
+            if line == "[a]" || line == "[b]" {
+                side = Some(line);
+            } else if side.is_some() && line.starts_with("name = ") {
+                three.push_str("count = 3\n");
+                side = None;
+            }
+        }
+        // A ruleset that fights one against one only refuses it.
+        let Ok(scenario) = registry::parse(&path, &three) else {
+            continue;
+        };
+        duelsim::with_model!(&scenario.points[0].model, m => bench_group(c, "skirmish", entry.id, m));
+    }
+}
+
 /// One chunk of 8192 trials of twin-d20 as `run` runs them (`engine::run_chunk_into`: each trial
 /// starts its own dice from the chunk's seed), to see what the engine adds to the trials.
 fn bench_chunk(c: &mut Criterion) {
@@ -194,7 +223,7 @@ criterion_group! {
     // No criterion plots: plotters is built with duelsim's bundled-font feature, and the
     // figures this bench is read for are the printed medians.
     config = Criterion::default().without_plots();
-    targets = bench_dice, bench_rulesets, bench_chunk, bench_exact_grid
+    targets = bench_dice, bench_rulesets, bench_skirmishes, bench_chunk, bench_exact_grid
 }
 
 /// The median (ns) criterion saved for `group/name`, if this run measured it (written after

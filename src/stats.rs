@@ -330,6 +330,8 @@ pub struct TallyShape {
     pub horizon_days: u32,
     /// The ruleset's own counts, in [`Tally::extra`] order.
     pub extras: &'static [Extra],
+    /// The fighters on each side (1 and 1 for a duel).
+    pub sides: [u32; 2],
 }
 
 impl TallyShape {
@@ -497,6 +499,8 @@ pub struct Tally {
     pub ends: [u64; 3],
     /// Fighters dead by the end of the duel and its aftermath.
     pub dead: [u64; 2],
+    /// Each side's fighters, as many as the point's [`TallyShape::sides`].
+    pub sides: [u32; 2],
     /// Rounds each duel lasted.
     pub rounds: Histogram,
     /// Damage dealt by each hit, after armour (0 when the armour stopped it all), by the
@@ -521,8 +525,8 @@ pub struct DuelOutcome {
     pub winner: Option<Side>,
     /// Rounds fought.
     pub rounds: u32,
-    /// Each side dead after the duel and its aftermath.
-    pub dead: [bool; 2],
+    /// How many of each side's fighters are dead after the fight and its aftermath.
+    pub dead: [u32; 2],
 }
 
 impl DuelOutcome {
@@ -550,6 +554,7 @@ impl Tally {
             trials: 0,
             ends: [0; 3],
             dead: [0; 2],
+            sides: shape.sides,
             rounds: Histogram::new(shape.round_limit as usize + 1),
             hit_damage: [
                 Histogram::new(shape.max_damage as usize + 1),
@@ -591,6 +596,12 @@ impl Tally {
             (r[0].deaths + r[1].deaths) as i64,
             (r[0].impaired + r[1].impaired) as i64,
         ]
+    }
+
+    /// Fighters fought on one side over all trials (trials × the side's fighters): what the
+    /// side's pooled rates (dead) are shares of; the trials for a side of one.
+    pub fn fighter_trials(&self, side: usize) -> u64 {
+        self.trials * u64::from(self.sides[side])
     }
 
     /// Counts one duel's outcome.
@@ -804,11 +815,12 @@ mod tests {
             max_damage: 3,
             horizon_days: 10,
             extras: EXTRAS,
+            sides: [1, 1],
         };
         let mut t = Tally::new(shape);
         t.record_duel(&DuelOutcome {
             winner: Some(Side::B),
-            dead: [true, false],
+            dead: [1, 0],
             rounds: 9,
         });
         t.record_hit(Side::A, 7, true);
@@ -877,22 +889,23 @@ mod tests {
             max_damage: 20,
             horizon_days: 30,
             extras: &[],
+            sides: [1, 1],
         };
         let outcomes = [
             DuelOutcome {
                 winner: Some(Side::A),
                 rounds: 3,
-                dead: [false, true],
+                dead: [0, 1],
             },
             DuelOutcome {
                 winner: None,
                 rounds: 10,
-                dead: [false, false],
+                dead: [0, 0],
             },
             DuelOutcome {
                 winner: Some(Side::B),
                 rounds: 1,
-                dead: [false, false],
+                dead: [0, 0],
             },
         ];
         let mut whole = Tally::new(shape);

@@ -26,6 +26,7 @@ impl Ruleset for Coin {
             max_damage: 1,
             horizon_days: 1,
             extras: &[],
+            sides: [1, 1],
         }
     }
 
@@ -35,7 +36,7 @@ impl Ruleset for Coin {
         tally.record_duel(&DuelOutcome {
             winner: Some(if a_wins { Side::A } else { Side::B }),
             rounds: 1,
-            dead: [false, false],
+            dead: [0, 0],
         });
     }
 }

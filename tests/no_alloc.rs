@@ -56,6 +56,7 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
         max_damage: 5,
         horizon_days: 5,
         extras: &[],
+        sides: [1, 1],
     };
     std::hint::black_box(Tally::new(shape));
     assert!(

@@ -16,14 +16,16 @@ pub type Evaluation = (f64, Model, Tally);
 /// The rate a `[balance]` aims at, from a point's tally: its count over the trials, with the
 /// 95% Wilson interval.
 pub fn rate(tally: &Tally, rate: usize) -> Rate {
+    // Win and draw rates are shares of the trials; dead rates of each side's fighters.
     let counts = [
-        tally.ends[0],
-        tally.ends[1],
-        tally.ends[2],
-        tally.dead[0],
-        tally.dead[1],
+        (tally.ends[0], tally.trials),
+        (tally.ends[1], tally.trials),
+        (tally.ends[2], tally.trials),
+        (tally.dead[0], tally.fighter_trials(0)),
+        (tally.dead[1], tally.fighter_trials(1)),
     ];
-    crate::stats::wilson(counts[rate.min(counts.len() - 1)], tally.trials)
+    let (count, of) = counts[rate.min(counts.len() - 1)];
+    crate::stats::wilson(count, of)
 }
 
 /// How the search ran, for the report's header.

@@ -75,8 +75,8 @@ pub fn summary_row(
         push_rate(&mut h, &mut r, "a_win", t.wins(Side::A), t.trials);
         push_rate(&mut h, &mut r, "b_win", t.wins(Side::B), t.trials);
         push_rate(&mut h, &mut r, "draw", t.draws(), t.trials);
-        push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.trials);
-        push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.trials);
+        push_rate(&mut h, &mut r, "a_dead", t.dead[0], t.fighter_trials(0));
+        push_rate(&mut h, &mut r, "b_dead", t.dead[1], t.fighter_trials(1));
         push(&mut h, &mut r, "rounds_mean", optional(t.rounds.mean()));
         push(
             &mut h,

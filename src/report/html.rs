@@ -381,8 +381,8 @@ fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
                     pct(t.wins(Side::A), t.trials),
                     pct(t.wins(Side::B), t.trials),
                     pct(t.draws(), t.trials),
-                    pct(t.dead[0], t.trials),
-                    pct(t.dead[1], t.trials),
+                    pct(t.dead[0], t.fighter_trials(0)),
+                    pct(t.dead[1], t.fighter_trials(1)),
                     mean(t.rounds.mean()),
                 ]
             }),

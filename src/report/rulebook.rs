@@ -44,12 +44,12 @@ pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
             Rate {
                 stem: "a_dead_rate",
                 title: format!("{} dies", names[0]),
-                count: |t| (t.dead[0], t.trials),
+                count: |t| (t.dead[0], t.fighter_trials(0)),
             },
             Rate {
                 stem: "b_dead_rate",
                 title: format!("{} dies", names[1]),
-                count: |t| (t.dead[1], t.trials),
+                count: |t| (t.dead[1], t.fighter_trials(1)),
             },
         ]);
     }

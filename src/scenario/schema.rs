@@ -82,10 +82,10 @@ pub struct ScenarioFile<F, W, A, R, H> {
     /// Rounds before a duel is called a draw.
     #[serde(default = "default_round_limit")]
     pub round_limit: Ranged<1, 10_000>,
-    /// The first fighter.
-    pub a: F,
-    /// The second fighter.
-    pub b: F,
+    /// Side `a`: one fighter (`[a]`) or a group (`[[a]]`).
+    pub a: SideSpec<F>,
+    /// Side `b`.
+    pub b: SideSpec<F>,
     /// Weapons by name.
     #[serde(default = "BTreeMap::new")]
     pub weapons: BTreeMap<String, W>,
@@ -109,6 +109,12 @@ macro_rules! fighter_refs {
             fn name(&self) -> Option<&str> {
                 self.name.as_deref()
             }
+            fn count(&self) -> u32 {
+                self.count.as_ref().map_or(1, |c| c.get() as u32)
+            }
+            fn target(&self) -> Option<$crate::scenario::schema::Target> {
+                self.target
+            }
             fn weapon(&self) -> &$crate::scenario::fields::Name {
                 &self.weapon
             }
@@ -119,10 +125,93 @@ macro_rules! fighter_refs {
     };
 }
 
+/// The most fighters a side may hold (copies counted).
+pub const MAX_SIDE: i64 = 16;
+
+/// A side as the scenario writes it: one fighter (`[a]`, perhaps with `count = N` copies), or
+/// a mixed group (`[[a]]`, an array of fighters, each with its own `count`).
+#[derive(Clone, Debug)]
+pub struct SideSpec<F> {
+    /// The fighters as written, in order.
+    pub entries: Vec<F>,
+    /// Whether the side was written as an array (`[[a]]`).
+    pub grouped: bool,
+}
+
+impl<'de, F: Deserialize<'de>> Deserialize<'de> for SideSpec<F> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either<F>(std::marker::PhantomData<F>);
+        impl<'de, F: Deserialize<'de>> serde::de::Visitor<'de> for Either<F> {
+            type Value = SideSpec<F>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a fighter ([a]) or a group of fighters ([[a]])")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let one = F::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+                Ok(SideSpec {
+                    entries: vec![one],
+                    grouped: false,
+                })
+            }
+            fn visit_seq<S: serde::de::SeqAccess<'de>>(
+                self,
+                seq: S,
+            ) -> Result<Self::Value, S::Error> {
+                let entries =
+                    Vec::<F>::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                if entries.is_empty() {
+                    return Err(serde::de::Error::custom(
+                        "is an empty group; expected at least one fighter",
+                    ));
+                }
+                Ok(SideSpec {
+                    entries,
+                    grouped: true,
+                })
+            }
+        }
+        deserializer.deserialize_any(Either(std::marker::PhantomData))
+    }
+}
+
+/// Whom a fighter attacks when several foes are in the fight. Each is decided by the fight's
+/// state and, for `random` only, a die: the same dice give the same choice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// A foe in the fight picked by a die, afresh for each attack.
+    Random,
+    /// The most hurt foe in the fight (the first in the roster among equals).
+    Weakest,
+    /// The least hurt foe in the fight (the first in the roster among equals).
+    Strongest,
+    /// One foe until it is out of the fight, then the first foe in the roster still in it.
+    #[default]
+    Same,
+}
+
+/// One fighter of a side, as [`ScenarioFile::roster`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enlisted {
+    /// The entry of the side it comes from (0 for `[a]`; its place in `[[a]]`).
+    pub entry: usize,
+    /// Its name, numbered when several bear it.
+    pub name: String,
+    /// Whom it attacks.
+    pub target: Target,
+}
+
 /// What the envelope needs to know of a ruleset's fighter.
 pub trait FighterRefs {
     /// The name the scenario gives, if any.
     fn name(&self) -> Option<&str>;
+    /// How many copies of it stand on its side (1 when the file does not say).
+    fn count(&self) -> u32;
+    /// Whom it attacks, when the file says.
+    fn target(&self) -> Option<Target>;
     /// The key of `[weapons]` the fighter wields.
     fn weapon(&self) -> &Name;
     /// The key of `[armour]` the fighter wears, if any.
@@ -133,7 +222,16 @@ impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
     /// The weapon and armour entries a fighter refers to; an unknown name is an error at the
     /// place it was written, suggesting the nearest known name.
     pub fn equipment(&self, side: Side, source: &Source) -> Result<(&W, Option<&A>), InputError> {
-        let fighter = self.fighter(side);
+        self.equipment_of(side, self.fighter(side), source)
+    }
+
+    /// The weapon and armour entries one fighter of `side` refers to (one of a group).
+    pub fn equipment_of(
+        &self,
+        side: Side,
+        fighter: &F,
+        source: &Source,
+    ) -> Result<(&W, Option<&A>), InputError> {
         let key = side.key();
         let weapon = lookup(
             &self.weapons,
@@ -157,12 +255,75 @@ impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
         Ok((weapon, armour))
     }
 
-    /// The fighter of one side.
+    /// The fighter of one side (the first of a group).
     pub fn fighter(&self, side: Side) -> &F {
+        &self.side(side).entries[0]
+    }
+
+    /// One side as written.
+    pub fn side(&self, side: Side) -> &SideSpec<F> {
         match side {
             Side::A => &self.a,
             Side::B => &self.b,
         }
+    }
+
+    /// Every fighter of one side, copies expanded, in the order written: each with the entry
+    /// it comes from, its name (a name borne by several is numbered: "Brigand 1", "Brigand 2")
+    /// and whom it attacks. More than [`MAX_SIDE`] is an error at the side.
+    pub fn roster(&self, side: Side, source: &Source) -> Result<Vec<Enlisted>, InputError> {
+        let spec = self.side(side);
+        let mut roster = Vec::new();
+        for (entry, fighter) in spec.entries.iter().enumerate() {
+            let name = fighter
+                .name()
+                .map_or_else(|| side.key().to_owned(), str::to_owned);
+            for _ in 0..fighter.count() {
+                roster.push(Enlisted {
+                    entry,
+                    name: name.clone(),
+                    target: fighter.target().unwrap_or_default(),
+                });
+            }
+        }
+        if roster.len() as i64 > MAX_SIDE {
+            return Err(source.error_at(
+                source.span_of(&[side.key()]),
+                Some(side.key()),
+                format!(
+                    "holds {} fighters; expected at most {MAX_SIDE} on a side",
+                    roster.len()
+                ),
+            ));
+        }
+        let borne = |name: &str| roster.iter().filter(|e| e.name == name).count();
+        let shared: Vec<bool> = roster.iter().map(|e| borne(&e.name) > 1).collect();
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for (e, shared) in roster.iter_mut().zip(shared) {
+            if shared {
+                let n = seen.entry(e.name.clone()).or_insert(0);
+                *n += 1;
+                e.name = format!("{} {n}", e.name);
+            }
+        }
+        Ok(roster)
+    }
+
+    /// For a ruleset that fights one against one only: an error when a side holds more than
+    /// one fighter.
+    pub fn one_each(&self, source: &Source, ruleset: &str) -> Result<(), InputError> {
+        for side in Side::BOTH {
+            if self.roster(side, source)?.len() > 1 {
+                return Err(source.error_at(
+                    source.span_of(&[side.key()]),
+                    Some(side.key()),
+                    format!(
+                        "holds several fighters; a side of several is not simulated in '{ruleset}' yet (twin-d20 has them); expected one fighter on each side"
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The fighter's name, or `a` / `b` when the file gives none.

@@ -212,6 +212,7 @@ impl Ruleset for D6Pool {
             max_damage: 40,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
+            sides: [1, 1],
         }
     }
 
@@ -288,7 +289,7 @@ impl Ruleset for D6Pool {
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
-            dead,
+            dead: dead.map(u32::from),
         });
         for side in Side::BOTH {
             let i = side.index();

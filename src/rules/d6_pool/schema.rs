@@ -20,6 +20,12 @@ use serde::{Deserialize, Serialize};
 pub struct FighterSpec {
     /// Shown in reports and traces; defaults to `a` / `b`.
     pub name: Option<String>,
+    /// Copies of this fighter on its side ("Brigand 1", "Brigand 2", ...); 1 when absent.
+    #[serde(default)]
+    pub count: Option<crate::scenario::fields::Ranged<1, { crate::scenario::schema::MAX_SIDE }>>,
+    /// Whom the fighter attacks when several foes are in the fight.
+    #[serde(default)]
+    pub target: Option<crate::scenario::schema::Target>,
     /// ATTACK skill.
     pub attack: Ranged<0, 20>,
     /// WEAPON skill with the melee weapon.
@@ -409,6 +415,7 @@ pub const PARAMETERS: &[Parameter] = &[
 impl D6Pool {
     /// Compiles a scenario file, resolving the weapons, missiles and armour each fighter names.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
+        file.one_each(source, "d6-pool")?;
         let rules = &file.rules;
         if rules.dead_at.get() > rules.out_at.get() {
             return Err(source.error_at(

@@ -156,6 +156,7 @@ impl Ruleset for GuardPierce {
             max_damage: 63,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
+            sides: [1, 1],
         }
     }
 
@@ -239,7 +240,7 @@ impl Ruleset for GuardPierce {
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
-            dead,
+            dead: dead.map(u32::from),
         });
         for side in Side::BOTH {
             if !dead[side.index()] && rows[side.index()].injury != 0 {

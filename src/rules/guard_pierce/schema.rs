@@ -23,6 +23,12 @@ use serde::{Deserialize, Deserializer, Serialize};
 pub struct FighterSpec {
     /// Shown in reports and traces; defaults to `a` / `b`.
     pub name: Option<String>,
+    /// Copies of this fighter on its side ("Brigand 1", "Brigand 2", ...); 1 when absent.
+    #[serde(default)]
+    pub count: Option<crate::scenario::fields::Ranged<1, { crate::scenario::schema::MAX_SIDE }>>,
+    /// Whom the fighter attacks when several foes are in the fight.
+    #[serde(default)]
+    pub target: Option<crate::scenario::schema::Target>,
     /// The value used for the attack: a die hits when no higher than it (after penalties).
     pub attack: Ranged<0, 40>,
     /// Guard: a die hits when above it.
@@ -403,6 +409,7 @@ pub const PARAMETERS: &[Parameter] = &[
 impl GuardPierce {
     /// Compiles a scenario file, resolving names and checking each wound track.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
+        file.one_each(source, "guard-pierce")?;
         let rules = file.rules.clone();
         let margin = rules.dead_margin.u32();
         let mut fighters = Vec::with_capacity(2);

@@ -10,15 +10,20 @@ use crate::stats::Side;
 impl TwinD20 {
     /// The Aftermath for one fighter: marks the circle above the worst Wound; true when dead.
     pub fn aftermath<L: Log>(&self, side: Side, wounds: &mut WoundCircles, log: &mut L) -> bool {
-        let fighter = &self.fighters[side.index()];
+        self.aftermath_of(side.index(), wounds, log)
+    }
+
+    /// The Aftermath for fighter number `i` (as in [`TwinD20::fighters`]).
+    pub fn aftermath_of<L: Log>(&self, i: usize, wounds: &mut WoundCircles, log: &mut L) -> bool {
+        let fighter = &self.fighters[i];
         let applies = self.rules.aftermath && wounds.any();
         let circle = wounds.mark_if(wounds.highest() + 1, self.circles, applies);
-        let dead = applies & (circle > self.death_above[side.index()]);
+        let dead = applies & (circle > self.death_above[i]);
         if applies {
             log.say(|| {
                 format!(
                     "Aftermath: {} marks circle {circle} (Toughness {}): {}",
-                    self.names[side.index()],
+                    self.fighter_names[i],
                     fighter.toughness,
                     if dead { "dead" } else { "alive" }
                 )

@@ -36,20 +36,40 @@ impl TwinD20 {
         dice: &mut D,
         log: &mut L,
     ) -> Strike {
-        let atk = &self.fighters[attacker.index()];
-        let def = &self.fighters[attacker.other().index()];
+        self.strike_between(
+            attacker.index(),
+            attacker.other().index(),
+            wounds,
+            dice,
+            log,
+        )
+    }
+
+    /// One attack of fighter `attacker` on fighter `defender` (numbered as in
+    /// [`TwinD20::fighters`]), marking the Wound it deals on `wounds`, the defender's.
+    #[inline]
+    pub fn strike_between<D: Dice, L: Log>(
+        &self,
+        attacker: usize,
+        defender: usize,
+        wounds: &mut WoundCircles,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Strike {
+        let atk = &self.fighters[attacker];
+        let def = &self.fighters[defender];
         log.say(|| {
             format!(
                 "{} attacks {}: Attack {} vs Defense {}, Damage {}",
-                self.names[attacker.index()],
-                self.names[attacker.other().index()],
+                self.fighter_names[attacker],
+                self.fighter_names[defender],
                 atk.attack,
                 def.defense,
                 atk.damage
             )
         });
         let roll = AttackRoll::roll(dice);
-        let faces = self.hit_faces[attacker.index()];
+        let faces = self.hit_faces[attacker * self.fighters.len() + defender];
         // 0: both miss; 1: only black hits; 2: only white hits; 3: both hit.
         let case = usize::from(faces.hits(roll.black)) | usize::from(faces.hits(roll.white)) << 1;
         let bonuses = [
@@ -66,7 +86,7 @@ impl TwinD20 {
         let circle = wounds.mark_if(dealt, self.circles, dealt > 0);
         if L::ON {
             self.narrate_strike(
-                attacker, roll, case, damage, struck, dealt, circle, *wounds, log,
+                attacker, defender, roll, case, damage, struck, dealt, circle, *wounds, log,
             );
         }
         Strike {
@@ -79,7 +99,8 @@ impl TwinD20 {
     #[allow(clippy::too_many_arguments)]
     fn narrate_strike<L: Log>(
         &self,
-        attacker: Side,
+        attacker: usize,
+        defender: usize,
         roll: AttackRoll,
         case: usize,
         damage: u32,
@@ -90,14 +111,14 @@ impl TwinD20 {
         log: &mut L,
     ) {
         let (black, white) = (roll.black, roll.white);
-        let def = &self.fighters[attacker.other().index()];
+        let def = &self.fighters[defender];
         let how = match case {
             0 => return log.say(|| format!("  black {black} and white {white} both miss")),
             1 => "white missed: its last digit",
             2 => "black missed: its last digit",
             _ => "both hit: twice the difference",
         };
-        let bonus = damage - self.fighters[attacker.index()].damage;
+        let bonus = damage - self.fighters[attacker].damage;
         log.say(|| format!("  black {black} white {white}: {how} adds {bonus}: Damage {damage}"));
         if def.coverage > 0 {
             log.say(|| {
@@ -115,7 +136,7 @@ impl TwinD20 {
             log.say(|| {
                 format!(
                     "  {} marks Wound {circle}; wounds now {:?}",
-                    self.names[attacker.other().index()],
+                    self.fighter_names[defender],
                     wounds.list()
                 )
             });

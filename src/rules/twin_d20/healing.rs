@@ -53,6 +53,17 @@ impl TwinD20 {
     pub fn recover<D: Dice, L: Log>(
         &self,
         side: Side,
+        wounds: WoundCircles,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Recovery {
+        self.recover_of(side.index(), wounds, dice, log)
+    }
+
+    /// The healing timeline of fighter number `i` (as in [`TwinD20::fighters`]).
+    pub fn recover_of<D: Dice, L: Log>(
+        &self,
+        i: usize,
         mut wounds: WoundCircles,
         dice: &mut D,
         log: &mut L,
@@ -63,11 +74,11 @@ impl TwinD20 {
             medicine,
             medicine_rolls,
         } = self.plan;
-        let toughness = self.fighters[side.index()].toughness as i32;
+        let toughness = self.fighters[i].toughness as i32;
         log.say(|| {
             format!(
                 "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",
-                self.names[side.index()],
+                self.fighter_names[i],
                 wounds.list()
             )
         });
@@ -96,7 +107,7 @@ impl TwinD20 {
                 });
             }
             if !wounds.any() {
-                log.say(|| format!("{} is whole after {day} days", self.names[side.index()]));
+                log.say(|| format!("{} is whole after {day} days", self.fighter_names[i]));
                 return Recovery {
                     days_to_whole: Some(day),
                     died: false,
@@ -107,7 +118,7 @@ impl TwinD20 {
         log.say(|| {
             format!(
                 "{} still has wounds {:?} at the horizon ({horizon} days)",
-                self.names[side.index()],
+                self.fighter_names[i],
                 wounds.list()
             )
         });

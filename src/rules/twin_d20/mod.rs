@@ -19,6 +19,7 @@
 //! - `aftermath.rs`: the Aftermath (L15): the circle above the most severe Wound, death.
 //! - `healing.rs`: Recovery rolls (L18–L20) and Medicine ("Using Medicine", L22–L24).
 //! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - `skirmish.rs`: a side of several fighters (our design): whom each attacks.
 //! - here: the compiled fighters and point with their tables, and the duel around the attacks
 //!   (our design: who strikes first, rounds, incapacitation above Toughness (L13), the end, the
 //!   Aftermath and healing of both fighters).
@@ -28,6 +29,7 @@ pub mod attack;
 pub mod exchange;
 pub mod healing;
 pub mod schema;
+pub mod skirmish;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod wound_circles;
@@ -39,8 +41,11 @@ use crate::rules::two_d20::HitFaces;
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
+use crate::scenario::schema::Target;
 pub use attack::Strike;
-pub use schema::{ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, Stance, WeaponSpec};
+pub use schema::{
+    ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, Stance, TurnOrder, WeaponSpec,
+};
 pub use wound_circles::WoundCircles;
 
 /// The id scenarios use.
@@ -63,15 +68,28 @@ pub struct Fighter {
     pub protection: u32,
 }
 
-/// A compiled twin-d20 point: both fighters and every table the duel uses.
+/// A compiled twin-d20 point: every fighter of both sides and every table the fight uses.
+///
+/// Fighters are numbered side `a`'s first, then side `b`'s; in a duel fighter 0 is `a` and
+/// fighter 1 is `b`, so a side of one against a side of one is the duel, die for die.
 #[derive(Clone, Debug)]
 pub struct TwinD20 {
-    /// The fighters, `a` then `b`.
-    pub fighters: [Fighter; 2],
-    /// Their names, for narration.
+    /// Every fighter, side `a`'s first.
+    pub fighters: Vec<Fighter>,
+    /// Each side's name: its fighter's for a side of one, else its fighters' names together.
     pub names: [String; 2],
-    /// `hit_faces[s]`: the faces with which side `s` hits the other.
-    hit_faces: [HitFaces; 2],
+    /// Each fighter's name, for narration.
+    pub fighter_names: Vec<String>,
+    /// Each fighter's side.
+    side_of: Vec<Side>,
+    /// Each fighter's target policy.
+    targets: Vec<Target>,
+    /// The fighters on each side.
+    sides: [usize; 2],
+    /// Who attacks in turn within a round, when side `a` (0) or `b` (1) strikes first.
+    order: [Vec<usize>; 2],
+    /// `hit_faces[attacker * n + defender]`: the faces with which one fighter hits another.
+    hit_faces: Vec<HitFaces>,
     /// Damage bonus when one die hits, by the face of the die that missed.
     one_die_bonus: [u32; 32],
     /// Damage bonus when both hit, by the difference between the dice.
@@ -80,8 +98,8 @@ pub struct TwinD20 {
     pub rules: Rules,
     /// `rules.wound_circles`, read on every hit.
     circles: u32,
-    /// Per side: the Aftermath kills a fighter whose marked circle is above this.
-    death_above: [u32; 2],
+    /// Per fighter: the Aftermath kills a fighter whose marked circle is above this.
+    death_above: Vec<u32>,
     /// The healing settings as flat numbers.
     plan: HealingPlan,
     /// The healing settings.
@@ -90,8 +108,21 @@ pub struct TwinD20 {
     pub round_limit: u32,
 }
 
+/// One fighter of a skirmish as compiled: its side, numbers, name and target policy.
+#[derive(Clone, Debug)]
+pub struct Member {
+    /// Its side.
+    pub side: Side,
+    /// Its numbers.
+    pub fighter: Fighter,
+    /// Its name ("Brigand 2").
+    pub name: String,
+    /// Whom it attacks.
+    pub target: Target,
+}
+
 impl TwinD20 {
-    /// Builds the compiled point from compiled fighters and settings.
+    /// Builds the compiled point of a duel from its two fighters and settings.
     pub fn new(
         fighters: [Fighter; 2],
         names: [String; 2],
@@ -99,9 +130,46 @@ impl TwinD20 {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let faces = |attacker: &Fighter, defender: &Fighter| {
-            HitFaces::new(defender.defense, attacker.attack, rules.hit_on_defense)
+        let [a, b] = fighters;
+        let [na, nb] = names;
+        let member = |side, fighter, name| Member {
+            side,
+            fighter,
+            name,
+            target: Target::default(),
         };
+        TwinD20::skirmish(
+            vec![member(Side::A, a, na), member(Side::B, b, nb)],
+            rules,
+            healing,
+            round_limit,
+        )
+    }
+
+    /// Builds the compiled point of a fight between two sides of one or more fighters each
+    /// (`members` in order, side `a`'s first).
+    pub fn skirmish(
+        members: Vec<Member>,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let n = members.len();
+        let sides = [
+            members.iter().filter(|m| m.side == Side::A).count(),
+            members.iter().filter(|m| m.side == Side::B).count(),
+        ];
+        let fighters: Vec<Fighter> = members.iter().map(|m| m.fighter).collect();
+        let mut hit_faces = Vec::with_capacity(n * n);
+        for attacker in &fighters {
+            for defender in &fighters {
+                hit_faces.push(HitFaces::new(
+                    defender.defense,
+                    attacker.attack,
+                    rules.hit_on_defense,
+                ));
+            }
+        }
         let mut one_die_bonus = [0; 32];
         for (face, bonus) in one_die_bonus.iter_mut().enumerate() {
             *bonus = match face % 10 {
@@ -117,16 +185,64 @@ impl TwinD20 {
                 2 * difference as u32
             };
         }
+        let of =
+            |side: Side| -> Vec<usize> { (0..n).filter(|&i| members[i].side == side).collect() };
+        let (team_a, team_b) = (of(Side::A), of(Side::B));
+        let turns = |first: &[usize], second: &[usize]| -> Vec<usize> {
+            match rules.turn_order {
+                TurnOrder::Sides => first.iter().chain(second).copied().collect(),
+                TurnOrder::Alternate => {
+                    let mut order = Vec::with_capacity(n);
+                    for k in 0..first.len().max(second.len()) {
+                        order.extend(first.get(k));
+                        order.extend(second.get(k));
+                    }
+                    order
+                }
+            }
+        };
+        let side_name = |team: &[usize]| -> String {
+            match team {
+                [one] => members[*one].name.clone(),
+                _ => {
+                    // "Brigand ×3", or the group's names in order for a mixed side.
+                    let mut groups: Vec<(String, usize)> = Vec::new();
+                    for &i in team {
+                        let base = skirmish::base_name(&members[i].name, team.len());
+                        match groups.last_mut() {
+                            Some((name, count)) if *name == base => *count += 1,
+                            _ => groups.push((base, 1)),
+                        }
+                    }
+                    groups
+                        .into_iter()
+                        .map(|(name, count)| {
+                            if count > 1 {
+                                format!("{name} ×{count}")
+                            } else {
+                                name
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            }
+        };
         TwinD20 {
             circles: rules.wound_circles.u32(),
-            death_above: fighters.map(|f| f.toughness + rules.death_margin.u32()),
+            death_above: fighters
+                .iter()
+                .map(|f| f.toughness + rules.death_margin.u32())
+                .collect(),
             plan: HealingPlan::new(&healing),
-            hit_faces: [
-                faces(&fighters[0], &fighters[1]),
-                faces(&fighters[1], &fighters[0]),
-            ],
+            names: [side_name(&team_a), side_name(&team_b)],
+            order: [turns(&team_a, &team_b), turns(&team_b, &team_a)],
+            fighter_names: members.iter().map(|m| m.name.clone()).collect(),
+            side_of: members.iter().map(|m| m.side).collect(),
+            targets: members.iter().map(|m| m.target).collect(),
+            sides,
+            hit_faces,
             fighters,
-            names,
             one_die_bonus,
             both_dice_bonus,
             rules,
@@ -137,15 +253,20 @@ impl TwinD20 {
 
     /// The same point with other healing settings.
     pub fn with_healing(self, healing: Healing) -> Self {
-        TwinD20::new(
-            self.fighters,
-            self.names,
-            self.rules,
-            healing,
-            self.round_limit,
-        )
+        let members = (0..self.fighters.len())
+            .map(|i| Member {
+                side: self.side_of[i],
+                fighter: self.fighters[i],
+                name: self.fighter_names[i].clone(),
+                target: self.targets[i],
+            })
+            .collect();
+        TwinD20::skirmish(members, self.rules, healing, self.round_limit)
     }
 }
+
+/// The most fighters a point holds: a full side each.
+pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
 
 impl Ruleset for TwinD20 {
     fn shape(&self) -> TallyShape {
@@ -154,11 +275,16 @@ impl Ruleset for TwinD20 {
             max_damage: 80,
             horizon_days: self.healing.horizon_days.u32(),
             extras: &[],
+            sides: [self.sides[0] as u32, self.sides[1] as u32],
         }
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let mut wounds = [WoundCircles::default(); 2];
+        let n = self.fighters.len();
+        let mut wounds = [WoundCircles::default(); MAX_FIGHTERS];
+        let mut out = [false; MAX_FIGHTERS];
+        let mut kept = [usize::MAX; MAX_FIGHTERS];
+        let mut standing = self.sides;
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -166,45 +292,66 @@ impl Ruleset for TwinD20 {
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
-            for attacker in [first, first.other()] {
+            for &attacker in &self.order[first.index()] {
+                if out[attacker] {
+                    continue;
+                }
                 if dice.exhausted() {
                     break 'duel;
                 }
-                let defender = attacker.other();
-                let strike = self.strike(attacker, &mut wounds[defender.index()], dice, log);
-                tally.record_hit(attacker, strike.dealt, strike.hit);
-                let fighter = &self.fighters[defender.index()];
-                if wounds[defender.index()].highest() > fighter.toughness {
+                let Some(defender) =
+                    self.choose(attacker, &out[..n], &wounds[..n], &mut kept[..n], dice, log)
+                else {
+                    break 'duel;
+                };
+                let strike =
+                    self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
+                let side = self.side_of[attacker];
+                tally.record_hit(side, strike.dealt, strike.hit);
+                let fighter = &self.fighters[defender];
+                if wounds[defender].highest() > fighter.toughness {
+                    out[defender] = true;
+                    let fallen = side.other();
+                    standing[fallen.index()] -= 1;
+                    let last = standing[fallen.index()] == 0;
                     log.say(|| {
+                        let end = if last {
+                            format!(": {} wins", self.names[side.index()])
+                        } else {
+                            String::new()
+                        };
                         format!(
-                            "{} is incapacitated (Wound {} above Toughness {}): {} wins",
-                            self.names[defender.index()],
-                            wounds[defender.index()].highest(),
+                            "{} is incapacitated (Wound {} above Toughness {}){end}",
+                            self.fighter_names[defender],
+                            wounds[defender].highest(),
                             fighter.toughness,
-                            self.names[attacker.index()]
                         )
                     });
-                    winner = Some(attacker);
-                    break 'duel;
+                    if last {
+                        winner = Some(side);
+                        break 'duel;
+                    }
                 }
             }
         }
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
-        let mut dead = [false; 2];
-        for side in Side::BOTH {
-            dead[side.index()] = self.aftermath(side, &mut wounds[side.index()], log);
+        let mut dead = [false; MAX_FIGHTERS];
+        let mut deaths = [0u32; 2];
+        for i in 0..n {
+            dead[i] = self.aftermath_of(i, &mut wounds[i], log);
+            deaths[self.side_of[i].index()] += u32::from(dead[i]);
         }
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
-            dead,
+            dead: deaths,
         });
-        for side in Side::BOTH {
-            if !dead[side.index()] && wounds[side.index()].any() {
-                let recovery = self.recover(side, wounds[side.index()], dice, log);
-                tally.record_recovery(side, &recovery);
+        for i in 0..n {
+            if !dead[i] && wounds[i].any() {
+                let recovery = self.recover_of(i, wounds[i], dice, log);
+                tally.record_recovery(self.side_of[i], &recovery);
             }
         }
     }

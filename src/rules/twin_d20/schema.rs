@@ -8,7 +8,7 @@
 //! attack, armour defense, the number of wound circles) are the designs recorded in
 //! `docs/rules/twin-d20.md`.
 
-use super::{Fighter, TwinD20};
+use super::{Fighter, Member, TwinD20};
 use crate::rules::{FirstStrike, Parameter};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
@@ -22,6 +22,12 @@ use serde::{Deserialize, Serialize};
 pub struct FighterSpec {
     /// Shown in reports and traces; defaults to `a` / `b`.
     pub name: Option<String>,
+    /// Copies of this fighter on its side ("Brigand 1", "Brigand 2", ...); 1 when absent.
+    #[serde(default)]
+    pub count: Option<crate::scenario::fields::Ranged<1, { crate::scenario::schema::MAX_SIDE }>>,
+    /// Whom the fighter attacks when several foes are in the fight.
+    #[serde(default)]
+    pub target: Option<crate::scenario::schema::Target>,
     /// The Attack value: a die hits when no higher than it.
     pub attack: Ranged<0, 40>,
     /// The Defense value: a die hits when above it.
@@ -104,6 +110,22 @@ pub struct Rules {
     pub first_strike: FirstStrike,
     /// Attack and Defense traded by the aggressive and defensive stances.
     pub stance_shift: Ranged<0, 20>,
+    /// Who attacks in turn within a round when a side has several fighters.
+    pub turn_order: TurnOrder,
+}
+
+/// Who attacks in turn within a round when a side has several fighters (the text has one
+/// attack and no turns; `docs/rules/twin-d20.md` records the reading).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnOrder {
+    /// Every fighter of the side striking first, in roster order, then every fighter of the
+    /// other: a side's strikes land together, as a volley.
+    #[default]
+    Sides,
+    /// The first of each side, then the second of each, and so on (the side striking first
+    /// leads each pair).
+    Alternate,
 }
 
 impl Default for Rules {
@@ -118,6 +140,7 @@ impl Default for Rules {
             wound_circles: Ranged::new(40),
             first_strike: FirstStrike::Random,
             stance_shift: Ranged::new(2),
+            turn_order: TurnOrder::Sides,
         }
     }
 }
@@ -205,6 +228,12 @@ pub const PARAMETERS: &[Parameter] = &[
     },
     Parameter {
         section: "rules",
+        key: "turn_order",
+        default: "\"sides\"",
+        doc: "a side of several: sides (the side striking first, each fighter in order, then the other) or alternate (first of each side, then second of each, ...)",
+    },
+    Parameter {
+        section: "rules",
         key: "stance_shift",
         default: "2",
         doc: "Attack/Defense traded by the aggressive and defensive stances",
@@ -282,6 +311,18 @@ pub const PARAMETERS: &[Parameter] = &[
         doc: "normal, aggressive (+Attack -Defense) or defensive (-Attack +Defense)",
     },
     Parameter {
+        section: "a / b",
+        key: "count",
+        default: "1",
+        doc: "copies of this fighter on its side (1-16): \"Brigand 1\", \"Brigand 2\", ...; [[a]] makes a mixed side",
+    },
+    Parameter {
+        section: "a / b",
+        key: "target",
+        default: "\"same\"",
+        doc: "whom it attacks while several foes stand: same (one foe until out), weakest, strongest, random (a die)",
+    },
+    Parameter {
         section: "weapons.<name>",
         key: "damage",
         default: "required",
@@ -317,43 +358,49 @@ impl TwinD20 {
     /// Compiles a scenario file into a point, resolving weapon and armour names.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
         let rules = file.rules.clone();
-        let mut fighters = [None, None];
+        let mut members = Vec::new();
         for side in Side::BOTH {
-            let spec = file.fighter(side);
-            let key = side.key();
-            let (weapon, armour) = file.equipment(side, source)?;
-            let shift = rules.stance_shift.i32();
-            let (attack_shift, defense_shift) = match spec.stance {
-                Stance::Normal => (0, 0),
-                Stance::Aggressive => (shift, -shift),
-                Stance::Defensive => (-shift, shift),
-            };
-            if spec.toughness.get() >= rules.wound_circles.get() {
-                return Err(source.error_at(
-                    spec.toughness.span(),
-                    Some(&format!("{key}.toughness")),
-                    format!(
-                        "Toughness {} leaves no circle above it on a sheet of {} wound circles; expected less than rules.wound_circles",
-                        spec.toughness.get(),
-                        rules.wound_circles.get()
-                    ),
-                ));
+            let roster = file.roster(side, source)?;
+            for enlisted in roster {
+                let spec = &file.side(side).entries[enlisted.entry];
+                let key = side.key();
+                let (weapon, armour) = file.equipment_of(side, spec, source)?;
+                let shift = rules.stance_shift.i32();
+                let (attack_shift, defense_shift) = match spec.stance {
+                    Stance::Normal => (0, 0),
+                    Stance::Aggressive => (shift, -shift),
+                    Stance::Defensive => (-shift, shift),
+                };
+                if spec.toughness.get() >= rules.wound_circles.get() {
+                    return Err(source.error_at(
+                        spec.toughness.span(),
+                        Some(&format!("{key}.toughness")),
+                        format!(
+                            "Toughness {} leaves no circle above it on a sheet of {} wound circles; expected less than rules.wound_circles",
+                            spec.toughness.get(),
+                            rules.wound_circles.get()
+                        ),
+                    ));
+                }
+                members.push(Member {
+                    side,
+                    fighter: Fighter {
+                        attack: spec.attack.i32() + weapon.attack.i32() + attack_shift,
+                        defense: spec.defense.i32()
+                            + armour.map_or(0, |a| a.defense.i32())
+                            + defense_shift,
+                        toughness: spec.toughness.u32(),
+                        damage: weapon.damage.u32(),
+                        coverage: armour.map_or(0, |a| a.coverage.u32()),
+                        protection: armour.map_or(0, |a| a.protection.u32()),
+                    },
+                    name: enlisted.name,
+                    target: enlisted.target,
+                });
             }
-            fighters[side.index()] = Some(Fighter {
-                attack: spec.attack.i32() + weapon.attack.i32() + attack_shift,
-                defense: spec.defense.i32() + armour.map_or(0, |a| a.defense.i32()) + defense_shift,
-                toughness: spec.toughness.u32(),
-                damage: weapon.damage.u32(),
-                coverage: armour.map_or(0, |a| a.coverage.u32()),
-                protection: armour.map_or(0, |a| a.protection.u32()),
-            });
         }
-        let [Some(a), Some(b)] = fighters else {
-            unreachable!("both sides compiled above")
-        };
-        Ok(TwinD20::new(
-            [a, b],
-            [file.fighter_name(Side::A), file.fighter_name(Side::B)],
+        Ok(TwinD20::skirmish(
+            members,
             rules,
             file.healing.clone(),
             file.round_limit.u32(),

@@ -178,6 +178,7 @@ impl Ruleset for WoundLevels {
             max_damage: 20,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
+            sides: [1, 1],
         }
     }
 
@@ -287,7 +288,7 @@ impl Ruleset for WoundLevels {
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
-            dead,
+            dead: dead.map(u32::from),
         });
         for side in Side::BOTH {
             let damage = states[side.index()].damage;

@@ -23,6 +23,12 @@ use serde::{Deserialize, Serialize};
 pub struct FighterSpec {
     /// Shown in reports and traces.
     pub name: Option<String>,
+    /// Copies of this fighter on its side ("Brigand 1", "Brigand 2", ...); 1 when absent.
+    #[serde(default)]
+    pub count: Option<crate::scenario::fields::Ranged<1, { crate::scenario::schema::MAX_SIDE }>>,
+    /// Whom the fighter attacks when several foes are in the fight.
+    #[serde(default)]
+    pub target: Option<crate::scenario::schema::Target>,
     /// Melee skill level (also thrown melee weapons).
     #[serde(default)]
     pub melee: Level,
@@ -486,6 +492,7 @@ pub const PARAMETERS: &[Parameter] = &[
 impl WoundLevels {
     /// Compiles a scenario file.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
+        file.one_each(source, "wound-levels")?;
         let rules = file.rules.clone();
         for (key, list) in [
             ("rules.wound_penalties", &rules.wound_penalties),

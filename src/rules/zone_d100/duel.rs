@@ -34,6 +34,7 @@ impl Ruleset for ZoneD100 {
             max_damage: 5,
             horizon_days: self.horizon_days,
             extras: EXTRAS,
+            sides: [1, 1],
         }
     }
 
@@ -205,7 +206,7 @@ impl Ruleset for ZoneD100 {
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
-            dead,
+            dead: dead.map(u32::from),
         });
         // The healing sequence for every survivor with injuries, bleeding or shock to recover from.
         for side in Side::BOTH {

@@ -108,6 +108,7 @@ pub struct ZoneD100 {
 impl ZoneD100 {
     /// Compiles a scenario file.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
+        file.one_each(source, "zone-d100")?;
         let fighters = schema::fighters(file, source)?;
         let names = [file.fighter_name(Side::A), file.fighter_name(Side::B)];
         Ok(ZoneD100 {

@@ -201,6 +201,7 @@ impl Ruleset for Recovery {
             max_damage: 5,
             horizon_days: self.horizon_days,
             extras: EXTRAS,
+            sides: [1, 1],
         }
     }
 
@@ -208,7 +209,7 @@ impl Ruleset for Recovery {
         tally.record_duel(&DuelOutcome {
             winner: None,
             rounds: 0,
-            dead: [false, false],
+            dead: [0, 0],
         });
         let shock_of = |i: usize| {
             self.start

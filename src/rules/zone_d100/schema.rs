@@ -27,6 +27,12 @@ use serde::Deserialize;
 pub struct FighterSpec {
     /// Shown in reports and traces.
     pub name: Option<String>,
+    /// Copies of this fighter on its side ("Brigand 1", "Brigand 2", ...); 1 when absent.
+    #[serde(default)]
+    pub count: Option<crate::scenario::fields::Ranged<1, { crate::scenario::schema::MAX_SIDE }>>,
+    /// Whom the fighter attacks when several foes are in the fight.
+    #[serde(default)]
+    pub target: Option<crate::scenario::schema::Target>,
     /// Melee ML with the weapon.
     pub melee_ml: Ranged<0, 150>,
     /// Dodge ML.

@@ -1,0 +1,311 @@
+//! A side of several fighters (our design: the text has one attack and no turns, see
+//! `docs/rules/twin-d20.md`): whom each fighter attacks among the foes still in the fight, by
+//! its target policy. The turn order within a round is `rules.turn_order`, built with the
+//! point ([`TwinD20::skirmish`]); the fight itself is [`TwinD20`]'s trial, which for a side of
+//! one against a side of one is the duel, die for die (no choice, no die).
+
+use super::{TwinD20, WoundCircles};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::scenario::schema::Target;
+use crate::stats::Side;
+
+impl TwinD20 {
+    /// The fighters of one side, by number.
+    pub(super) fn team(&self, side: Side) -> std::ops::Range<usize> {
+        match side {
+            Side::A => 0..self.sides[0],
+            Side::B => self.sides[0]..self.fighters.len(),
+        }
+    }
+
+    /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
+    /// not), by its target policy; `kept` is each fighter's foe under `same`. `None` when no
+    /// foe is left. A random choice rolls a die only when there is a choice.
+    pub(super) fn choose<D: Dice, L: Log>(
+        &self,
+        attacker: usize,
+        out: &[bool],
+        wounds: &[WoundCircles],
+        kept: &mut [usize],
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<usize> {
+        let foes = self.team(self.side_of[attacker].other());
+        let standing = foes.clone().filter(|&f| !out[f]).count();
+        let first = foes.clone().find(|&f| !out[f])?;
+        if standing == 1 {
+            kept[attacker] = first;
+            return Some(first);
+        }
+        let policy = self.targets[attacker];
+        let chosen = match policy {
+            Target::Random => {
+                let k = dice.d(
+                    standing as u32,
+                    "d(foes standing): whom the attacker attacks",
+                ) as usize;
+                foes.clone()
+                    .filter(|&f| !out[f])
+                    .nth(k.saturating_sub(1))
+                    .unwrap_or(first)
+            }
+            // Most hurt: the highest Wound marked; the first in the roster among equals.
+            Target::Weakest => foes.clone().filter(|&f| !out[f]).fold(first, |best, f| {
+                if wounds[f].highest() > wounds[best].highest() {
+                    f
+                } else {
+                    best
+                }
+            }),
+            Target::Strongest => foes.clone().filter(|&f| !out[f]).fold(first, |best, f| {
+                if wounds[f].highest() < wounds[best].highest() {
+                    f
+                } else {
+                    best
+                }
+            }),
+            Target::Same => {
+                let held = kept[attacker];
+                if foes.contains(&held) && !out[held] {
+                    held
+                } else {
+                    first
+                }
+            }
+        };
+        kept[attacker] = chosen;
+        log.say(|| {
+            let why = match policy {
+                Target::Random => ("picked by a die", "random"),
+                Target::Weakest => ("the most hurt", "weakest"),
+                Target::Strongest => ("the least hurt", "strongest"),
+                Target::Same => ("the foe it keeps to while it stands", "same"),
+            };
+            format!(
+                "{} picks {}: {} of {standing} foes standing (target = {})",
+                self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
+            )
+        });
+        Some(chosen)
+    }
+}
+
+/// A numbered name without its number ("Brigand 2" is a "Brigand") when a side of `size`
+/// numbers its fighters.
+pub(super) fn base_name(name: &str, size: usize) -> String {
+    match name.rsplit_once(' ') {
+        Some((base, n)) if size > 1 && n.parse::<usize>().is_ok() => base.to_owned(),
+        _ => name.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::fighter;
+    use super::super::{Healing, Member, Rules, TurnOrder};
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::{FirstStrike, Ruleset};
+    use crate::scenario::fields::Ranged;
+    use crate::stats::Tally;
+
+    /// Knights (side a) against brigands (side b): Attack 12, Defense 6, Damage 2; a knight has
+    /// Toughness 8, a brigand 5. Side a strikes first; no Recovery roll falls in the horizon.
+    fn knights_and_brigands(knights: &[Target], brigands: usize, turn_order: TurnOrder) -> TwinD20 {
+        let mut members = Vec::new();
+        for (k, &target) in knights.iter().enumerate() {
+            members.push(Member {
+                side: Side::A,
+                fighter: fighter(12, 6, 8, 2),
+                name: if knights.len() == 1 {
+                    "Knight".into()
+                } else {
+                    format!("Knight {}", k + 1)
+                },
+                target,
+            });
+        }
+        for k in 0..brigands {
+            members.push(Member {
+                side: Side::B,
+                fighter: fighter(12, 6, 5, 2),
+                name: format!("Brigand {}", k + 1),
+                target: Target::Same,
+            });
+        }
+        let rules = Rules {
+            first_strike: FirstStrike::A,
+            turn_order,
+            ..Rules::default()
+        };
+        let healing = Healing {
+            horizon_days: Ranged::new(1),
+            ..Healing::default()
+        };
+        TwinD20::skirmish(members, rules, healing, 50)
+    }
+
+    /// One whole fight on scripted dice; every die must be used.
+    fn fight(model: &TwinD20, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        (tally, story)
+    }
+
+    // black 3 misses Defense 6, white 11 hits: Damage 2 + 3 = Wound 5; black 3, white 7: 5
+    // again, circle 5 taken, Wound 6 above Toughness 5. 1 and 2 both miss.
+    const WOUND_5: [u32; 2] = [3, 11];
+    const WOUND_6: [u32; 2] = [3, 7];
+    const MISS: [u32; 2] = [1, 2];
+
+    #[test]
+    fn a_side_wins_when_every_foe_is_out_and_same_keeps_to_one_foe() {
+        let model = knights_and_brigands(&[Target::Same], 2, TurnOrder::Sides);
+        assert_eq!(model.names, ["Knight".to_owned(), "Brigand ×2".to_owned()]);
+        let dice: Vec<u32> = [WOUND_5, MISS, MISS, WOUND_6, MISS, WOUND_5, MISS, WOUND_6].concat();
+        let (tally, story) = fight(&model, &dice);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.rounds.bins()[4], 1);
+        assert_eq!(tally.recovery[1].patients, 2, "both brigands wounded");
+        assert_eq!(tally.fighter_trials(1), 2);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight strikes first",
+                "round 1",
+                "Knight picks Brigand 1: the foe it keeps to while it stands of 2 foes standing (target = same)",
+                "Brigand 1 marks Wound 5",
+                "Brigand 1 attacks Knight",
+                "Brigand 2 attacks Knight",
+                "round 2",
+                "Brigand 1 marks Wound 6",
+                "Brigand 1 is incapacitated (Wound 6 above Toughness 5)\n",
+                "Brigand 2 attacks Knight",
+                "round 3",
+                "Knight attacks Brigand 2",
+                "round 4",
+                "Brigand 2 is incapacitated (Wound 6 above Toughness 5): Knight wins",
+            ],
+        );
+        assert!(!story.contains("Brigand 1 attacks Knight: Attack 12 vs Defense 6, Damage 2\n  black 1 white 2 both miss\nround 3"), "{story}");
+    }
+
+    #[test]
+    fn random_rolls_a_die_only_when_there_is_a_choice() {
+        let model = knights_and_brigands(&[Target::Random], 2, TurnOrder::Sides);
+        // Round 1: a d2 picks Brigand 2; round 2: Brigand 2 out with the d2 picking it again;
+        // round 3: one foe standing, no die.
+        let dice: Vec<u32> = [
+            &[2][..],
+            &WOUND_5,
+            &MISS,
+            &MISS,
+            &[2],
+            &WOUND_6,
+            &MISS,
+            &WOUND_5,
+            &MISS,
+            &WOUND_6,
+        ]
+        .concat();
+        let (tally, story) = fight(&model, &dice);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight picks Brigand 2: picked by a die of 2 foes standing (target = random)",
+                "Brigand 2 is incapacitated",
+                "round 3",
+                "Knight attacks Brigand 1",
+                "Brigand 1 is incapacitated (Wound 6 above Toughness 5): Knight wins",
+            ],
+        );
+    }
+
+    #[test]
+    fn weakest_turns_on_the_most_hurt_and_strongest_on_the_least() {
+        for (target, second) in [
+            (Target::Weakest, "Brigand 1"),
+            (Target::Strongest, "Brigand 2"),
+        ] {
+            let model = knights_and_brigands(&[Target::Same, target], 2, TurnOrder::Sides);
+            // Knight 1 wounds Brigand 1 (Wound 5); Knight 2 then picks by its policy and
+            // misses; both brigands miss. Then the round limit... cut short: scripted dice run out.
+            let dice: Vec<u32> = [WOUND_5, MISS, MISS, MISS].concat();
+            let mut scripted = ScriptedDice::new(dice.clone());
+            let mut tally = Tally::new(model.shape());
+            let mut log = VecLog::default();
+            model.trial(&mut scripted, &mut log, &mut tally);
+            let story = log.lines.join("\n");
+            assert!(
+                story.contains(&format!("Knight 2 picks {second}:")),
+                "{target:?}: {story}"
+            );
+        }
+    }
+
+    #[test]
+    fn alternate_interleaves_the_sides_and_sides_strikes_as_a_volley() {
+        for (order, expected) in [
+            (
+                TurnOrder::Alternate,
+                [
+                    "Knight 1 attacks",
+                    "Brigand 1 attacks",
+                    "Knight 2 attacks",
+                    "Brigand 2 attacks",
+                ],
+            ),
+            (
+                TurnOrder::Sides,
+                [
+                    "Knight 1 attacks",
+                    "Knight 2 attacks",
+                    "Brigand 1 attacks",
+                    "Brigand 2 attacks",
+                ],
+            ),
+        ] {
+            let model = knights_and_brigands(&[Target::Same, Target::Same], 2, order);
+            let dice: Vec<u32> = [MISS, MISS, MISS, MISS].concat();
+            let mut scripted = ScriptedDice::new(dice);
+            let mut tally = Tally::new(model.shape());
+            let mut log = VecLog::default();
+            model.trial(&mut scripted, &mut log, &mut tally);
+            let story = log.lines.join("\n");
+            crate::log::assert_in_order(&story, &expected);
+        }
+    }
+
+    #[test]
+    fn the_dead_of_a_side_are_pooled_over_its_fighters() {
+        let mut model = knights_and_brigands(&[Target::Same], 2, TurnOrder::Sides);
+        model.rules.death_margin = Ranged::new(0);
+        let model = TwinD20::skirmish(
+            (0..3)
+                .map(|i| Member {
+                    side: if i == 0 { Side::A } else { Side::B },
+                    fighter: model.fighters[i],
+                    name: model.fighter_names[i].clone(),
+                    target: Target::Same,
+                })
+                .collect(),
+            model.rules.clone(),
+            model.healing.clone(),
+            50,
+        );
+        // As the first test: both brigands end at Wound 6, the Aftermath marks 7, above
+        // Toughness 5 + margin 0: both dead.
+        let dice: Vec<u32> = [WOUND_5, MISS, MISS, WOUND_6, MISS, WOUND_5, MISS, WOUND_6].concat();
+        let (tally, _) = fight(&model, &dice);
+        assert_eq!(tally.dead, [0, 2]);
+        assert_eq!(tally.fighter_trials(1), 2, "a dead rate of 2 in 2");
+    }
+}

@@ -1,0 +1,155 @@
+//! Sides of several fighters (issue 36), end to end: a side of one written with `count = 1`
+//! is the duel, byte for byte; more brigands beat the knight more often; rulesets that do not
+//! simulate sides of several yet refuse them at the side; names and bounds.
+
+mod common;
+use common::duelsim;
+use std::path::{Path, PathBuf};
+
+const DUEL: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
+const BAND: &str = "scenarios/twin-d20/knight-vs-three-brigands.toml";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-skirmish-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn run(file: &Path, out: &Path, trials: &str) {
+    let o = duelsim(&[
+        "run",
+        &file.to_string_lossy(),
+        "-q",
+        "--trials",
+        trials,
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_side_of_one_written_with_count_1_is_the_duel_byte_for_byte() {
+    let dir = scratch("one");
+    let shipped = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(DUEL).as_path());
+    let counted = shipped.replace(
+        "name = \"Brigand\"",
+        "name = \"Brigand\"\ncount = 1\ntarget = \"random\"",
+    );
+    assert_ne!(counted, shipped);
+    let file = dir.join("counted.toml");
+    std::fs::write(&file, counted).unwrap_or_else(|e| panic!("{e}"));
+    run(Path::new(DUEL), &dir.join("duel"), "20000");
+    run(&file, &dir.join("counted"), "20000");
+    for table in ["summary.csv", "distributions.csv", "tables/results.md"] {
+        assert_eq!(
+            read(&dir.join("duel").join(table)),
+            read(&dir.join("counted").join(table)),
+            "{table}"
+        );
+    }
+}
+
+#[test]
+fn each_brigand_more_lowers_the_knights_win_rate() {
+    let dir = scratch("band");
+    let n = 20_000.0;
+    run(Path::new(BAND), &dir.join("out"), "20000");
+    let summary = read(&dir.join("out/summary.csv"));
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name);
+    let (Some(count), Some(win)) = (column("b.count"), column("a_win_rate")) else {
+        panic!("{summary}");
+    };
+    let rates: Vec<(String, f64)> = lines
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (
+                cells[count].to_owned(),
+                cells[win].parse().unwrap_or(f64::NAN),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rates.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>(),
+        ["1", "2", "3", "4"]
+    );
+    for pair in rates.windows(2) {
+        let (p, q) = (pair[0].1, pair[1].1);
+        // The standard error of a difference of two independent rates: larger than that of
+        // rates on common dice, so 4.5 of them is a strict margin.
+        let se = (p * (1.0 - p) / n + q * (1.0 - q) / n).sqrt();
+        assert!(p - q > 4.5 * se, "{rates:?}");
+    }
+}
+
+#[test]
+fn a_mixed_side_is_numbered_by_name_and_a_side_is_bounded() {
+    let dir = scratch("mixed");
+    let shipped = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(DUEL).as_path());
+    let brigand = shipped
+        .split("[b]\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n\n").next())
+        .unwrap_or_default()
+        .to_owned();
+    let mixed = shipped.replace(
+        &format!("[b]\n{brigand}"),
+        &format!(
+            "[[b]]\n{brigand}\ncount = 2\n\n[[b]]\n{}\n",
+            brigand.replace("Brigand", "Archer")
+        ),
+    );
+    let file = dir.join("mixed.toml");
+    std::fs::write(&file, &mixed).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["trace", &file.to_string_lossy(), "--seed", "5"]);
+    let story = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for name in ["Brigand 1", "Brigand 2", "Archer"] {
+        assert!(story.contains(name), "{name}: {story}");
+    }
+    assert!(
+        !story.contains("Archer 1"),
+        "a name borne once is not numbered"
+    );
+    // 17 on a side is past the bound: refused at the side.
+    let many = shipped.replace("name = \"Brigand\"", "name = \"Brigand\"\ncount = 17");
+    std::fs::write(&file, many).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("b.count"), "{err}");
+}
+
+#[test]
+fn rulesets_without_sides_of_several_yet_refuse_them_at_the_side() {
+    let dir = scratch("refused");
+    for file in [
+        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        "scenarios/guard-pierce/cudgel-vs-sword.toml",
+        "scenarios/wound-levels/bruiser-vs-fencer.toml",
+        "scenarios/zone-d100/broadsword-vs-spear.toml",
+    ] {
+        let text = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file).as_path());
+        let at = text
+            .find("[b]\n")
+            .unwrap_or_else(|| panic!("{file} has [b]"));
+        let two = format!("{}[b]\ncount = 2\n{}", &text[..at], &text[at + 4..])
+            .replace("\"../../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR")));
+        let path = dir.join("two.toml");
+        std::fs::write(&path, two).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&["check", &path.to_string_lossy()]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{file}: {err}");
+        assert!(
+            err.contains("two.toml:") && err.contains(": b: holds several fighters"),
+            "{file}: {err}"
+        );
+    }
+}
