@@ -343,7 +343,9 @@ impl TallyShape {
             + 1
             + 2 * (u64::from(self.max_damage) + 1)
             + 2 * (u64::from(self.horizon_days) + 1 + 101 + 5);
-        let counts = bins + self.extras.len() as u64 + 8 + 1 + 3 * PAIRED.len() as u64 + 2;
+        let fighters = 9 * u64::from(self.sides[0] + self.sides[1]);
+        let counts =
+            bins + self.extras.len() as u64 + 8 + 1 + 3 * PAIRED.len() as u64 + 2 + fighters;
         4096 + 41 * counts
     }
 }
@@ -489,6 +491,79 @@ impl Paired {
     }
 }
 
+/// One fighter's counts over a set of trials (`fighters.csv`): how often it was out of the
+/// fight, dead, wounded, and its healing as a patient.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FighterTally {
+    /// Trials it ended out of the fight (incapacitated, dead or fled).
+    pub out: u64,
+    /// Trials it ended dead (in the fight or its aftermath).
+    pub dead: u64,
+    /// Trials it survived wounded: a patient.
+    pub patients: u64,
+    /// Patients still wounded at the horizon.
+    pub unhealed: u64,
+    /// Patients dead in recovery.
+    pub deaths: u64,
+    /// Patients left with lasting impairment.
+    pub impaired: u64,
+    /// Patients whole within the horizon.
+    pub healed: u64,
+    /// Their days to whole, summed.
+    pub healed_days: u64,
+}
+
+impl FighterTally {
+    /// The counts in [`Tally::to_text`] order.
+    fn counts(&self) -> [u64; 8] {
+        [
+            self.out,
+            self.dead,
+            self.patients,
+            self.unhealed,
+            self.deaths,
+            self.impaired,
+            self.healed,
+            self.healed_days,
+        ]
+    }
+
+    fn from_counts(c: [u64; 8]) -> Self {
+        let [
+            out,
+            dead,
+            patients,
+            unhealed,
+            deaths,
+            impaired,
+            healed,
+            healed_days,
+        ] = c;
+        FighterTally {
+            out,
+            dead,
+            patients,
+            unhealed,
+            deaths,
+            impaired,
+            healed,
+            healed_days,
+        }
+    }
+
+    /// Counts one patient's healing.
+    #[inline]
+    fn record(&mut self, r: &Recovery) {
+        let whole = r.days_to_whole.is_some();
+        self.patients += 1;
+        self.unhealed += u64::from(!whole & !r.died);
+        self.deaths += u64::from(r.died);
+        self.impaired += u64::from(r.impairment > 0);
+        self.healed += u64::from(whole);
+        self.healed_days += u64::from(r.days_to_whole.unwrap_or(0));
+    }
+}
+
 /// Everything counted over a set of trials. Allocated once per chunk, merged exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tally {
@@ -501,6 +576,8 @@ pub struct Tally {
     pub dead: [u64; 2],
     /// Each side's fighters, as many as the point's [`TallyShape::sides`].
     pub sides: [u32; 2],
+    /// Each fighter's counts, side `a`'s first (in a duel: `a`, then `b`).
+    pub fighters: Vec<FighterTally>,
     /// Rounds each duel lasted.
     pub rounds: Histogram,
     /// Damage dealt by each hit, after armour (0 when the armour stopped it all), by the
@@ -555,6 +632,7 @@ impl Tally {
             ends: [0; 3],
             dead: [0; 2],
             sides: shape.sides,
+            fighters: vec![FighterTally::default(); (shape.sides[0] + shape.sides[1]) as usize],
             rounds: Histogram::new(shape.round_limit as usize + 1),
             hit_damage: [
                 Histogram::new(shape.max_damage as usize + 1),
@@ -612,6 +690,16 @@ impl Tally {
         for side in Side::BOTH {
             self.dead[side.index()] += u64::from(outcome.dead[side.index()]);
         }
+        // A duel's fighters are its sides: the loser is out, the dead are dead. A ruleset with
+        // sides of several counts each fighter itself ([`Tally::record_fighter`]).
+        if self.sides == [1, 1] {
+            if let Some(winner) = outcome.winner {
+                self.fighters[winner.other().index()].out += 1;
+            }
+            for side in Side::BOTH {
+                self.fighters[side.index()].dead += u64::from(outcome.dead[side.index()]);
+            }
+        }
         self.rounds.add(outcome.rounds);
         self.rounds_fought += u64::from(outcome.rounds);
     }
@@ -630,10 +718,29 @@ impl Tally {
         pooled
     }
 
-    /// Counts one wounded survivor's healing timeline.
+    /// Counts one wounded survivor's healing timeline (in a duel, the fighter of `side`).
     #[inline]
     pub fn record_recovery(&mut self, side: Side, recovery: &Recovery) {
         self.recovery[side.index()].record(recovery);
+        if self.sides == [1, 1] {
+            self.fighters[side.index()].record(recovery);
+        }
+    }
+
+    /// Counts how one fighter of a side of several (fighter `i`, side `a`'s first) ended a
+    /// fight: out of it, dead.
+    #[inline]
+    pub fn record_fighter(&mut self, i: usize, out: bool, dead: bool) {
+        let f = &mut self.fighters[i];
+        f.out += u64::from(out);
+        f.dead += u64::from(dead);
+    }
+
+    /// Counts the healing timeline of fighter `i` of `side`, a side of several.
+    #[inline]
+    pub fn record_recovery_of(&mut self, i: usize, side: Side, recovery: &Recovery) {
+        self.recovery[side.index()].record(recovery);
+        self.fighters[i].record(recovery);
     }
 
     /// Adds `n` to the ruleset's own count number `index`.
@@ -658,6 +765,20 @@ impl Tally {
             *mine += theirs;
         }
         self.trials += o.trials;
+        for (mine, theirs) in self.fighters.iter_mut().zip(&o.fighters) {
+            for (m, t) in [
+                (&mut mine.out, theirs.out),
+                (&mut mine.dead, theirs.dead),
+                (&mut mine.patients, theirs.patients),
+                (&mut mine.unhealed, theirs.unhealed),
+                (&mut mine.deaths, theirs.deaths),
+                (&mut mine.impaired, theirs.impaired),
+                (&mut mine.healed, theirs.healed),
+                (&mut mine.healed_days, theirs.healed_days),
+            ] {
+                *m += t;
+            }
+        }
         for i in 0..2 {
             self.dead[i] += o.dead[i];
             self.recovery[i].merge(&o.recovery[i]);
@@ -710,6 +831,9 @@ impl Tally {
             line("impairment", &mut r.impairment.words());
         }
         line("extra", &mut self.extra.iter().map(u64::to_string));
+        for f in &self.fighters {
+            line("fighter", &mut f.counts().iter().map(u64::to_string));
+        }
         let p = &self.paired;
         line(
             "paired",
@@ -762,6 +886,11 @@ impl Tally {
             r.impairment.read_words(next("impairment")?)?;
         }
         fixed(next("extra")?, &mut t.extra)?;
+        for f in &mut t.fighters {
+            let mut counts = [0; 8];
+            fixed(next("fighter")?, &mut counts)?;
+            *f = FighterTally::from_counts(counts);
+        }
         let paired = lines.next()?;
         let mut words = paired.split(' ');
         (words.next()? == "paired").then_some(())?;

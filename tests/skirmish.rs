@@ -153,3 +153,57 @@ fn rulesets_without_sides_of_several_yet_refuse_them_at_the_side() {
         );
     }
 }
+
+#[test]
+fn fighters_csv_gives_each_fighter_and_adds_up_to_its_side() {
+    let dir = scratch("fighters");
+    run(Path::new(BAND), &dir.join("out"), "4000");
+    let summary = read(&dir.join("out/summary.csv"));
+    let fighters = read(&dir.join("out/fighters.csv"));
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    let value = |point: usize, fighter: &str, metric: &str| -> f64 {
+        fighters
+            .lines()
+            .find(|l| {
+                l.starts_with(&format!("{point},")) && l.contains(&format!(",{fighter},{metric},"))
+            })
+            .and_then(|l| l.split(',').nth(4))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{point} {fighter} {metric}\n{fighters}"))
+    };
+    for (point, row) in rows.iter().enumerate() {
+        let count: usize = row[col("b.count")].parse().unwrap_or(0);
+        // The knight is out exactly when side b wins.
+        let b_wins: f64 = row[col("b_win_rate")].parse().unwrap_or(f64::NAN);
+        assert!(
+            (value(point, "Knight", "out_rate") - b_wins).abs() < 1e-9,
+            "{point}"
+        );
+        // The side's dead rate is its fighters' dead, pooled.
+        let names: Vec<String> = if count == 1 {
+            vec!["Brigand".to_owned()]
+        } else {
+            (1..=count).map(|k| format!("Brigand {k}")).collect()
+        };
+        let pooled: f64 = names
+            .iter()
+            .map(|n| value(point, n, "dead_rate"))
+            .sum::<f64>()
+            / count as f64;
+        let b_dead: f64 = row[col("b_dead_rate")].parse().unwrap_or(f64::NAN);
+        assert!(
+            (pooled - b_dead).abs() < 1e-5,
+            "{point}: {pooled} vs {b_dead}"
+        );
+    }
+}

@@ -397,6 +397,75 @@ impl Export for Distributions {
     }
 }
 
+/// `fighters.csv`: each fighter's own figures, tidy: point, side, fighter (by name), metric,
+/// value and its 95% Wilson interval (empty for a mean). Rates are over the trials (out of the
+/// fight, dead, wounded) or over the fighter's patients (recovery deaths, unhealed,
+/// impairment); `days_to_whole_mean` is over those who became whole.
+pub struct Fighters;
+
+impl Export for Fighters {
+    fn file_name(&self) -> &'static str {
+        "fighters.csv"
+    }
+
+    fn render(&self, run: &RunResult) -> Result<Vec<u8>> {
+        let mut out = csv::Writer::from_writer(Vec::new());
+        out.write_record(["point", "side", "fighter", "metric", "value", "lo", "hi"])?;
+        for (point, tally) in run.tallies.iter().enumerate() {
+            let Some(p) = run.scenario.points.get(point) else {
+                continue;
+            };
+            let names = p.model.fighter_names();
+            let a_side = tally.sides[0] as usize;
+            for (i, f) in tally.fighters.iter().enumerate() {
+                let side = if i < a_side { "a" } else { "b" };
+                let name = text_cell(names.get(i).copied().unwrap_or(side));
+                let rates = [
+                    ("out_rate", f.out, tally.trials),
+                    ("dead_rate", f.dead, tally.trials),
+                    ("wounded_rate", f.patients, tally.trials),
+                    ("recovery_death_rate", f.deaths, f.patients),
+                    ("unhealed_rate", f.unhealed, f.patients),
+                    ("impairment_rate", f.impaired, f.patients),
+                ];
+                for (metric, count, n) in rates {
+                    let (rate, lo, hi) = wilson(count, n);
+                    let cells = if n == 0 {
+                        [String::new(), String::new(), String::new()]
+                    } else {
+                        [number(rate), number(lo), number(hi)]
+                    };
+                    out.write_record(
+                        [
+                            point.to_string(),
+                            side.to_owned(),
+                            name.clone(),
+                            metric.to_owned(),
+                        ]
+                        .into_iter()
+                        .chain(cells),
+                    )?;
+                }
+                let mean = if f.healed == 0 {
+                    String::new()
+                } else {
+                    number(f.healed_days as f64 / f.healed as f64)
+                };
+                out.write_record([
+                    point.to_string(),
+                    side.to_owned(),
+                    name.clone(),
+                    "days_to_whole_mean".to_owned(),
+                    mean,
+                    String::new(),
+                    String::new(),
+                ])?;
+            }
+        }
+        Ok(out.into_inner()?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

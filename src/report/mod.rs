@@ -142,6 +142,7 @@ pub fn exports() -> Vec<Box<dyn Export>> {
     vec![
         Box::new(csv::Summary),
         Box::new(csv::Distributions),
+        Box::new(csv::Fighters),
         Box::new(manifest::Manifest),
     ]
 }

@@ -109,6 +109,14 @@ impl Model {
         with_model!(self, m => [&m.names[0], &m.names[1]])
     }
 
+    /// Every fighter's name, side `a`'s first (a duel's two fighters are its sides).
+    pub fn fighter_names(&self) -> Vec<&str> {
+        match self {
+            Model::TwinD20(m) => m.fighter_names.iter().map(String::as_str).collect(),
+            _ => self.names().to_vec(),
+        }
+    }
+
     /// The histogram sizes of this model's tallies.
     pub fn shape(&self) -> TallyShape {
         with_model!(self, m => m.shape())

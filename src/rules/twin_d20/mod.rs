@@ -348,10 +348,21 @@ impl Ruleset for TwinD20 {
             rounds,
             dead: deaths,
         });
+        // A duel's tally counts its two fighters from the outcome; a skirmish counts each.
+        let duel = self.sides == [1, 1];
+        if !duel {
+            for i in 0..n {
+                tally.record_fighter(i, out[i], dead[i]);
+            }
+        }
         for i in 0..n {
             if !dead[i] && wounds[i].any() {
                 let recovery = self.recover_of(i, wounds[i], dice, log);
-                tally.record_recovery(self.side_of[i], &recovery);
+                if duel {
+                    tally.record_recovery(self.side_of[i], &recovery);
+                } else {
+                    tally.record_recovery_of(i, self.side_of[i], &recovery);
+                }
             }
         }
     }
