@@ -26,6 +26,10 @@ fn key_words(key: &str) -> String {
 pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String {
     let (section, rest) = path.split_once('.').unwrap_or(("", path));
     match section {
+        // A side's size: "Brigands on the side", not "Brigand's count".
+        "a" | "b" if rest == "count" => {
+            return format!("{}s on the side", names[usize::from(section == "b")]);
+        }
         "a" => return format!("{}'s {}", names[0], key_words(rest)),
         "b" => return format!("{}'s {}", names[1], key_words(rest)),
         "weapons" | "armour" => {
@@ -216,5 +220,13 @@ mod tests {
         let note = coinciding_note(&series, 100.0);
         assert!(note.contains("sword and axe; mace and club"), "{note}");
         assert_eq!(coinciding_note(&series[..2], 100.0), "");
+    }
+
+    #[test]
+    fn a_swept_side_size_is_said_in_words() {
+        assert_eq!(
+            axis_title("b.count", ["Knight", "Brigand"], "twin-d20"),
+            "Brigands on the side"
+        );
     }
 }
