@@ -92,6 +92,7 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
         [
             "charts",
             "distributions.csv",
+            "fighters.csv",
             "manifest.json",
             "report.html",
             "summary.csv",
