@@ -350,6 +350,23 @@ impl TallyShape {
     }
 }
 
+/// The unit of a paired dead outcome: a side's dead per trial are counted as a share of its
+/// fighters times this (every side size 1 to 16 divides it), so the dead deltas are per
+/// fighter, as the dead rates beside them.
+pub const DEAD_SHARE: i64 = 720_720;
+
+/// Each [`PAIRED`] outcome's unit in [`Paired`]'s sums: [`DEAD_SHARE`] for the dead, 1 else.
+const PAIRED_UNIT: [f64; 8] = [
+    1.0,
+    1.0,
+    1.0,
+    DEAD_SHARE as f64,
+    DEAD_SHARE as f64,
+    1.0,
+    1.0,
+    1.0,
+];
+
 /// The per-trial outcomes compared between a point and its baseline on the same dice, in
 /// [`Paired`] order: the column stems of `summary.csv`'s deltas.
 pub const PAIRED: [&str; 8] = [
@@ -471,13 +488,14 @@ impl Paired {
             return None;
         }
         let n = self.pairs as f64;
+        let unit = PAIRED_UNIT[i];
         let mean = self.sum[i] as f64 / n;
         if self.pairs < 2 {
-            return Some((mean, mean, mean));
+            return Some((mean / unit, mean / unit, mean / unit));
         }
         let variance = ((self.sum_sq[i] as f64 - n * mean * mean) / (n - 1.0)).max(0.0);
         let half = 1.959_963_984_540_054 * (variance / n).sqrt();
-        Some((mean, mean - half, mean + half))
+        Some(((mean) / unit, (mean - half) / unit, (mean + half) / unit))
     }
 
     /// The variance of the paired differences of outcome `i` (0 with fewer than two pairs).
@@ -488,6 +506,7 @@ impl Paired {
         let n = self.pairs as f64;
         let mean = self.sum[i] as f64 / n;
         ((self.sum_sq[i] as f64 - n * mean * mean) / (n - 1.0)).max(0.0)
+            / (PAIRED_UNIT[i] * PAIRED_UNIT[i])
     }
 }
 
@@ -495,7 +514,9 @@ impl Paired {
 /// fight, dead, wounded, and its healing as a patient.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FighterTally {
-    /// Trials it ended out of the fight (incapacitated, dead or fled).
+    /// Trials it ended beaten: out of a fight its side lost, or out when its side won (a
+    /// skirmish's fallen), or dead. A duel's fighter is out when it lost or died; in a draw
+    /// both stand (zone-d100's draw of two fighters down at once counts neither).
     pub out: u64,
     /// Trials it ended dead (in the fight or its aftermath).
     pub dead: u64,
@@ -668,8 +689,10 @@ impl Tally {
             self.ends[0] as i64,
             self.ends[1] as i64,
             self.ends[2] as i64,
-            self.dead[0] as i64,
-            self.dead[1] as i64,
+            // Dead as shares of the side's fighters, in units of 1 / DEAD_SHARE, so a point
+            // and a baseline with sides of other sizes compare per fighter.
+            self.dead[0] as i64 * (DEAD_SHARE / i64::from(self.sides[0].max(1))),
+            self.dead[1] as i64 * (DEAD_SHARE / i64::from(self.sides[1].max(1))),
             self.rounds_fought as i64,
             (r[0].deaths + r[1].deaths) as i64,
             (r[0].impaired + r[1].impaired) as i64,
@@ -693,11 +716,12 @@ impl Tally {
         // A duel's fighters are its sides: the loser is out, the dead are dead. A ruleset with
         // sides of several counts each fighter itself ([`Tally::record_fighter`]).
         if self.sides == [1, 1] {
-            if let Some(winner) = outcome.winner {
-                self.fighters[winner.other().index()].out += 1;
-            }
             for side in Side::BOTH {
-                self.fighters[side.index()].dead += u64::from(outcome.dead[side.index()]);
+                let lost = outcome.winner == Some(side.other());
+                let dead = outcome.dead[side.index()] > 0;
+                let f = &mut self.fighters[side.index()];
+                f.out += u64::from(lost | dead);
+                f.dead += u64::from(dead);
             }
         }
         self.rounds.add(outcome.rounds);

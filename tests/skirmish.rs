@@ -183,11 +183,13 @@ fn fighters_csv_gives_each_fighter_and_adds_up_to_its_side() {
     };
     for (point, row) in rows.iter().enumerate() {
         let count: usize = row[col("b.count")].parse().unwrap_or(0);
-        // The knight is out exactly when side b wins.
+        // The knight is beaten when side b wins, or when it dies of its wounds after winning.
         let b_wins: f64 = row[col("b_win_rate")].parse().unwrap_or(f64::NAN);
+        let out = value(point, "Knight", "out_rate");
+        let dead = value(point, "Knight", "dead_rate");
         assert!(
-            (value(point, "Knight", "out_rate") - b_wins).abs() < 1e-9,
-            "{point}"
+            out >= b_wins - 1e-9 && out <= b_wins + dead + 1e-9,
+            "{point}: {out} {b_wins} {dead}"
         );
         // The side's dead rate is its fighters' dead, pooled.
         let names: Vec<String> = if count == 1 {
@@ -204,6 +206,55 @@ fn fighters_csv_gives_each_fighter_and_adds_up_to_its_side() {
         assert!(
             (pooled - b_dead).abs() < 1e-5,
             "{point}: {pooled} vs {b_dead}"
+        );
+    }
+}
+
+#[test]
+fn exact_refuses_a_side_of_several_and_dead_deltas_are_per_fighter() {
+    let dir = scratch("deltas");
+    // The band of three without its sweep (whose first point is one brigand).
+    let band = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(BAND).as_path());
+    let three = band.split("[sweep]").next().unwrap_or_default();
+    let file = dir.join("three.toml");
+    std::fs::write(&file, three).unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join("no-exact").to_string_lossy().into_owned();
+    let o = duelsim(&["exact", &file.to_string_lossy(), "-q", "-o", &out]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("expected one fighter on each side"), "{err}");
+    // Compared with the duel on common dice, side b's dead delta is per brigand, as its dead
+    // rate: the delta equals the difference of the rates beside it (the same trials' dice).
+    let text = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(BAND).as_path()).replace(
+        "[sweep]",
+        "[compare]\nbaseline = { \"b.count\" = 1 }\n\n[sweep]",
+    );
+    let file = dir.join("compared.toml");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    run(&file, &dir.join("out"), "4000");
+    let summary = read(&dir.join("out/summary.csv"));
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name}: {header:?}"))
+    };
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| {
+            l.split(',')
+                .map(|c| c.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let base = rows[0][col("b_dead_rate")];
+    for row in &rows[1..] {
+        let difference = row[col("b_dead_rate")] - base;
+        assert!(
+            (row[col("b_dead_delta")] - difference).abs() < 1e-5,
+            "{} vs {difference}",
+            row[col("b_dead_delta")]
         );
     }
 }

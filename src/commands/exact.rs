@@ -19,6 +19,15 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     };
     let bad = |m: String| InputError::plain(format!("{}: exact: {m}", path.display()));
     let model = &first.model;
+    // One exchange is between two fighters: a side of several has no one exchange.
+    let sides = model.shape().sides;
+    if sides != [1, 1] {
+        return Err(bad(format!(
+            "tabulates one exchange between two fighters, and the sides hold {} and {}; expected one fighter on each side (count = 1)",
+            sides[0], sides[1]
+        ))
+        .into());
+    }
     let tables = [
         crate::rules::registry::exact_table(model, Side::A).map_err(bad)?,
         crate::rules::registry::exact_table(model, Side::B).map_err(bad)?,

@@ -412,7 +412,13 @@ impl Export for Fighters {
         let mut out = csv::Writer::from_writer(Vec::new());
         out.write_record(["point", "side", "fighter", "metric", "value", "lo", "hi"])?;
         for (point, tally) in run.tallies.iter().enumerate() {
-            let Some(p) = run.scenario.points.get(point) else {
+            // A recovery point has one patient and no fight: its figures are summary.csv's.
+            let Some(p) = run
+                .scenario
+                .points
+                .get(point)
+                .filter(|p| !p.model.is_recovery())
+            else {
                 continue;
             };
             let names = p.model.fighter_names();

@@ -36,9 +36,10 @@ impl TwinD20 {
         dice: &mut D,
         log: &mut L,
     ) -> Strike {
+        // Each side's first fighter (a duel's two).
         self.strike_between(
-            attacker.index(),
-            attacker.other().index(),
+            self.team(attacker).start,
+            self.team(attacker.other()).start,
             wounds,
             dice,
             log,

@@ -155,6 +155,13 @@ impl TwinD20 {
         round_limit: u32,
     ) -> Self {
         let n = members.len();
+        assert!(
+            n <= MAX_FIGHTERS
+                && members
+                    .windows(2)
+                    .all(|w| w[0].side.index() <= w[1].side.index()),
+            "at most {MAX_FIGHTERS} members, side a's first (the roster's bound and order)"
+        );
         let sides = [
             members.iter().filter(|m| m.side == Side::A).count(),
             members.iter().filter(|m| m.side == Side::B).count(),
@@ -352,7 +359,7 @@ impl Ruleset for TwinD20 {
         let duel = self.sides == [1, 1];
         if !duel {
             for i in 0..n {
-                tally.record_fighter(i, out[i], dead[i]);
+                tally.record_fighter(i, out[i] | dead[i], dead[i]);
             }
         }
         for i in 0..n {
