@@ -270,27 +270,14 @@ impl TwinD20 {
             .collect();
         TwinD20::skirmish(members, self.rules, healing, self.round_limit)
     }
-}
 
-/// The most fighters a point holds: a full side each.
-pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
-
-impl Ruleset for TwinD20 {
-    fn shape(&self) -> TallyShape {
-        TallyShape {
-            round_limit: self.round_limit,
-            max_damage: 80,
-            horizon_days: self.healing.horizon_days.u32(),
-            extras: &[],
-            sides: [self.sides[0] as u32, self.sides[1] as u32],
-        }
-    }
-
-    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+    /// One fight of the point's fighters (at most `N`), its aftermath and healing.
+    #[inline]
+    fn fight<const N: usize, D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let n = self.fighters.len();
-        let mut wounds = [WoundCircles::default(); MAX_FIGHTERS];
-        let mut out = [false; MAX_FIGHTERS];
-        let mut kept = [usize::MAX; MAX_FIGHTERS];
+        let mut wounds = [WoundCircles::default(); N];
+        let mut out = [false; N];
+        let mut kept = [usize::MAX; N];
         let mut standing = self.sides;
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
@@ -344,7 +331,7 @@ impl Ruleset for TwinD20 {
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
-        let mut dead = [false; MAX_FIGHTERS];
+        let mut dead = [false; N];
         let mut deaths = [0u32; 2];
         for i in 0..n {
             dead[i] = self.aftermath_of(i, &mut wounds[i], log);
@@ -371,6 +358,30 @@ impl Ruleset for TwinD20 {
                     tally.record_recovery_of(i, self.side_of[i], &recovery);
                 }
             }
+        }
+    }
+}
+
+/// The most fighters a point holds: a full side each.
+pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
+
+impl Ruleset for TwinD20 {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 80,
+            horizon_days: self.healing.horizon_days.u32(),
+            extras: &[],
+            sides: [self.sides[0] as u32, self.sides[1] as u32],
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        // A duel's state is two fighters' (the hot path); a skirmish's up to a full roster.
+        if self.fighters.len() == 2 {
+            self.fight::<2, D, L>(dice, log, tally);
+        } else {
+            self.fight::<MAX_FIGHTERS, D, L>(dice, log, tally);
         }
     }
 }
