@@ -343,7 +343,7 @@ impl TallyShape {
             + 1
             + 2 * (u64::from(self.max_damage) + 1)
             + 2 * (u64::from(self.horizon_days) + 1 + 101 + 5);
-        let fighters = 9 * u64::from(self.sides[0] + self.sides[1]);
+        let fighters = 9 * u64::from(self.sides[0] + self.sides[1]); // at most
         let counts =
             bins + self.extras.len() as u64 + 8 + 1 + 3 * PAIRED.len() as u64 + 2 + fighters;
         4096 + 41 * counts
@@ -514,9 +514,8 @@ impl Paired {
 /// fight, dead, wounded, and its healing as a patient.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FighterTally {
-    /// Trials it ended beaten: out of a fight its side lost, or out when its side won (a
-    /// skirmish's fallen), or dead. A duel's fighter is out when it lost or died; in a draw
-    /// both stand (zone-d100's draw of two fighters down at once counts neither).
+    /// Trials it ended out of the fight: incapacitated (or fled) before the end; a duel's
+    /// fighter when its foe won. Dying of its wounds after the fight is `dead`, not `out`.
     pub out: u64,
     /// Trials it ended dead (in the fight or its aftermath).
     pub dead: u64,
@@ -597,7 +596,8 @@ pub struct Tally {
     pub dead: [u64; 2],
     /// Each side's fighters, as many as the point's [`TallyShape::sides`].
     pub sides: [u32; 2],
-    /// Each fighter's counts, side `a`'s first (in a duel: `a`, then `b`).
+    /// Each fighter's counts in a skirmish, side `a`'s first; empty for a duel, whose two
+    /// fighters are its sides ([`Tally::fighter`]).
     pub fighters: Vec<FighterTally>,
     /// Rounds each duel lasted.
     pub rounds: Histogram,
@@ -653,7 +653,12 @@ impl Tally {
             ends: [0; 3],
             dead: [0; 2],
             sides: shape.sides,
-            fighters: vec![FighterTally::default(); (shape.sides[0] + shape.sides[1]) as usize],
+            // A duel's fighters are its sides: none counted apart ([`Tally::fighter`]).
+            fighters: if shape.sides == [1, 1] {
+                Vec::new()
+            } else {
+                vec![FighterTally::default(); (shape.sides[0] + shape.sides[1]) as usize]
+            },
             rounds: Histogram::new(shape.round_limit as usize + 1),
             hit_damage: [
                 Histogram::new(shape.max_damage as usize + 1),
@@ -713,17 +718,7 @@ impl Tally {
         for side in Side::BOTH {
             self.dead[side.index()] += u64::from(outcome.dead[side.index()]);
         }
-        // A duel's fighters are its sides: the loser is out, the dead are dead. A ruleset with
-        // sides of several counts each fighter itself ([`Tally::record_fighter`]).
-        if self.sides == [1, 1] {
-            for side in Side::BOTH {
-                let lost = outcome.winner == Some(side.other());
-                let dead = outcome.dead[side.index()] > 0;
-                let f = &mut self.fighters[side.index()];
-                f.out += u64::from(lost | dead);
-                f.dead += u64::from(dead);
-            }
-        }
+
         self.rounds.add(outcome.rounds);
         self.rounds_fought += u64::from(outcome.rounds);
     }
@@ -742,12 +737,30 @@ impl Tally {
         pooled
     }
 
-    /// Counts one wounded survivor's healing timeline (in a duel, the fighter of `side`).
+    /// Counts one wounded survivor's healing timeline.
     #[inline]
     pub fn record_recovery(&mut self, side: Side, recovery: &Recovery) {
         self.recovery[side.index()].record(recovery);
-        if self.sides == [1, 1] {
-            self.fighters[side.index()].record(recovery);
+    }
+
+    /// Fighter `i`'s counts (side `a`'s first). A duel's two fighters are its sides, so theirs
+    /// are read from the side counts (nothing more is counted per trial on a duel's hot path);
+    /// a skirmish counts each fighter ([`Tally::record_fighter`]).
+    pub fn fighter(&self, i: usize) -> FighterTally {
+        if let Some(f) = self.fighters.get(i) {
+            return *f;
+        }
+        let side = i.min(1);
+        let r = &self.recovery[side];
+        FighterTally {
+            out: self.ends[1 - side],
+            dead: self.dead[side],
+            patients: r.patients,
+            unhealed: r.unhealed,
+            deaths: r.deaths,
+            impaired: r.impaired,
+            healed: r.healed(),
+            healed_days: r.healed_days,
         }
     }
 
@@ -755,16 +768,20 @@ impl Tally {
     /// fight: out of it, dead.
     #[inline]
     pub fn record_fighter(&mut self, i: usize, out: bool, dead: bool) {
-        let f = &mut self.fighters[i];
-        f.out += u64::from(out);
-        f.dead += u64::from(dead);
+        // A duel's fighters are its sides: nothing to count apart.
+        if let Some(f) = self.fighters.get_mut(i) {
+            f.out += u64::from(out);
+            f.dead += u64::from(dead);
+        }
     }
 
     /// Counts the healing timeline of fighter `i` of `side`, a side of several.
     #[inline]
     pub fn record_recovery_of(&mut self, i: usize, side: Side, recovery: &Recovery) {
         self.recovery[side.index()].record(recovery);
-        self.fighters[i].record(recovery);
+        if let Some(f) = self.fighters.get_mut(i) {
+            f.record(recovery);
+        }
     }
 
     /// Adds `n` to the ruleset's own count number `index`.

@@ -423,7 +423,8 @@ impl Export for Fighters {
             };
             let names = p.model.fighter_names();
             let a_side = tally.sides[0] as usize;
-            for (i, f) in tally.fighters.iter().enumerate() {
+            for i in 0..a_side + tally.sides[1] as usize {
+                let f = &tally.fighter(i);
                 let side = if i < a_side { "a" } else { "b" };
                 let name = text_cell(names.get(i).copied().unwrap_or(side));
                 let rates = [

@@ -271,6 +271,63 @@ impl TwinD20 {
         TwinD20::skirmish(members, self.rules, healing, self.round_limit)
     }
 
+    /// A duel: fighter 0 (`a`) and fighter 1 (`b`) strike each other in turn, the same dice
+    /// and the same story as [`TwinD20::fight`] gives a side of one against a side of one
+    /// (`tests/skirmish.rs` holds them to the same bytes).
+    #[inline]
+    fn duel<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let mut wounds = [WoundCircles::default(); 2];
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for attacker in [first, first.other()] {
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                let defender = attacker.other();
+                let (a, d) = (attacker.index(), defender.index());
+                let strike = self.strike_between(a, d, &mut wounds[d], dice, log);
+                tally.record_hit(attacker, strike.dealt, strike.hit);
+                let fighter = &self.fighters[d];
+                if wounds[d].highest() > fighter.toughness {
+                    log.say(|| {
+                        format!(
+                            "{} is incapacitated (Wound {} above Toughness {}): {} wins",
+                            self.fighter_names[d],
+                            wounds[d].highest(),
+                            fighter.toughness,
+                            self.names[a]
+                        )
+                    });
+                    winner = Some(attacker);
+                    break 'duel;
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let mut dead = [false; 2];
+        for side in Side::BOTH {
+            dead[side.index()] = self.aftermath_of(side.index(), &mut wounds[side.index()], log);
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: dead.map(u32::from),
+        });
+        for side in Side::BOTH {
+            if !dead[side.index()] && wounds[side.index()].any() {
+                let recovery = self.recover_of(side.index(), wounds[side.index()], dice, log);
+                tally.record_recovery(side, &recovery);
+            }
+        }
+    }
+
     /// One fight of the point's fighters (at most `N`), its aftermath and healing.
     #[inline]
     fn fight<const N: usize, D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
@@ -342,21 +399,13 @@ impl TwinD20 {
             rounds,
             dead: deaths,
         });
-        // A duel's tally counts its two fighters from the outcome; a skirmish counts each.
-        let duel = self.sides == [1, 1];
-        if !duel {
-            for i in 0..n {
-                tally.record_fighter(i, out[i] | dead[i], dead[i]);
-            }
+        for i in 0..n {
+            tally.record_fighter(i, out[i], dead[i]);
         }
         for i in 0..n {
             if !dead[i] && wounds[i].any() {
                 let recovery = self.recover_of(i, wounds[i], dice, log);
-                if duel {
-                    tally.record_recovery(self.side_of[i], &recovery);
-                } else {
-                    tally.record_recovery_of(i, self.side_of[i], &recovery);
-                }
+                tally.record_recovery_of(i, self.side_of[i], &recovery);
             }
         }
     }
@@ -377,9 +426,9 @@ impl Ruleset for TwinD20 {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        // A duel's state is two fighters' (the hot path); a skirmish's up to a full roster.
+        // A duel (the hot path) needs no turns or targets: each strikes the other.
         if self.fighters.len() == 2 {
-            self.fight::<2, D, L>(dice, log, tally);
+            self.duel(dice, log, tally);
         } else {
             self.fight::<MAX_FIGHTERS, D, L>(dice, log, tally);
         }

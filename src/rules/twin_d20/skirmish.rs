@@ -308,4 +308,29 @@ mod tests {
         assert_eq!(tally.dead, [0, 2]);
         assert_eq!(tally.fighter_trials(1), 2, "a dead rate of 2 in 2");
     }
+
+    #[test]
+    fn a_side_of_one_fought_as_a_skirmish_is_the_duel_die_for_die() {
+        use crate::dice::FastDice;
+        // The shipped duel's numbers, random first strike, the Aftermath and healing on.
+        let model = TwinD20::new(
+            [fighter(13, 7, 9, 3), fighter(15, 6, 8, 2)],
+            ["Knight".into(), "Brigand".into()],
+            Rules::default(),
+            Healing::default(),
+            30,
+        );
+        for seed in 0..3000 {
+            let (mut duel, mut fight) = (Tally::new(model.shape()), Tally::new(model.shape()));
+            let (mut duel_log, mut fight_log) = (VecLog::default(), VecLog::default());
+            model.duel(&mut FastDice::seed_from_u64(seed), &mut duel_log, &mut duel);
+            model.fight::<2, _, _>(
+                &mut FastDice::seed_from_u64(seed),
+                &mut fight_log,
+                &mut fight,
+            );
+            assert_eq!(duel, fight, "seed {seed}");
+            assert_eq!(duel_log.lines, fight_log.lines, "seed {seed}");
+        }
+    }
 }
