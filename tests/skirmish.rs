@@ -20,6 +20,30 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// `summary.csv` as its header and its rows of cells.
+fn summary(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let text = read(path);
+    let mut lines = text.lines();
+    let header = lines
+        .next()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::to_owned)
+        .collect();
+    let rows = lines
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    (header, rows)
+}
+
+/// The place of a column in a header.
+fn column(header: &[String], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("{name}: {header:?}"))
+}
+
 fn run(file: &Path, out: &Path, trials: &str) {
     let o = duelsim(&[
         "run",
@@ -60,21 +84,11 @@ fn each_brigand_more_lowers_the_knights_win_rate() {
     let dir = scratch("band");
     let n = 20_000.0;
     run(Path::new(BAND), &dir.join("out"), "20000");
-    let summary = read(&dir.join("out/summary.csv"));
-    let mut lines = summary.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column = |name: &str| header.iter().position(|h| *h == name);
-    let (Some(count), Some(win)) = (column("b.count"), column("a_win_rate")) else {
-        panic!("{summary}");
-    };
-    let rates: Vec<(String, f64)> = lines
-        .map(|l| {
-            let cells: Vec<&str> = l.split(',').collect();
-            (
-                cells[count].to_owned(),
-                cells[win].parse().unwrap_or(f64::NAN),
-            )
-        })
+    let (header, rows) = summary(&dir.join("out/summary.csv"));
+    let (count, win) = (column(&header, "b.count"), column(&header, "a_win_rate"));
+    let rates: Vec<(String, f64)> = rows
+        .iter()
+        .map(|r| (r[count].clone(), r[win].parse().unwrap_or(f64::NAN)))
         .collect();
     assert_eq!(
         rates.iter().map(|(c, _)| c.as_str()).collect::<Vec<_>>(),
@@ -158,19 +172,9 @@ fn rulesets_without_sides_of_several_yet_refuse_them_at_the_side() {
 fn fighters_csv_gives_each_fighter_and_adds_up_to_its_side() {
     let dir = scratch("fighters");
     run(Path::new(BAND), &dir.join("out"), "4000");
-    let summary = read(&dir.join("out/summary.csv"));
+    let (header, rows) = summary(&dir.join("out/summary.csv"));
     let fighters = read(&dir.join("out/fighters.csv"));
-    let mut lines = summary.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .unwrap_or_else(|| panic!("{name}"))
-    };
-    let rows: Vec<Vec<String>> = lines
-        .map(|l| l.split(',').map(str::to_owned).collect())
-        .collect();
+    let col = |name: &str| column(&header, name);
     let value = |point: usize, fighter: &str, metric: &str| -> f64 {
         fighters
             .lines()
@@ -228,21 +232,11 @@ fn exact_refuses_a_side_of_several_and_dead_deltas_are_per_fighter() {
     let file = dir.join("compared.toml");
     std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
     run(&file, &dir.join("out"), "4000");
-    let summary = read(&dir.join("out/summary.csv"));
-    let mut lines = summary.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let col = |name: &str| {
-        header
-            .iter()
-            .position(|h| *h == name)
-            .unwrap_or_else(|| panic!("{name}: {header:?}"))
-    };
-    let rows: Vec<Vec<f64>> = lines
-        .map(|l| {
-            l.split(',')
-                .map(|c| c.parse().unwrap_or(f64::NAN))
-                .collect()
-        })
+    let (header, rows) = summary(&dir.join("out/summary.csv"));
+    let col = |name: &str| column(&header, name);
+    let rows: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|r| r.iter().map(|c| c.parse().unwrap_or(f64::NAN)).collect())
         .collect();
     let base = rows[0][col("b_dead_rate")];
     for row in &rows[1..] {

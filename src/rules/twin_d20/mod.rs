@@ -481,17 +481,7 @@ mod tests {
         }
     }
 
-    /// One whole trial on scripted dice; every die must be used. Returns the tally and the story.
-    fn ledger_trial(model: &TwinD20, dice: &[u32]) -> (Tally, String) {
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        let mut tally = Tally::new(model.shape());
-        let mut log = VecLog::default();
-        model.trial(&mut scripted, &mut log, &mut tally);
-        let story = log.lines.join("\n");
-        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
-        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
-        (tally, story)
-    }
+    use super::test_support::scripted_trial as ledger_trial;
 
     #[test]
     fn a_wound_equal_to_toughness_leaves_the_fighter_fighting_one_above_incapacitates() {

@@ -147,17 +147,7 @@ mod tests {
         TwinD20::skirmish(members, rules, healing, 50)
     }
 
-    /// One whole fight on scripted dice; every die must be used.
-    fn fight(model: &TwinD20, dice: &[u32]) -> (Tally, String) {
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        let mut tally = Tally::new(model.shape());
-        let mut log = VecLog::default();
-        model.trial(&mut scripted, &mut log, &mut tally);
-        let story = log.lines.join("\n");
-        assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
-        assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
-        (tally, story)
-    }
+    use super::super::test_support::scripted_trial as fight;
 
     // black 3 misses Defense 6, white 11 hits: Damage 2 + 3 = Wound 5; black 3, white 7: 5
     // again, circle 5 taken, Wound 6 above Toughness 5. 1 and 2 both miss.

@@ -51,3 +51,16 @@ pub(crate) fn ledger_point(
         round_limit,
     )
 }
+
+/// One whole trial on scripted dice; every die must be used. Returns the tally and the story.
+pub(crate) fn scripted_trial(model: &TwinD20, dice: &[u32]) -> (crate::stats::Tally, String) {
+    use crate::rules::Ruleset;
+    let mut scripted = ScriptedDice::new(dice.to_vec());
+    let mut tally = crate::stats::Tally::new(model.shape());
+    let mut log = crate::log::VecLog::default();
+    model.trial(&mut scripted, &mut log, &mut tally);
+    let story = log.lines.join("\n");
+    assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+    assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+    (tally, story)
+}
