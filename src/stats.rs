@@ -807,18 +807,11 @@ impl Tally {
         }
         self.trials += o.trials;
         for (mine, theirs) in self.fighters.iter_mut().zip(&o.fighters) {
-            for (m, t) in [
-                (&mut mine.out, theirs.out),
-                (&mut mine.dead, theirs.dead),
-                (&mut mine.patients, theirs.patients),
-                (&mut mine.unhealed, theirs.unhealed),
-                (&mut mine.deaths, theirs.deaths),
-                (&mut mine.impaired, theirs.impaired),
-                (&mut mine.healed, theirs.healed),
-                (&mut mine.healed_days, theirs.healed_days),
-            ] {
+            let mut counts = mine.counts();
+            for (m, t) in counts.iter_mut().zip(theirs.counts()) {
                 *m += t;
             }
+            *mine = FighterTally::from_counts(counts);
         }
         for i in 0..2 {
             self.dead[i] += o.dead[i];
@@ -1050,6 +1043,24 @@ mod tests {
         let (_, lo0, hi0) = wilson(0, 100);
         assert_eq!(lo0, 0.0);
         assert!(hi0 > 0.03 && hi0 < 0.04);
+    }
+
+    #[test]
+    fn a_skirmish_tallys_fighters_merge_and_read_back() {
+        let shape = TallyShape {
+            round_limit: 3,
+            max_damage: 3,
+            horizon_days: 3,
+            extras: &[],
+            sides: [1, 2],
+        };
+        let (mut one, mut two) = (Tally::new(shape), Tally::new(shape));
+        one.record_fighter(2, true, true);
+        two.record_fighter(2, true, false);
+        two.record_fighter(0, false, false);
+        one.merge(&two);
+        assert_eq!((one.fighters[2].out, one.fighters[2].dead), (2, 1));
+        assert_eq!(Tally::from_text(&one.to_text(), shape), Some(one));
     }
 
     #[test]

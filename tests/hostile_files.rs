@@ -17,6 +17,24 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs `file` into `out` with `trials` trials; it must finish within two minutes, and well.
+fn run_ok(file: &str, out: &Path, trials: &str) {
+    let o = within(
+        &[
+            "run",
+            file,
+            "-q",
+            "--trials",
+            trials,
+            "-o",
+            &out.to_string_lossy(),
+        ],
+        Duration::from_secs(120),
+    )
+    .unwrap_or_else(|| panic!("the run did not finish"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 fn mkfifo(path: &Path) {
     let _ = std::fs::remove_file(path);
     let status = Command::new("mkfifo")
@@ -241,20 +259,7 @@ fn a_swept_name_a_spreadsheet_would_run_is_written_as_text() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let out = dir.join("out");
-    let o = within(
-        &[
-            "run",
-            &file.to_string_lossy(),
-            "-q",
-            "--trials",
-            "500",
-            "-o",
-            &out.to_string_lossy(),
-        ],
-        Duration::from_secs(60),
-    )
-    .unwrap_or_else(|| panic!("the run did not finish"));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_ok(&file.to_string_lossy(), &out, "500");
     let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap_or_default();
     let rows: Vec<&str> = summary.lines().skip(1).collect();
     // The formula is text; the number stays a number.
@@ -324,20 +329,7 @@ fn a_catalogue_named_a_hundred_times_is_read_once_and_catalogues_are_bounded() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // Read once: the scenario's identity (its manifest digest) holds the catalogue once.
     let out = dir.join("out");
-    let o = within(
-        &[
-            "run",
-            &file.to_string_lossy(),
-            "-q",
-            "--trials",
-            "200",
-            "-o",
-            &out.to_string_lossy(),
-        ],
-        Duration::from_secs(120),
-    )
-    .unwrap_or_else(|| panic!("the run did not finish"));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_ok(&file.to_string_lossy(), &out, "200");
     let mut identity = std::fs::read(&file).unwrap_or_default();
     identity.push(0);
     identity.extend(catalogue.as_bytes());
@@ -487,20 +479,7 @@ fn a_second_run_into_a_busy_folder_is_refused_and_a_killed_runs_lock_never_block
 fn digests_are_sha256() {
     let dir = scratch("digest");
     let out = dir.join("out");
-    let o = within(
-        &[
-            "run",
-            SCENARIO,
-            "-q",
-            "--trials",
-            "500",
-            "-o",
-            &out.to_string_lossy(),
-        ],
-        Duration::from_secs(60),
-    )
-    .unwrap_or_else(|| panic!("the run did not finish"));
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    run_ok(SCENARIO, &out, "500");
     let sum = Command::new("sha256sum")
         .arg(SCENARIO)
         .current_dir(env!("CARGO_MANIFEST_DIR"))

@@ -44,16 +44,8 @@ pub fn is_headline_with_snippet(err: &str) -> bool {
     }
 }
 
-/// Runs duelsim, killing it after `limit`: `None` when it had not finished by then.
-pub fn within(args: &[&str], limit: Duration) -> Option<Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+/// Waits for a started child, killing it after `limit`: `None` when it had not finished by then.
+fn wait_within(mut child: std::process::Child, limit: Duration) -> Option<Output> {
     let started = Instant::now();
     while started.elapsed() < limit {
         if let Ok(Some(_)) = child.try_wait() {
@@ -66,10 +58,23 @@ pub fn within(args: &[&str], limit: Duration) -> Option<Output> {
     None
 }
 
+/// Runs duelsim, killing it after `limit`: `None` when it had not finished by then.
+pub fn within(args: &[&str], limit: Duration) -> Option<Output> {
+    let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    wait_within(child, limit)
+}
+
 /// Runs duelsim under a limit on its address space (`ulimit -v`, in KiB), killing it after
 /// `limit`: an input that would need more memory fails instead of taking the machine.
 pub fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output> {
-    let mut child = Command::new("sh")
+    let child = Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {kib} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_duelsim"))
@@ -80,16 +85,7 @@ pub fn within_memory(args: &[&str], kib: u64, limit: Duration) -> Option<Output>
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    let started = Instant::now();
-    while started.elapsed() < limit {
-        if let Ok(Some(_)) = child.try_wait() {
-            return child.wait_with_output().ok();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    None
+    wait_within(child, limit)
 }
 
 /// How soon a refused input must be refused in a test: 2 s in a release build (as
