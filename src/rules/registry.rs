@@ -112,7 +112,7 @@ impl Model {
     /// Every fighter's name, side `a`'s first (a duel's two fighters are its sides).
     pub fn fighter_names(&self) -> Vec<&str> {
         match self {
-            Model::TwinD20(m) => m.fighter_names.iter().map(String::as_str).collect(),
+            Model::TwinD20(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             _ => self.names().to_vec(),
         }
     }

@@ -23,7 +23,7 @@ impl TwinD20 {
             log.say(|| {
                 format!(
                     "Aftermath: {} marks circle {circle} (Toughness {}): {}",
-                    self.fighter_names[i],
+                    self.roster.fighter_names[i],
                     fighter.toughness,
                     if dead { "dead" } else { "alive" }
                 )

@@ -38,8 +38,8 @@ impl TwinD20 {
     ) -> Strike {
         // Each side's first fighter (a duel's two).
         self.strike_between(
-            self.team(attacker).start,
-            self.team(attacker.other()).start,
+            self.roster.team(attacker).start,
+            self.roster.team(attacker.other()).start,
             wounds,
             dice,
             log,
@@ -62,8 +62,8 @@ impl TwinD20 {
         log.say(|| {
             format!(
                 "{} attacks {}: Attack {} vs Defense {}, Damage {}",
-                self.fighter_names[attacker],
-                self.fighter_names[defender],
+                self.roster.fighter_names[attacker],
+                self.roster.fighter_names[defender],
                 atk.attack,
                 def.defense,
                 atk.damage
@@ -137,7 +137,7 @@ impl TwinD20 {
             log.say(|| {
                 format!(
                     "  {} marks Wound {circle}; wounds now {:?}",
-                    self.fighter_names[defender],
+                    self.roster.fighter_names[defender],
                     wounds.list()
                 )
             });

@@ -78,7 +78,7 @@ impl TwinD20 {
         log.say(|| {
             format!(
                 "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",
-                self.fighter_names[i],
+                self.roster.fighter_names[i],
                 wounds.list()
             )
         });
@@ -107,7 +107,7 @@ impl TwinD20 {
                 });
             }
             if !wounds.any() {
-                log.say(|| format!("{} is whole after {day} days", self.fighter_names[i]));
+                log.say(|| format!("{} is whole after {day} days", self.roster.fighter_names[i]));
                 return Recovery {
                     days_to_whole: Some(day),
                     died: false,
@@ -118,7 +118,7 @@ impl TwinD20 {
         log.say(|| {
             format!(
                 "{} still has wounds {:?} at the horizon ({horizon} days)",
-                self.fighter_names[i],
+                self.roster.fighter_names[i],
                 wounds.list()
             )
         });

@@ -19,7 +19,8 @@
 //! - `aftermath.rs`: the Aftermath (L15): the circle above the most severe Wound, death.
 //! - `healing.rs`: Recovery rolls (L18–L20) and Medicine ("Using Medicine", L22–L24).
 //! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
-//! - `skirmish.rs`: a side of several fighters (our design): whom each attacks.
+//! - `skirmish.rs`: tests of a side of several fighters (our design; whom each attacks is the
+//!   shared roster's, `crate::rules::roster`).
 //! - here: the compiled fighters and point with their tables, and the duel around the attacks
 //!   (our design: who strikes first, rounds, incapacitation above Toughness (L13), the end, the
 //!   Aftermath and healing of both fighters).
@@ -29,7 +30,8 @@ pub mod attack;
 pub mod exchange;
 pub mod healing;
 pub mod schema;
-pub mod skirmish;
+#[cfg(test)]
+mod skirmish;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod wound_circles;
@@ -41,6 +43,7 @@ use crate::rules::two_d20::HitFaces;
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
+use crate::rules::roster::{Enrolled, Roster};
 use crate::scenario::schema::Target;
 pub use attack::Strike;
 pub use schema::{
@@ -78,16 +81,8 @@ pub struct TwinD20 {
     pub fighters: Vec<Fighter>,
     /// Each side's name: its fighter's for a side of one, else its fighters' names together.
     pub names: [String; 2],
-    /// Each fighter's name, for narration.
-    pub fighter_names: Vec<String>,
-    /// Each fighter's side.
-    side_of: Vec<Side>,
-    /// Each fighter's target policy.
-    targets: Vec<Target>,
-    /// The fighters on each side.
-    sides: [usize; 2],
-    /// Who attacks in turn within a round, when side `a` (0) or `b` (1) strikes first.
-    order: [Vec<usize>; 2],
+    /// Who fights on which side, named, with their target policies and turns.
+    pub roster: Roster,
     /// `hit_faces[attacker * n + defender]`: the faces with which one fighter hits another.
     hit_faces: Vec<HitFaces>,
     /// Damage bonus when one die hits, by the face of the die that missed.
@@ -154,19 +149,8 @@ impl TwinD20 {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let n = members.len();
-        assert!(
-            n <= MAX_FIGHTERS
-                && members
-                    .windows(2)
-                    .all(|w| w[0].side.index() <= w[1].side.index()),
-            "at most {MAX_FIGHTERS} members, side a's first (the roster's bound and order)"
-        );
-        let sides = [
-            members.iter().filter(|m| m.side == Side::A).count(),
-            members.iter().filter(|m| m.side == Side::B).count(),
-        ];
         let fighters: Vec<Fighter> = members.iter().map(|m| m.fighter).collect();
+        let n = fighters.len();
         let mut hit_faces = Vec::with_capacity(n * n);
         for attacker in &fighters {
             for defender in &fighters {
@@ -192,49 +176,17 @@ impl TwinD20 {
                 2 * difference as u32
             };
         }
-        let of =
-            |side: Side| -> Vec<usize> { (0..n).filter(|&i| members[i].side == side).collect() };
-        let (team_a, team_b) = (of(Side::A), of(Side::B));
-        let turns = |first: &[usize], second: &[usize]| -> Vec<usize> {
-            match rules.turn_order {
-                TurnOrder::Sides => first.iter().chain(second).copied().collect(),
-                TurnOrder::Alternate => {
-                    let mut order = Vec::with_capacity(n);
-                    for k in 0..first.len().max(second.len()) {
-                        order.extend(first.get(k));
-                        order.extend(second.get(k));
-                    }
-                    order
-                }
-            }
-        };
-        let side_name = |team: &[usize]| -> String {
-            match team {
-                [one] => members[*one].name.clone(),
-                _ => {
-                    // "Brigand ×3", or the group's names in order for a mixed side.
-                    let mut groups: Vec<(String, usize)> = Vec::new();
-                    for &i in team {
-                        let base = skirmish::base_name(&members[i].name, team.len());
-                        match groups.last_mut() {
-                            Some((name, count)) if *name == base => *count += 1,
-                            _ => groups.push((base, 1)),
-                        }
-                    }
-                    groups
-                        .into_iter()
-                        .map(|(name, count)| {
-                            if count > 1 {
-                                format!("{name} ×{count}")
-                            } else {
-                                name
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                }
-            }
-        };
+        let roster = Roster::new(
+            &members
+                .iter()
+                .map(|m| Enrolled {
+                    side: m.side,
+                    name: m.name.clone(),
+                    target: m.target,
+                })
+                .collect::<Vec<_>>(),
+            rules.turn_order,
+        );
         TwinD20 {
             circles: rules.wound_circles.u32(),
             death_above: fighters
@@ -242,12 +194,8 @@ impl TwinD20 {
                 .map(|f| f.toughness + rules.death_margin.u32())
                 .collect(),
             plan: HealingPlan::new(&healing),
-            names: [side_name(&team_a), side_name(&team_b)],
-            order: [turns(&team_a, &team_b), turns(&team_b, &team_a)],
-            fighter_names: members.iter().map(|m| m.name.clone()).collect(),
-            side_of: members.iter().map(|m| m.side).collect(),
-            targets: members.iter().map(|m| m.target).collect(),
-            sides,
+            names: roster.side_names.clone(),
+            roster,
             hit_faces,
             fighters,
             one_die_bonus,
@@ -260,12 +208,12 @@ impl TwinD20 {
 
     /// The same point with other healing settings.
     pub fn with_healing(self, healing: Healing) -> Self {
-        let members = (0..self.fighters.len())
-            .map(|i| Member {
-                side: self.side_of[i],
-                fighter: self.fighters[i],
-                name: self.fighter_names[i].clone(),
-                target: self.targets[i],
+        let members = (self.roster.members().into_iter().zip(self.fighters))
+            .map(|(m, fighter)| Member {
+                side: m.side,
+                fighter,
+                name: m.name,
+                target: m.target,
             })
             .collect();
         TwinD20::skirmish(members, self.rules, healing, self.round_limit)
@@ -297,7 +245,7 @@ impl TwinD20 {
                     log.say(|| {
                         format!(
                             "{} is incapacitated (Wound {} above Toughness {}): {} wins",
-                            self.fighter_names[d],
+                            self.roster.fighter_names[d],
                             wounds[d].highest(),
                             fighter.toughness,
                             self.names[a]
@@ -335,7 +283,7 @@ impl TwinD20 {
         let mut wounds = [WoundCircles::default(); N];
         let mut out = [false; N];
         let mut kept = [usize::MAX; N];
-        let mut standing = self.sides;
+        let mut standing = self.roster.sides;
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -343,21 +291,22 @@ impl TwinD20 {
         'duel: for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
-            for &attacker in &self.order[first.index()] {
+            for &attacker in self.roster.order(first) {
                 if out[attacker] {
                     continue;
                 }
                 if dice.exhausted() {
                     break 'duel;
                 }
+                let hurt = |f: usize| wounds[f].highest();
                 let Some(defender) =
-                    self.choose(attacker, &out[..n], &wounds[..n], &mut kept[..n], dice, log)
+                    (self.roster).choose(attacker, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'duel;
                 };
                 let strike =
                     self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
-                let side = self.side_of[attacker];
+                let side = self.roster.side_of[attacker];
                 tally.record_hit(side, strike.dealt, strike.hit);
                 let fighter = &self.fighters[defender];
                 if wounds[defender].highest() > fighter.toughness {
@@ -373,7 +322,7 @@ impl TwinD20 {
                         };
                         format!(
                             "{} is incapacitated (Wound {} above Toughness {}){end}",
-                            self.fighter_names[defender],
+                            self.roster.fighter_names[defender],
                             wounds[defender].highest(),
                             fighter.toughness,
                         )
@@ -392,7 +341,7 @@ impl TwinD20 {
         let mut deaths = [0u32; 2];
         for i in 0..n {
             dead[i] = self.aftermath_of(i, &mut wounds[i], log);
-            deaths[self.side_of[i].index()] += u32::from(dead[i]);
+            deaths[self.roster.side_of[i].index()] += u32::from(dead[i]);
         }
         tally.record_duel(&DuelOutcome {
             winner,
@@ -405,14 +354,13 @@ impl TwinD20 {
         for i in 0..n {
             if !dead[i] && wounds[i].any() {
                 let recovery = self.recover_of(i, wounds[i], dice, log);
-                tally.record_recovery_of(i, self.side_of[i], &recovery);
+                tally.record_recovery_of(i, self.roster.side_of[i], &recovery);
             }
         }
     }
 }
 
-/// The most fighters a point holds: a full side each.
-pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
+pub use crate::rules::roster::MAX_FIGHTERS;
 
 impl Ruleset for TwinD20 {
     fn shape(&self) -> TallyShape {
@@ -421,7 +369,7 @@ impl Ruleset for TwinD20 {
             max_damage: 80,
             horizon_days: self.healing.horizon_days.u32(),
             extras: &[],
-            sides: [self.sides[0] as u32, self.sides[1] as u32],
+            sides: self.roster.sides.map(|n| n as u32),
         }
     }
 

@@ -114,19 +114,7 @@ pub struct Rules {
     pub turn_order: TurnOrder,
 }
 
-/// Who attacks in turn within a round when a side has several fighters (the text has one
-/// attack and no turns; `docs/rules/twin-d20.md` records the reading).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TurnOrder {
-    /// Every fighter of the side striking first, in roster order, then every fighter of the
-    /// other: a side's strikes land together, as a volley.
-    #[default]
-    Sides,
-    /// The first of each side, then the second of each, and so on (the side striking first
-    /// leads each pair).
-    Alternate,
-}
+pub use crate::rules::roster::TurnOrder;
 
 impl Default for Rules {
     fn default() -> Self {

@@ -1,114 +1,17 @@
-//! A side of several fighters (our design: the text has one attack and no turns, see
-//! `docs/rules/twin-d20.md`): whom each fighter attacks among the foes still in the fight, by
-//! its target policy. The turn order within a round is `rules.turn_order`, built with the
-//! point ([`TwinD20::skirmish`]); the fight itself is [`TwinD20`]'s trial, which for a side of
-//! one against a side of one is the duel, die for die (no choice, no die).
+//! Tests of a side of several fighters in twin-d20 (our design: the text has one attack and
+//! no turns, see `docs/rules/twin-d20.md`): the fight is [`super::TwinD20`]'s trial on the
+//! shared roster ([`crate::rules::roster`]), which for a side of one against a side of one is
+//! the duel, die for die (no choice, no die).
 
-use super::{TwinD20, WoundCircles};
-use crate::dice::Dice;
-use crate::log::Log;
-use crate::scenario::schema::Target;
-use crate::stats::Side;
-
-impl TwinD20 {
-    /// The fighters of one side, by number.
-    pub(super) fn team(&self, side: Side) -> std::ops::Range<usize> {
-        match side {
-            Side::A => 0..self.sides[0],
-            Side::B => self.sides[0]..self.fighters.len(),
-        }
-    }
-
-    /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
-    /// not), by its target policy; `kept` is each fighter's foe under `same`. `None` when no
-    /// foe is left. A random choice rolls a die only when there is a choice.
-    pub(super) fn choose<D: Dice, L: Log>(
-        &self,
-        attacker: usize,
-        out: &[bool],
-        wounds: &[WoundCircles],
-        kept: &mut [usize],
-        dice: &mut D,
-        log: &mut L,
-    ) -> Option<usize> {
-        let foes = self.team(self.side_of[attacker].other());
-        let standing = foes.clone().filter(|&f| !out[f]).count();
-        let first = foes.clone().find(|&f| !out[f])?;
-        if standing == 1 {
-            kept[attacker] = first;
-            return Some(first);
-        }
-        let policy = self.targets[attacker];
-        let chosen = match policy {
-            Target::Random => {
-                let k = dice.d(
-                    standing as u32,
-                    "d(foes standing): whom the attacker attacks",
-                ) as usize;
-                foes.clone()
-                    .filter(|&f| !out[f])
-                    .nth(k.saturating_sub(1))
-                    .unwrap_or(first)
-            }
-            // Most hurt: the highest Wound marked; the first in the roster among equals.
-            Target::Weakest => foes.clone().filter(|&f| !out[f]).fold(first, |best, f| {
-                if wounds[f].highest() > wounds[best].highest() {
-                    f
-                } else {
-                    best
-                }
-            }),
-            Target::Strongest => foes.clone().filter(|&f| !out[f]).fold(first, |best, f| {
-                if wounds[f].highest() < wounds[best].highest() {
-                    f
-                } else {
-                    best
-                }
-            }),
-            Target::Same => {
-                let held = kept[attacker];
-                if foes.contains(&held) && !out[held] {
-                    held
-                } else {
-                    first
-                }
-            }
-        };
-        kept[attacker] = chosen;
-        log.say(|| {
-            let why = match policy {
-                Target::Random => ("picked by a die", "random"),
-                Target::Weakest => ("the most hurt", "weakest"),
-                Target::Strongest => ("the least hurt", "strongest"),
-                Target::Same => ("the foe it keeps to while it stands", "same"),
-            };
-            format!(
-                "{} picks {}: {} of {standing} foes standing (target = {})",
-                self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
-            )
-        });
-        Some(chosen)
-    }
-}
-
-/// A numbered name without its number ("Brigand 2" is a "Brigand") when a side of `size`
-/// numbers its fighters.
-pub(super) fn base_name(name: &str, size: usize) -> String {
-    match name.rsplit_once(' ') {
-        Some((base, n)) if size > 1 && n.parse::<usize>().is_ok() => base.to_owned(),
-        _ => name.to_owned(),
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::super::test_support::fighter;
-    use super::super::{Healing, Member, Rules, TurnOrder};
-    use super::*;
+    use super::super::{Healing, Member, Rules, TurnOrder, TwinD20};
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::{FirstStrike, Ruleset};
     use crate::scenario::fields::Ranged;
+    use crate::scenario::schema::Target;
+    use crate::stats::Side;
     use crate::stats::Tally;
 
     /// Knights (side a) against brigands (side b): Attack 12, Defense 6, Damage 2; a knight has
@@ -283,7 +186,7 @@ mod tests {
                 .map(|i| Member {
                     side: if i == 0 { Side::A } else { Side::B },
                     fighter: model.fighters[i],
-                    name: model.fighter_names[i].clone(),
+                    name: model.roster.fighter_names[i].clone(),
                     target: Target::Same,
                 })
                 .collect(),

@@ -1,0 +1,375 @@
+//! The roster of a fight between two sides of one or more fighters, shared by every ruleset:
+//! who is on which side and what each is called, who acts in turn within a round when no text
+//! says ([`TurnOrder`]), and whom a fighter attacks among the foes still in the fight by its
+//! target policy ([`Target`]). The rules of each ruleset (what an attack is, who is out) stay in
+//! its own module; a side of one against a side of one needs none of this and is the duel.
+
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::scenario::schema::Target;
+use crate::stats::Side;
+use serde::{Deserialize, Serialize};
+
+/// Who acts in turn within a round when a side has several fighters and the ruleset's text
+/// orders only two (each ruleset's page records the reading).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TurnOrder {
+    /// Every fighter of the side acting first, in roster order, then every fighter of the
+    /// other: a side's strikes land together, as a volley.
+    #[default]
+    Sides,
+    /// The first of each side, then the second of each, and so on (the side acting first
+    /// leads each pair).
+    Alternate,
+}
+
+/// One fighter of a fight as enlisted: its side, name and target policy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Enrolled {
+    /// Its side.
+    pub side: Side,
+    /// Its name ("Brigand 2").
+    pub name: String,
+    /// Whom it attacks.
+    pub target: Target,
+}
+
+/// The fighters of both sides, numbered side `a`'s first: in a duel fighter 0 is `a` and
+/// fighter 1 is `b`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Roster {
+    /// Each side's name: its fighter's for a side of one, else its fighters' names together
+    /// ("Brigand ×3").
+    pub side_names: [String; 2],
+    /// Each fighter's name, for narration.
+    pub fighter_names: Vec<String>,
+    /// Each fighter's side.
+    pub side_of: Vec<Side>,
+    /// Each fighter's target policy.
+    pub targets: Vec<Target>,
+    /// The fighters on each side.
+    pub sides: [usize; 2],
+    /// Who acts in turn within a round when side `a` (0) or `b` (1) acts first.
+    order: [Vec<usize>; 2],
+}
+
+/// The most fighters a fight holds: a full side each.
+pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
+
+impl Roster {
+    /// The roster of `members` (side `a`'s first), taking turns by `turn_order`.
+    ///
+    /// # Panics
+    /// When there are more than [`MAX_FIGHTERS`] or side `b`'s come before side `a`'s: the
+    /// scenario's roster is bounded and ordered before any ruleset builds one.
+    pub fn new(members: &[Enrolled], turn_order: TurnOrder) -> Self {
+        let n = members.len();
+        assert!(
+            n <= MAX_FIGHTERS
+                && members
+                    .windows(2)
+                    .all(|w| w[0].side.index() <= w[1].side.index()),
+            "at most {MAX_FIGHTERS} members, side a's first (the roster's bound and order)"
+        );
+        let of =
+            |side: Side| -> Vec<usize> { (0..n).filter(|&i| members[i].side == side).collect() };
+        let (team_a, team_b) = (of(Side::A), of(Side::B));
+        let turns = |first: &[usize], second: &[usize]| -> Vec<usize> {
+            match turn_order {
+                TurnOrder::Sides => first.iter().chain(second).copied().collect(),
+                TurnOrder::Alternate => {
+                    let mut order = Vec::with_capacity(n);
+                    for k in 0..first.len().max(second.len()) {
+                        order.extend(first.get(k));
+                        order.extend(second.get(k));
+                    }
+                    order
+                }
+            }
+        };
+        let side_name = |team: &[usize]| -> String {
+            match team {
+                [one] => members[*one].name.clone(),
+                _ => {
+                    // "Brigand ×3", or the group's names in order for a mixed side.
+                    let mut groups: Vec<(String, usize)> = Vec::new();
+                    for &i in team {
+                        let base = base_name(&members[i].name, team.len());
+                        match groups.last_mut() {
+                            Some((name, count)) if *name == base => *count += 1,
+                            _ => groups.push((base, 1)),
+                        }
+                    }
+                    groups
+                        .into_iter()
+                        .map(|(name, count)| {
+                            if count > 1 {
+                                format!("{name} ×{count}")
+                            } else {
+                                name
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
+            }
+        };
+        Roster {
+            side_names: [side_name(&team_a), side_name(&team_b)],
+            fighter_names: members.iter().map(|m| m.name.clone()).collect(),
+            side_of: members.iter().map(|m| m.side).collect(),
+            targets: members.iter().map(|m| m.target).collect(),
+            sides: [team_a.len(), team_b.len()],
+            order: [turns(&team_a, &team_b), turns(&team_b, &team_a)],
+        }
+    }
+
+    /// The roster of a duel: `a` against `b`.
+    pub fn duel(names: [String; 2]) -> Self {
+        let [a, b] = names;
+        let member = |side, name| Enrolled {
+            side,
+            name,
+            target: Target::default(),
+        };
+        Roster::new(&[member(Side::A, a), member(Side::B, b)], TurnOrder::Sides)
+    }
+
+    /// The roster's members, to build another point of the same fighters.
+    pub fn members(&self) -> Vec<Enrolled> {
+        (0..self.len())
+            .map(|i| Enrolled {
+                side: self.side_of[i],
+                name: self.fighter_names[i].clone(),
+                target: self.targets[i],
+            })
+            .collect()
+    }
+
+    /// How many fighters there are.
+    pub fn len(&self) -> usize {
+        self.fighter_names.len()
+    }
+
+    /// Whether the roster is empty (never, for a compiled point).
+    pub fn is_empty(&self) -> bool {
+        self.fighter_names.is_empty()
+    }
+
+    /// Whether this is a duel: one fighter on each side.
+    pub fn is_duel(&self) -> bool {
+        self.sides == [1, 1]
+    }
+
+    /// The fighters of one side, by number.
+    pub fn team(&self, side: Side) -> std::ops::Range<usize> {
+        match side {
+            Side::A => 0..self.sides[0],
+            Side::B => self.sides[0]..self.len(),
+        }
+    }
+
+    /// Who acts in turn within a round when `first`'s side acts first.
+    pub fn order(&self, first: Side) -> &[usize] {
+        &self.order[first.index()]
+    }
+
+    /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
+    /// not), by its target policy, where `hurt(f)` says how hurt foe `f` is (higher is more
+    /// hurt); `kept` is each fighter's foe under `same`. `None` when no foe is left. A random
+    /// choice rolls a die only when there is a choice.
+    pub fn choose<D: Dice, L: Log>(
+        &self,
+        attacker: usize,
+        out: &[bool],
+        hurt: impl Fn(usize) -> u32,
+        kept: &mut [usize],
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<usize> {
+        let foes = self.team(self.side_of[attacker].other());
+        let standing = foes.clone().filter(|&f| !out[f]).count();
+        let first = foes.clone().find(|&f| !out[f])?;
+        if standing == 1 {
+            kept[attacker] = first;
+            return Some(first);
+        }
+        let policy = self.targets[attacker];
+        let chosen = match policy {
+            Target::Random => {
+                let k = dice.d(
+                    standing as u32,
+                    "d(foes standing): whom the attacker attacks",
+                ) as usize;
+                foes.clone()
+                    .filter(|&f| !out[f])
+                    .nth(k.saturating_sub(1))
+                    .unwrap_or(first)
+            }
+            // The first in the roster among equals.
+            Target::Weakest => foes
+                .clone()
+                .filter(|&f| !out[f])
+                .fold(first, |best, f| if hurt(f) > hurt(best) { f } else { best }),
+            Target::Strongest => foes
+                .clone()
+                .filter(|&f| !out[f])
+                .fold(first, |best, f| if hurt(f) < hurt(best) { f } else { best }),
+            Target::Same => {
+                let held = kept[attacker];
+                if foes.contains(&held) && !out[held] {
+                    held
+                } else {
+                    first
+                }
+            }
+        };
+        kept[attacker] = chosen;
+        log.say(|| {
+            let why = match policy {
+                Target::Random => ("picked by a die", "random"),
+                Target::Weakest => ("the most hurt", "weakest"),
+                Target::Strongest => ("the least hurt", "strongest"),
+                Target::Same => ("the foe it keeps to while it stands", "same"),
+            };
+            format!(
+                "{} picks {}: {} of {standing} foes standing (target = {})",
+                self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
+            )
+        });
+        Some(chosen)
+    }
+}
+
+/// A numbered name without its number ("Brigand 2" is a "Brigand") when a side of `size`
+/// numbers its fighters.
+pub fn base_name(name: &str, size: usize) -> String {
+    match name.rsplit_once(' ') {
+        Some((base, n)) if size > 1 && n.parse::<usize>().is_ok() => base.to_owned(),
+        _ => name.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::{NoLog, VecLog};
+
+    fn roster(b: usize, target: Target, turn_order: TurnOrder) -> Roster {
+        let mut members = vec![Enrolled {
+            side: Side::A,
+            name: "Knight".into(),
+            target,
+        }];
+        for k in 0..b {
+            members.push(Enrolled {
+                side: Side::B,
+                name: format!("Brigand {}", k + 1),
+                target: Target::Same,
+            });
+        }
+        Roster::new(&members, turn_order)
+    }
+
+    #[test]
+    fn a_side_of_copies_is_named_by_its_count_and_a_mixed_side_by_its_groups() {
+        let r = roster(3, Target::Same, TurnOrder::Sides);
+        assert_eq!(r.side_names, ["Knight".to_owned(), "Brigand ×3".to_owned()]);
+        let mixed = Roster::new(
+            &[
+                Enrolled {
+                    side: Side::A,
+                    name: "Spearman".into(),
+                    target: Target::Same,
+                },
+                Enrolled {
+                    side: Side::A,
+                    name: "Archer 1".into(),
+                    target: Target::Same,
+                },
+                Enrolled {
+                    side: Side::A,
+                    name: "Archer 2".into(),
+                    target: Target::Same,
+                },
+                Enrolled {
+                    side: Side::B,
+                    name: "Ogre".into(),
+                    target: Target::Same,
+                },
+            ],
+            TurnOrder::Sides,
+        );
+        assert_eq!(mixed.side_names[0], "Spearman, Archer ×2");
+        assert!(!mixed.is_duel() && Roster::duel(["a".into(), "b".into()]).is_duel());
+    }
+
+    #[test]
+    fn the_turn_order_is_a_volley_per_side_or_alternates() {
+        let sides = roster(2, Target::Same, TurnOrder::Sides);
+        assert_eq!(sides.order(Side::A), [0, 1, 2]);
+        assert_eq!(sides.order(Side::B), [1, 2, 0]);
+        let alternate = roster(2, Target::Same, TurnOrder::Alternate);
+        assert_eq!(alternate.order(Side::A), [0, 1, 2]);
+        assert_eq!(alternate.order(Side::B), [1, 0, 2]);
+    }
+
+    #[test]
+    fn each_policy_picks_its_foe_and_only_random_rolls_when_there_is_a_choice() {
+        let hurt = |f: usize| [0, 3, 7, 7][f];
+        let pick = |target, out: &[bool], dice: &[u32]| {
+            let r = roster(3, target, TurnOrder::Sides);
+            let mut kept = [usize::MAX; 4];
+            let mut scripted = ScriptedDice::new(dice.to_vec());
+            let chosen = r.choose(0, out, hurt, &mut kept, &mut scripted, &mut NoLog);
+            assert!(scripted.finish().is_ok(), "{target:?}: dice left");
+            chosen
+        };
+        let none_out = [false; 4];
+        assert_eq!(
+            pick(Target::Weakest, &none_out, &[]),
+            Some(2),
+            "first among equals"
+        );
+        assert_eq!(pick(Target::Strongest, &none_out, &[]), Some(1));
+        assert_eq!(pick(Target::Same, &none_out, &[]), Some(1));
+        assert_eq!(pick(Target::Random, &none_out, &[3]), Some(3));
+        assert_eq!(
+            pick(Target::Random, &[false, true, false, false], &[1]),
+            Some(2)
+        );
+        assert_eq!(
+            pick(Target::Random, &[false, true, true, false], &[]),
+            Some(3)
+        );
+        assert_eq!(pick(Target::Same, &[false, true, true, true], &[]), None);
+    }
+
+    #[test]
+    fn same_keeps_its_foe_while_it_stands_and_the_choice_is_narrated() {
+        let r = roster(3, Target::Same, TurnOrder::Sides);
+        let mut kept = [usize::MAX, 0, 0, 0];
+        kept[0] = 3;
+        let mut log = VecLog::default();
+        let mut dice = ScriptedDice::new(vec![]);
+        let out = [false; 4];
+        assert_eq!(
+            r.choose(0, &out, |_| 0, &mut kept, &mut dice, &mut log),
+            Some(3)
+        );
+        assert_eq!(
+            log.lines,
+            [
+                "Knight picks Brigand 3: the foe it keeps to while it stands of 3 foes standing (target = same)"
+            ]
+        );
+        let out = [false, false, false, true];
+        assert_eq!(
+            r.choose(0, &out, |_| 0, &mut kept, &mut dice, &mut NoLog),
+            Some(1)
+        );
+        assert_eq!(kept[0], 1);
+    }
+}
