@@ -302,6 +302,9 @@ impl RecoveryTally {
 pub enum ExtraKind {
     /// A share of trials, with its interval (`<name>_rate`, `_lo`, `_hi`).
     ShareOfTrials,
+    /// A share of one side's fighters over the trials (its count over the side's fighters
+    /// times the trials; for a side of one, a share of trials), with its interval.
+    ShareOfSide(Side),
     /// A share of patients (wounded survivors of both sides), with its interval.
     ShareOfPatients,
     /// A mean per patient (`<name>_mean`).

@@ -127,13 +127,20 @@ pub fn summary_row(
         if !duel
             && matches!(
                 extra.kind,
-                ExtraKind::ShareOfTrials | ExtraKind::MeanPerTrial
+                ExtraKind::ShareOfTrials | ExtraKind::ShareOfSide(_) | ExtraKind::MeanPerTrial
             )
         {
             continue;
         }
         match extra.kind {
             ExtraKind::ShareOfTrials => push_rate(&mut h, &mut r, extra.name, count, t.trials),
+            ExtraKind::ShareOfSide(side) => push_rate(
+                &mut h,
+                &mut r,
+                extra.name,
+                count,
+                t.fighter_trials(side.index()),
+            ),
             ExtraKind::ShareOfPatients => {
                 push_rate(&mut h, &mut r, extra.name, count, pooled.patients)
             }

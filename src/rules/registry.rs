@@ -113,6 +113,7 @@ impl Model {
     pub fn fighter_names(&self) -> Vec<&str> {
         match self {
             Model::TwinD20(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
+            Model::GuardPierce(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             _ => self.names().to_vec(),
         }
     }

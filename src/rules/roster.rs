@@ -111,7 +111,7 @@ impl Roster {
                             }
                         })
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(" + ")
                 }
             }
         };
@@ -227,8 +227,15 @@ impl Roster {
         };
         kept[attacker] = chosen;
         log.say(|| {
+            let even = foes
+                .clone()
+                .filter(|&f| !out[f])
+                .all(|f| hurt(f) == hurt(first));
             let why = match policy {
                 Target::Random => ("picked by a die", "random"),
+                Target::Weakest | Target::Strongest if even => {
+                    ("none more hurt than another: the first", policy.word())
+                }
                 Target::Weakest => ("the most hurt", "weakest"),
                 Target::Strongest => ("the least hurt", "strongest"),
                 Target::Same => ("the foe it keeps to while it stands", "same"),
@@ -302,7 +309,7 @@ mod tests {
             ],
             TurnOrder::Sides,
         );
-        assert_eq!(mixed.side_names[0], "Spearman, Archer ×2");
+        assert_eq!(mixed.side_names[0], "Spearman + Archer ×2");
         assert!(!mixed.is_duel() && Roster::duel(["a".into(), "b".into()]).is_duel());
     }
 

@@ -193,6 +193,18 @@ pub enum Target {
     Same,
 }
 
+impl Target {
+    /// The word a scenario writes for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Target::Random => "random",
+            Target::Weakest => "weakest",
+            Target::Strongest => "strongest",
+            Target::Same => "same",
+        }
+    }
+}
+
 /// One fighter of a side, as [`ScenarioFile::roster`] lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Enlisted {

@@ -18,6 +18,7 @@
 //!   Protection interval) and the Recover action.
 //! - `healing.rs`: the Injury recovery roll with infection and medical help.
 //! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - `skirmish.rs`: a fight of sides of several fighters (our design; the text has two).
 //! - here: the compiled fighters and point, and the duel around the attacks (our design: who acts
 //!   first, attack or Recover, the end of the fight), then "Death and Dying" after it (a dying
 //!   fighter is dead in about an hour without medical attention, L48) and a minute's rest that
@@ -27,6 +28,7 @@ pub mod attack;
 pub mod exchange;
 pub mod healing;
 pub mod schema;
+mod skirmish;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod wound_track;
@@ -34,6 +36,7 @@ pub mod wound_track;
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
+use crate::rules::roster::{Enrolled, Roster};
 use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
@@ -50,11 +53,11 @@ pub const ID: &str = "guard-pierce";
 pub const EXTRAS: &[Extra] = &[
     Extra {
         name: "a_dying",
-        kind: ExtraKind::ShareOfTrials,
+        kind: ExtraKind::ShareOfSide(Side::A),
     },
     Extra {
         name: "b_dying",
-        kind: ExtraKind::ShareOfTrials,
+        kind: ExtraKind::ShareOfSide(Side::B),
     },
     Extra {
         name: "died_dying",
@@ -69,10 +72,10 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::MeanPerPatient,
     },
 ];
-const EXTRA_DYING: usize = 0;
-const EXTRA_DIED_DYING: usize = 2;
-const EXTRA_INFECTED: usize = 3;
-const EXTRA_INFECTIONS: usize = 4;
+pub(super) const EXTRA_DYING: usize = 0;
+pub(super) const EXTRA_DIED_DYING: usize = 2;
+pub(super) const EXTRA_INFECTED: usize = 3;
+pub(super) const EXTRA_INFECTIONS: usize = 4;
 
 /// One fighter, compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +119,14 @@ pub struct GuardPierce {
     pub round_limit: u32,
     /// Whether a dying fighter is saved by attention in time.
     dying_saved: bool,
+    /// Who fights on which side, named, with their target policies and turns.
+    pub roster: Roster,
+    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
+    members: Vec<Fighter>,
+    /// For a side of several: the point of each attacker and foe of the other side as a duel
+    /// (attacker `a`, foe `b`), whose attack, Recover and healing the fight uses; see
+    /// [`GuardPierce::pair`]. Empty for a duel.
+    pairs: Vec<GuardPierce>,
 }
 
 impl GuardPierce {
@@ -131,12 +142,78 @@ impl GuardPierce {
             healing.attention && healing.attention_minutes.get() < rules.dying_minutes.get();
         GuardPierce {
             fighters,
+            roster: Roster::duel(names.clone()),
+            members: fighters.to_vec(),
+            pairs: Vec::new(),
             names,
             rules,
             healing,
             round_limit,
             dying_saved,
         }
+    }
+
+    /// Builds the point of a fight between two sides of one or more fighters each
+    /// (`members` with their `fighters`, side `a`'s first). A side of one against a side of
+    /// one is the duel.
+    pub fn skirmish(
+        members: &[Enrolled],
+        fighters: Vec<Fighter>,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let roster = Roster::new(members, rules.turn_order);
+        let (a, b) = (roster.team(Side::A), roster.team(Side::B));
+        let mut point = GuardPierce::new(
+            [fighters[a.start], fighters[b.start]],
+            roster.side_names.clone(),
+            rules,
+            healing,
+            round_limit,
+        );
+        if !roster.is_duel() {
+            let pair = |i: usize, j: usize| {
+                let names = [i, j].map(|k| roster.fighter_names[k].clone());
+                let rules = point.rules.clone();
+                GuardPierce::new(
+                    [fighters[i], fighters[j]],
+                    names,
+                    rules,
+                    point.healing.clone(),
+                    round_limit,
+                )
+            };
+            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
+            for i in a.clone() {
+                pairs.extend(b.clone().map(|j| pair(i, j)));
+            }
+            for i in b.clone() {
+                pairs.extend(a.clone().map(|j| pair(i, j)));
+            }
+            point.pairs = pairs;
+        }
+        point.roster = roster;
+        point.members = fighters;
+        point
+    }
+
+    /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
+    /// several: their attack, Recover and healing are the duel's own.
+    fn pair(&self, attacker: usize, defender: usize) -> &GuardPierce {
+        let [sa, sb] = self.roster.sides;
+        let at = if attacker < sa {
+            attacker * sb + (defender - sa)
+        } else {
+            sa * sb + (attacker - sa) * sa + defender
+        };
+        &self.pairs[at]
+    }
+
+    /// The point of fighter `i` and its first foe: for what it does alone (Recover, healing).
+    fn alone(&self, i: usize) -> &GuardPierce {
+        let foe = self.roster.team(self.roster.side_of[i].other()).start;
+        self.pair(i, foe)
     }
 
     /// What `side` does on its turn with these wounds: whether it takes the Recover action (its
@@ -156,11 +233,14 @@ impl Ruleset for GuardPierce {
             max_damage: 63,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
-            sides: [1, 1],
+            sides: self.roster.sides.map(|n| n as u32),
         }
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        if !self.pairs.is_empty() {
+            return self.fight(dice, log, tally);
+        }
         let mut rows = [WoundRows::default(); 2];
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));

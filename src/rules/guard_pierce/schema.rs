@@ -9,6 +9,7 @@
 
 use super::wound_track::{DEFAULT_PENALTIES, Track};
 use super::{Fighter, GuardPierce};
+use crate::rules::roster::Enrolled;
 use crate::rules::{FirstStrike, Parameter};
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
@@ -160,7 +161,11 @@ pub struct Rules {
     pub dying_minutes: Ranged<1, 100_000>,
     /// Who strikes first each round.
     pub first_strike: FirstStrike,
+    /// Who acts in turn within a round when a side has several fighters.
+    pub turn_order: TurnOrder,
 }
+
+pub use crate::rules::roster::TurnOrder;
 
 impl Default for Rules {
     fn default() -> Self {
@@ -175,6 +180,7 @@ impl Default for Rules {
             dead_margin: Ranged::new(5),
             dying_minutes: Ranged::new(60),
             first_strike: FirstStrike::Random,
+            turn_order: TurnOrder::Sides,
         }
     }
 }
@@ -271,6 +277,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "first_strike",
         default: "\"random\"",
         doc: "who strikes first each round: random (a d2 per duel), a, b",
+    },
+    Parameter {
+        section: "rules",
+        key: "turn_order",
+        default: "\"sides\"",
+        doc: "a side of several: sides (the side acting first, each fighter in order, then the other) or alternate (first of each side, then second of each, ...)",
     },
     Parameter {
         section: "healing",
@@ -409,14 +421,20 @@ pub const PARAMETERS: &[Parameter] = &[
 impl GuardPierce {
     /// Compiles a scenario file, resolving names and checking each wound track.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
-        file.one_each(source, "guard-pierce")?;
         let rules = file.rules.clone();
         let margin = rules.dead_margin.u32();
         let mut fighters = Vec::with_capacity(2);
-        for side in Side::BOTH {
-            let spec = file.fighter(side);
+        let mut members = Vec::with_capacity(2);
+        for (side, enlisted) in Side::BOTH
+            .into_iter()
+            .map(|side| file.roster(side, source).map(|r| (side, r)))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .flat_map(|(side, roster)| roster.into_iter().map(move |e| (side, e)))
+        {
+            let spec = &file.side(side).entries[enlisted.entry];
             let key = side.key();
-            let (weapon, armour) = file.equipment(side, source)?;
+            let (weapon, armour) = file.equipment_of(side, spec, source)?;
             let penalties: Vec<u8> = match &spec.penalties {
                 Some(p) => p.iter().map(|r| r.u32() as u8).collect(),
                 None => DEFAULT_PENALTIES.to_vec(),
@@ -465,10 +483,15 @@ impl GuardPierce {
                 recover_at: spec.recover_at.u32(),
                 track: Track::new(&penalties, &circled, margin),
             });
+            members.push(Enrolled {
+                side,
+                name: enlisted.name,
+                target: enlisted.target,
+            });
         }
-        Ok(GuardPierce::new(
-            [fighters[0], fighters[1]],
-            [file.fighter_name(Side::A), file.fighter_name(Side::B)],
+        Ok(GuardPierce::skirmish(
+            &members,
+            fighters,
             rules,
             file.healing.clone(),
             file.round_limit.u32(),

@@ -1,0 +1,287 @@
+//! A fight of sides of several fighters (our design; the text has two characters, see
+//! `docs/rules/guard-pierce.md`, "Sides of several fighters"): the sides act in turn by
+//! `rules.turn_order`, each fighter Recovers or attacks the foe its target policy picks, with the
+//! duel's own attack between the two of them; a fighter unable to act or dead is out and is not
+//! attacked again; a side wins when every foe is out. After the fight each fighter is dying, dead
+//! or whole as in the duel, and each survivor with an Injury heals. A side of one against a side
+//! of one never comes here: it is the duel.
+
+use super::wound_track::WoundRows;
+use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::two_d20::highest_row;
+use crate::stats::{DuelOutcome, Side, Tally};
+
+impl GuardPierce {
+    /// One fight of the point's fighters, its end and the healing of every survivor.
+    pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let roster = &self.roster;
+        let n = roster.len();
+        let mut rows = [WoundRows::default(); MAX_FIGHTERS];
+        let mut out = [false; MAX_FIGHTERS];
+        let mut kept = [usize::MAX; MAX_FIGHTERS];
+        let mut standing = roster.sides;
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'fight: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for &actor in roster.order(first) {
+                if out[actor] {
+                    continue;
+                }
+                if dice.exhausted() {
+                    break 'fight;
+                }
+                let me = &self.members[actor];
+                if me.recover_at > 0 && highest_row(rows[actor].stun) >= me.recover_at {
+                    let alone = self.alone(actor);
+                    alone.recover_action(Side::A, &mut rows[actor], dice, log);
+                    continue;
+                }
+                // Most hurt: the highest row marked, Injury or Stun.
+                let hurt = |f: usize| highest_row(rows[f].injury | rows[f].stun);
+                let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
+                else {
+                    break 'fight;
+                };
+                let pair = self.pair(actor, foe);
+                let mut two = [rows[actor], rows[foe]];
+                let faces = pair.hit_faces(Side::A, &two);
+                let attack = pair.attack_on(Side::A, faces, &mut two, dice, log);
+                rows[foe] = two[1];
+                if attack.hits == 0 {
+                    continue;
+                }
+                let side = roster.side_of[actor];
+                tally.record_hit(side, attack.marked[0].max(attack.marked[1]), true);
+                let track = &self.members[foe].track;
+                if !rows[foe].can_act(track) || rows[foe].dead(track) {
+                    out[foe] = true;
+                    let fallen = side.other().index();
+                    standing[fallen] -= 1;
+                    let last = standing[fallen] == 0;
+                    log.say(|| {
+                        let end = if last {
+                            format!(": {} wins", roster.side_names[side.index()])
+                        } else {
+                            String::new()
+                        };
+                        format!("{} is out of the fight{end}", roster.fighter_names[foe])
+                    });
+                    if last {
+                        winner = Some(side);
+                        break 'fight;
+                    }
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let mut dead = [false; MAX_FIGHTERS];
+        let (mut deaths, mut dying_of) = ([0u32; 2], [0u64; 2]);
+        let mut died_dying = false;
+        for i in 0..n {
+            let r = &mut rows[i];
+            let track = &self.members[i].track;
+            let side = roster.side_of[i].index();
+            let killed = r.dead(track);
+            let dying = !killed && r.dying(track);
+            let dies = dying && !self.dying_saved;
+            dying_of[side] += u64::from(dying);
+            died_dying |= dies;
+            dead[i] = killed || dies;
+            deaths[side] += u32::from(dead[i]);
+            let name = &roster.fighter_names[i];
+            if dying {
+                log.say(|| {
+                    format!(
+                        "{name} is dying: {}",
+                        if dies {
+                            "no medical attention in time: dead"
+                        } else {
+                            "medical attention arrives in time"
+                        }
+                    )
+                });
+            } else if killed {
+                log.say(|| format!("{name} is dead"));
+            }
+            // A minute's rest clears all Stun.
+            r.stun = 0;
+        }
+        tally.record_extra(EXTRA_DYING, dying_of[0]);
+        tally.record_extra(EXTRA_DYING + 1, dying_of[1]);
+        tally.record_extra(EXTRA_DIED_DYING, u64::from(died_dying));
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: deaths,
+        });
+        for i in 0..n {
+            tally.record_fighter(i, out[i], dead[i]);
+        }
+        for i in 0..n {
+            if !dead[i] && rows[i].injury != 0 {
+                let mut infections = 0;
+                let recovery = self
+                    .alone(i)
+                    .recover(Side::A, rows[i], dice, log, &mut infections);
+                tally.record_recovery_of(i, roster.side_of[i], &recovery);
+                tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
+                tally.record_extra(EXTRA_INFECTIONS, infections);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{fighter, ledger_cudgel, ledger_healing};
+    use super::super::{Fighter, Healing, Rules};
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::roster::Enrolled;
+    use crate::rules::{FirstStrike, Ruleset};
+    use crate::scenario::schema::Target;
+
+    /// A knight (side a, acting first) against brigands, with healing past the horizon.
+    fn knight_and_brigands(knight: Fighter, target: Target, brigands: &[Fighter]) -> GuardPierce {
+        let mut members = vec![Enrolled {
+            side: Side::A,
+            name: "Knight".into(),
+            target,
+        }];
+        members.extend((0..brigands.len()).map(|k| Enrolled {
+            side: Side::B,
+            name: format!("Brigand {}", k + 1),
+            target: Target::Same,
+        }));
+        let fighters = [&[knight][..], brigands].concat();
+        let rules = Rules {
+            first_strike: FirstStrike::A,
+            ..Rules::default()
+        };
+        GuardPierce::skirmish(&members, fighters, rules, ledger_healing(7, 1, 0), 40)
+    }
+
+    /// One trial on scripted dice, to the end of the dice when `all` is false.
+    fn run(model: &GuardPierce, dice: &[u32], all: bool) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let story = log.lines.join("\n");
+        if all {
+            assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
+            assert_eq!(scripted.used(), dice.len(), "dice left over\n{story}");
+        }
+        (tally, story)
+    }
+
+    // 8 hits Guard 5 (no higher than 15), 20 misses: a Hit; the damage roll on 15 with 13 and
+    // 2 is 13, a row above the worst penalty row 12 and not circled: unable to act, dying.
+    const OUT: [u32; 4] = [8, 20, 13, 2];
+    const MISS: [u32; 2] = [1, 1];
+
+    #[test]
+    fn a_side_wins_when_every_foe_is_out_and_the_dying_are_a_share_of_their_side() {
+        // L44: "If you mark any Wound higher up than your worst penalty, you're unable to act."
+        // L48: "An Injury above the highest wound penalty means the character is dying".
+        let brigand = fighter(10, 5, 5, 5);
+        let model = knight_and_brigands(fighter(15, 5, 15, 5), Target::Same, &[brigand; 2]);
+        assert_eq!(model.names[1], "Brigand ×2");
+        let (tally, story) = run(&model, &[&OUT[..], &MISS, &OUT].concat(), true);
+        assert_eq!(tally.ends, [1, 0, 0]);
+        assert_eq!(tally.rounds.bins()[2], 1);
+        assert_eq!(tally.extra[EXTRA_DYING + 1], 2, "both brigands dying");
+        assert_eq!(tally.fighter_trials(1), 2, "a b_dying rate of 2 in 2");
+        assert_eq!(tally.dead, [0, 0], "attention arrives in 30 minutes");
+        assert_eq!(tally.recovery[1].patients, 2);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight strikes first",
+                "round 1",
+                "Knight picks Brigand 1: the foe it keeps to while it stands of 2 foes standing (target = same)",
+                "Knight attacks Brigand 1: value 15 (penalty 0) vs Guard 5",
+                "Brigand 1 is out of the fight\n",
+                "Brigand 2 attacks Knight",
+                "round 2",
+                "Knight attacks Brigand 2",
+                "Brigand 2 is out of the fight: Knight wins",
+                "Brigand 1 is dying: medical attention arrives in time",
+                "Brigand 2 is dying: medical attention arrives in time",
+            ],
+        );
+        assert!(
+            !story.contains("Brigand 1 attacks"),
+            "out of the fight: {story}"
+        );
+    }
+
+    #[test]
+    fn weakest_turns_on_the_foe_with_the_highest_row_marked() {
+        // Knight 1 (random: the d2 gives Brigand 2) marks Injury on row 5 (damage roll 5, 20);
+        // Knight 2 (weakest) turns on Brigand 2, strongest on Brigand 1.
+        for (target, picked) in [
+            (Target::Weakest, "Knight 2 picks Brigand 2: the most hurt"),
+            (
+                Target::Strongest,
+                "Knight 2 picks Brigand 1: the least hurt",
+            ),
+        ] {
+            let knight = fighter(15, 5, 15, 5);
+            let members: Vec<Enrolled> = [
+                (Side::A, "Knight 1", Target::Random),
+                (Side::A, "Knight 2", target),
+                (Side::B, "Brigand 1", Target::Same),
+                (Side::B, "Brigand 2", Target::Same),
+            ]
+            .map(|(side, name, target)| Enrolled {
+                side,
+                name: name.into(),
+                target,
+            })
+            .to_vec();
+            let rules = Rules {
+                first_strike: FirstStrike::A,
+                ..Rules::default()
+            };
+            let model =
+                GuardPierce::skirmish(&members, vec![knight; 4], rules, Healing::default(), 40);
+            let (_, story) = run(&model, &[2, 8, 20, 5, 20, 1, 1], false);
+            assert!(story.contains("Injury [5]"), "{story}");
+            assert!(story.contains(picked), "{target:?}: {story}");
+        }
+    }
+
+    #[test]
+    fn a_stunned_fighter_of_a_side_takes_the_recover_action_on_its_own_sheet() {
+        // L53: "The Action "Recover" requires your character be able to act. Roll Willpower,
+        // taking your penalties into account. A success clears your highest Stun."
+        // The Knight's cudgel Hit (8, 20) marks Stun on row 5 (damage roll 5, 20); Brigand 1
+        // (recover_at 1) rolls Willpower 10 less the row's penalty 3: 4 and 17, a success: the
+        // Stun clears.
+        let mut brigand = fighter(10, 5, 5, 5);
+        brigand.recover_at = 1;
+        let mut cudgel = ledger_cudgel(15, 5);
+        cudgel.attack = 15;
+        let model = knight_and_brigands(cudgel, Target::Same, &[brigand; 2]);
+        let (_, story) = run(&model, &[8, 20, 5, 20, 4, 17, 1, 1], false);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Stun [5]",
+                "Brigand 1 uses Recover: Willpower 7: 4 success, Stun on row 5 clears",
+                "Brigand 2 attacks Knight",
+            ],
+        );
+    }
+}
