@@ -61,6 +61,7 @@ fn run(file: &Path, out: &Path, trials: &str) {
 const DUELS: &[&str] = &[
     "scenarios/twin-d20/knight-vs-brigand.toml",
     "scenarios/guard-pierce/cudgel-vs-sword.toml",
+    "scenarios/zone-d100/broadsword-vs-spear.toml",
 ];
 
 /// A shipped duel rewritten into `dir` with side b's first line followed by `extra`
@@ -145,6 +146,32 @@ fn the_shipped_band_beats_the_knight_more_often_with_each_brigand() {
 }
 
 #[test]
+fn zone_d100s_trace_of_one_against_two_shows_the_outnumbered_penalty() {
+    // The shipped knight against two brigands (point 1): a brigand's attack meets the knight's
+    // Block at his Melee ML75 less 10 for the second brigand threatening him.
+    let o = duelsim(&[
+        "trace",
+        "scenarios/zone-d100/knight-vs-three-brigands.toml",
+        "--point",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    let story = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        story.contains("order of action: Knight, Brigand 1, Brigand 2"),
+        "{story}"
+    );
+    assert!(
+        story.lines().any(|l| l.contains("attacks Knight")
+            && l.contains("Knight Block")
+            && l.contains("vs EML65 (Outnumbered -10: 2 foes threaten)")),
+        "{story}"
+    );
+}
+
+#[test]
 fn a_mixed_side_is_numbered_by_name_and_a_side_is_bounded() {
     let dir = scratch("mixed");
     let shipped = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(DUEL).as_path());
@@ -188,7 +215,6 @@ fn rulesets_without_sides_of_several_yet_refuse_them_at_the_side() {
     for file in [
         "scenarios/d6-pool/berserker-vs-shieldwall.toml",
         "scenarios/wound-levels/bruiser-vs-fencer.toml",
-        "scenarios/zone-d100/broadsword-vs-spear.toml",
     ] {
         let text = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file).as_path());
         let at = text

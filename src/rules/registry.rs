@@ -114,6 +114,7 @@ impl Model {
         match self {
             Model::TwinD20(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             Model::GuardPierce(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
+            Model::ZoneD100(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             _ => self.names().to_vec(),
         }
     }

@@ -265,17 +265,21 @@ fn an_unspent_setup_is_gone_after_the_next_round() {
     let m = melee(fighter(Defence::Block), fighter(Defence::Block));
     let mut states = [State::default(); 2];
     states[0].turn = 1;
+    states[0].round = 1;
     states[0].take_setup();
     for s in &mut states {
         s.turn = 5;
+        s.round = 3;
     }
     let (story, _) = exchange(&m, &mut states, &[61, 99]);
     assert!(story.contains("61 vs EML60: F"), "{story}");
     let mut states = [State::default(); 2];
     states[0].turn = 1;
+    states[0].round = 1;
     states[0].take_setup();
     for s in &mut states {
         s.turn = 4;
+        s.round = 2;
     }
     let (story, _) = exchange(&m, &mut states, &[61, 99, 5, 7, 1, 11]);
     assert!(story.contains("61 vs EML60: S"), "{story}");

@@ -22,8 +22,95 @@ impl ZoneD100 {
     /// Out of the fight: dead, routed, or helpless (UNC, or INC in Extended Shock) unless the
     /// victor strikes the helpless. An INC fighter whose Shock Reroll is still to come is not
     /// out: "the INC character ignores attacks, rerolls ... and fights on".
-    fn out(&self, state: &State) -> bool {
+    pub(super) fn out(&self, state: &State) -> bool {
         state.dead || state.routed || (!self.melee.rules.strike_helpless && state.helpless())
+    }
+
+    /// One turn of `actor` against the other fighter of `states` (standing up, taking up a
+    /// dropped weapon, shooting or closing at range, an exchange in melee) and the end of its
+    /// turn. `sides` are the sides of the fighters of `states` in the fight (`[a, b]` in a
+    /// duel), for the tallies.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(super) fn act<D: Dice, L: Log>(
+        &self,
+        actor: Side,
+        sides: [Side; 2],
+        states: &mut [State; 2],
+        range: &mut Range,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let m = &self.melee;
+        range.moved[actor.index()] = false;
+        let s = &mut states[actor.index()];
+        if s.can_act() {
+            let lame = m.legs_unusable(s);
+            if s.prone && !lame {
+                s.prone = false;
+                log.say(|| format!("{} stands up", self.names[actor.index()]));
+            } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
+                log.say(|| {
+                    format!(
+                        "{} cannot take up the weapon: the weapon arm is unusable",
+                        self.names[actor.index()]
+                    )
+                });
+            } else if s.disarmed {
+                s.disarmed = false;
+                log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
+            } else if range.distance > self.melee_distance {
+                if m.fighters[actor.index()].missile.is_some() {
+                    if let Some(r) = self.shoot(actor, range, states, dice, log) {
+                        self.count(tally, &r.seen_from(sides));
+                    }
+                } else if lame {
+                    log.say(|| {
+                        format!(
+                            "{} cannot close: a leg is unusable",
+                            self.names[actor.index()]
+                        )
+                    });
+                } else {
+                    // The Evade action (up to half Move) makes missiles pay for the
+                    // Dodge.
+                    let stunned = s.shock == injury::ShockState::Stunned;
+                    let evade = m.fighters[actor.index()].evade_missiles && !stunned;
+                    // STN: "All movement is Difficult": half the ground.
+                    let step = if evade {
+                        (self.approach / 2).max(10)
+                    } else if stunned {
+                        // Half the ground, but some ground: a stun does not root.
+                        (self.approach / 2).max(self.approach.min(1))
+                    } else {
+                        self.approach
+                    };
+                    range.distance = range.distance.saturating_sub(step);
+                    range.moved[actor.index()] = true;
+                    range.evading[actor.index()] = evade;
+                    log.say(|| {
+                        format!(
+                            "{} {} to {} feet",
+                            self.names[actor.index()],
+                            if evade {
+                                "evades forward"
+                            } else if stunned {
+                                "closes, stunned (Difficult movement)"
+                            } else {
+                                "closes"
+                            },
+                            range.distance
+                        )
+                    });
+                }
+            } else {
+                m.exchange(actor, states, self.start_in_close, dice, log, &mut |r| {
+                    self.count(tally, &r.seen_from(sides))
+                });
+            }
+        }
+        m.end_of_turn(actor, states, dice, log);
     }
 }
 
@@ -34,11 +121,14 @@ impl Ruleset for ZoneD100 {
             max_damage: 5,
             horizon_days: self.horizon_days,
             extras: EXTRAS,
-            sides: [1, 1],
+            sides: self.roster.sides.map(|n| n as u32),
         }
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        if !self.pairs.is_empty() {
+            return self.fight(dice, log, tally);
+        }
         let m = &self.melee;
         let mut states = [State::default(); 2];
         let mut range = Range {
@@ -65,82 +155,20 @@ impl Ruleset for ZoneD100 {
                 turn += 1;
                 states[0].turn = turn;
                 states[1].turn = turn;
+                states[0].round = round;
+                states[1].round = round;
                 if dice.exhausted() {
                     break 'duel;
                 }
-                range.moved[actor.index()] = false;
-                let s = &mut states[actor.index()];
-                if s.can_act() {
-                    let lame = m.legs_unusable(s);
-                    if s.prone && !lame {
-                        s.prone = false;
-                        log.say(|| format!("{} stands up", self.names[actor.index()]));
-                    } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
-                        log.say(|| {
-                            format!(
-                                "{} cannot take up the weapon: the weapon arm is unusable",
-                                self.names[actor.index()]
-                            )
-                        });
-                    } else if s.disarmed {
-                        s.disarmed = false;
-                        log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
-                    } else if range.distance > self.melee_distance {
-                        if m.fighters[actor.index()].missile.is_some() {
-                            if let Some(r) = self.shoot(actor, &mut range, &mut states, dice, log) {
-                                self.count(tally, &r);
-                            }
-                        } else if lame {
-                            log.say(|| {
-                                format!(
-                                    "{} cannot close: a leg is unusable",
-                                    self.names[actor.index()]
-                                )
-                            });
-                        } else {
-                            // The Evade action (up to half Move) makes missiles pay for the
-                            // Dodge.
-                            let stunned = s.shock == injury::ShockState::Stunned;
-                            let evade = m.fighters[actor.index()].evade_missiles && !stunned;
-                            // STN: "All movement is Difficult": half the ground.
-                            let step = if evade {
-                                (self.approach / 2).max(10)
-                            } else if stunned {
-                                // Half the ground, but some ground: a stun does not root.
-                                (self.approach / 2).max(self.approach.min(1))
-                            } else {
-                                self.approach
-                            };
-                            range.distance = range.distance.saturating_sub(step);
-                            range.moved[actor.index()] = true;
-                            range.evading[actor.index()] = evade;
-                            log.say(|| {
-                                format!(
-                                    "{} {} to {} feet",
-                                    self.names[actor.index()],
-                                    if evade {
-                                        "evades forward"
-                                    } else if stunned {
-                                        "closes, stunned (Difficult movement)"
-                                    } else {
-                                        "closes"
-                                    },
-                                    range.distance
-                                )
-                            });
-                        }
-                    } else {
-                        m.exchange(
-                            actor,
-                            &mut states,
-                            self.start_in_close,
-                            dice,
-                            log,
-                            &mut |r| self.count(tally, r),
-                        );
-                    }
-                }
-                m.end_of_turn(actor, &mut states, dice, log);
+                self.act(
+                    actor,
+                    [Side::A, Side::B],
+                    &mut states,
+                    &mut range,
+                    dice,
+                    log,
+                    tally,
+                );
                 let out = [self.out(&states[0]), self.out(&states[1])];
                 if out[0] || out[1] {
                     winner = match out {

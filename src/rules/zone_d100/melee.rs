@@ -126,8 +126,14 @@ pub struct State {
     /// A Shock Reroll (INC) or a Shock roll to shake off STN is due at the end of one of this
     /// fighter's turns.
     pub reroll_due: bool,
-    /// The turn of the duel now (counted by the duel loop, both fighters alike).
+    /// The turn of the fight now (counted by the fight's loop, every fighter alike: each
+    /// fighter's turn is a turn).
     pub turn: u32,
+    /// The round of the fight now (set by the fight's loop, every fighter alike).
+    pub round: u32,
+    /// Foes threatening this fighter beyond one (a fight of sides of several sets it before
+    /// each exchange; 0 in a duel): the Outnumbered Penalty's count.
+    pub outnumbered: u32,
     /// The turn in which the shock state last rose: "at the end of the target's *next* turn"
     /// is the end of the first of its turns that began after it.
     pub shock_turn: u32,
@@ -143,7 +149,7 @@ pub struct State {
     pub shield_broken: bool,
     /// A Setup TA to spend on the next Melee or Dodge test.
     pub setup: bool,
-    /// The last turn of "the next round", after which an unspent Setup TA is gone.
+    /// The last round of "the next round", after which an unspent Setup TA is gone.
     pub setup_until: u32,
     /// Morale broke: out of the fight.
     pub routed: bool,
@@ -185,7 +191,7 @@ impl State {
     /// lasts to the end of the round after this turn's.
     pub fn take_setup(&mut self) {
         self.setup = true;
-        self.setup_until = 2 * (self.turn.div_ceil(2) + 1);
+        self.setup_until = self.round + 1;
     }
 
     /// Helpless for the rest of the fight: UNC (its Shock Reroll comes after ten minutes), or
@@ -237,6 +243,8 @@ pub struct MeleeRules {
     pub heft_penalty: i32,
     /// Penalty while prone.
     pub prone_penalty: i32,
+    /// Penalty to defence tests per opponent threatening the defender beyond one.
+    pub outnumbered_penalty: i32,
     /// Reach penalty / Thrust bonus per point of difference.
     pub reach_step: i32,
     /// Impairment of a Minor injury once it impairs.
@@ -265,6 +273,7 @@ impl Default for MeleeRules {
             aim_penalty: 10,
             heft_penalty: 5,
             prone_penalty: 20,
+            outnumbered_penalty: 10,
             reach_step: 5,
             minor_impairment: 5,
             serious_impairment: 10,
@@ -291,6 +300,18 @@ pub struct StrikeReport {
     pub zone: Option<Zone>,
     /// A glancing blow.
     pub glancing: bool,
+}
+
+impl StrikeReport {
+    /// The same report with the striker named by its side in the fight, where the fighters
+    /// of the exchange stand on `sides` (`[a, b]` in a duel).
+    #[inline]
+    pub fn seen_from(self, sides: [Side; 2]) -> StrikeReport {
+        StrikeReport {
+            striker: sides[self.striker.index()],
+            ..self
+        }
+    }
 }
 
 /// The melee model of two fighters.
@@ -455,7 +476,10 @@ impl Melee {
     ) -> (i32, bool) {
         let state = &states[side.index()];
         let f = &self.fighters[side.index()];
-        match defence {
+        // "Defenders suffer -10 PENALTY to defence tests for each opponent threatening them
+        // beyond one."
+        let outnumbered = self.rules.outnumbered_penalty * state.outnumbered as i32;
+        let (eml, prohibited) = match defence {
             Defence::Dodge => {
                 let (impairment, prohibited) = self.impairment(side, state, false, true);
                 let impairment = impairment + f.fatigue;
@@ -491,8 +515,9 @@ impl Melee {
                 (eml, prohibited)
             }
             Defence::Counterstrike => self.strike_eml(side, states, Some(attacker_weapon), close),
-            Defence::Ignore => (0, false),
-        }
+            Defence::Ignore => return (0, false),
+        };
+        (eml - outnumbered, prohibited)
     }
 }
 

@@ -29,6 +29,8 @@
 //! - `healing.rs`: the HEALING SEQUENCE's timeline and the order of its steps; `bleeding.rs`
 //!   (step 1), `extended_shock.rs` (steps 2 and 3), `treatment.rs` (steps 4 and 5),
 //!   `amputation.rs` (the Amputation treatment), `healing_rolls.rs` (steps 6 to 8);
+//! - `skirmish.rs`: a fight of sides of several fighters (order of action, the ground between
+//!   the sides, engagement and the Outnumbered Penalty);
 //! - `recovery.rs`: recovery scenarios;
 //! - `schema.rs`: the scenario schema's fighters and its compilation; `equipment.rs` (weapons
 //!   and armour pieces), `parameters.rs` (`[rules]`, `[healing]` and `PARAMETERS`);
@@ -55,12 +57,15 @@ pub mod recovery;
 pub mod schema;
 pub mod shock_and_morale;
 pub mod skill;
+mod skirmish;
 pub mod tally;
 pub mod treatment;
 
+use crate::rules::roster::{Enrolled, Roster, TurnOrder};
 use crate::scenario::error::{InputError, Source};
 use crate::stats::Side;
-use melee::Melee;
+use melee::{Fighter, Melee};
+use schema::FighterSpec;
 
 /// The id scenarios use.
 pub const ID: &str = "zone-d100";
@@ -103,16 +108,44 @@ pub struct ZoneD100 {
     pub patients: [healing::Patient; 2],
     /// `[healing] horizon_days`.
     pub horizon_days: u32,
+    /// Who fights on which side, named, with their target policies.
+    pub roster: Roster,
+    /// For a side of several: the point of each fighter and foe of the other side as a duel
+    /// (the fighter as `a`, the foe as `b`), whose turns, exchanges and healing the fight
+    /// uses; see [`ZoneD100::pair`]. Empty for a duel.
+    pairs: Vec<ZoneD100>,
+    /// For a side of several: the order of action, by Initiative ML, when side `a` (0) or `b`
+    /// (1) goes first among equal Initiatives.
+    order: [Vec<usize>; 2],
+    /// Fighters of both sides share an Initiative ML: a d2 per fight says which side goes first
+    /// among them.
+    initiative_tie: bool,
 }
 
 impl ZoneD100 {
     /// Compiles a scenario file.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
-        file.one_each(source, "zone-d100")?;
-        let fighters = schema::fighters(file, source)?;
-        let names = [file.fighter_name(Side::A), file.fighter_name(Side::B)];
-        Ok(ZoneD100 {
-            melee: Melee::new(fighters, names.clone(), file.rules.melee()),
+        let enlisted = schema::roster(file, source)?;
+        let members: Vec<Enrolled> = (enlisted.iter())
+            .map(|(side, e, _, _)| Enrolled {
+                side: *side,
+                name: e.name.clone(),
+                target: e.target,
+            })
+            .collect();
+        let roster = Roster::new(&members, TurnOrder::Sides);
+        let fighters: Vec<Fighter> = enlisted.iter().map(|(_, _, f, _)| *f).collect();
+        let patients: Vec<healing::Patient> = enlisted
+            .iter()
+            .map(|(_, _, _, spec)| patient(spec))
+            .collect();
+        let point = |i: usize, j: usize, names: [String; 2]| ZoneD100 {
+            melee: Melee::new(
+                [fighters[i], fighters[j]],
+                names.clone(),
+                file.rules.melee(),
+            ),
+            roster: Roster::duel(names.clone()),
             names,
             round_limit: file.round_limit.u32(),
             start_in_close: file.rules.start_in_close,
@@ -128,14 +161,56 @@ impl ZoneD100 {
                 reroll_penalty: file.rules.reroll_penalty.i32(),
                 ..file.healing.care()
             },
-            patients: [side_patient(file, Side::A), side_patient(file, Side::B)],
+            patients: [patients[i], patients[j]],
             horizon_days: file.healing.horizon_days.u32(),
-        })
+            pairs: Vec::new(),
+            order: [Vec::new(), Vec::new()],
+            initiative_tie: false,
+        };
+        let (a, b) = (roster.team(Side::A), roster.team(Side::B));
+        let mut whole = point(a.start, b.start, roster.side_names.clone());
+        if !roster.is_duel() {
+            let named =
+                |i: usize, j: usize| point(i, j, [i, j].map(|k| roster.fighter_names[k].clone()));
+            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
+            for i in a.clone() {
+                pairs.extend(b.clone().map(|j| named(i, j)));
+            }
+            for i in b.clone() {
+                pairs.extend(a.clone().map(|j| named(i, j)));
+            }
+            whole.pairs = pairs;
+            let initiative = |i: usize| fighters[i].initiative_ml;
+            for first in Side::BOTH {
+                let mut order: Vec<usize> = (0..roster.len()).collect();
+                order.sort_by_key(|&i| {
+                    let rank = usize::from(roster.side_of[i] != first);
+                    (std::cmp::Reverse(initiative(i)), rank, i)
+                });
+                whole.order[first.index()] = order;
+            }
+            whole.initiative_tie = a
+                .clone()
+                .any(|i| b.clone().any(|j| initiative(i) == initiative(j)));
+        }
+        whole.roster = roster;
+        Ok(whole)
+    }
+
+    /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
+    /// sides of several.
+    fn pair(&self, fighter: usize, foe: usize) -> &ZoneD100 {
+        let [sa, sb] = self.roster.sides;
+        let at = if fighter < sa {
+            fighter * sb + (foe - sa)
+        } else {
+            sa * sb + (fighter - sa) * sa + foe
+        };
+        &self.pairs[at]
     }
 }
 
-fn side_patient(file: &File, side: Side) -> healing::Patient {
-    let f = file.fighter(side);
+fn patient(f: &FighterSpec) -> healing::Patient {
     healing::Patient {
         healing_base: f.healing_base.i32(),
         strength_ml: f.strength_ml.i32(),

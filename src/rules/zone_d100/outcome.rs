@@ -67,7 +67,7 @@ impl Melee {
             }
         };
         let a_state = &states[attacker.index()];
-        if a_state.setup && a_state.turn <= a_state.setup_until && !a_prohibited {
+        if a_state.setup && a_state.round <= a_state.setup_until && !a_prohibited {
             states[attacker.index()].setup = false;
             a_test.level = a_test.level.raised();
         }
@@ -104,7 +104,7 @@ impl Melee {
             let d_state = &states[defender.index()];
             if d_state.setup
                 && !prohibited
-                && d_state.turn <= d_state.setup_until
+                && d_state.round <= d_state.setup_until
                 && matches!(
                     defence,
                     Defence::Dodge | Defence::Counterstrike | Defence::Block
@@ -120,9 +120,19 @@ impl Melee {
         };
         let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
         log.say(|| {
+            let threatened = states[defender.index()].outnumbered;
+            let penalty = self.rules.outnumbered_penalty * threatened as i32;
+            let outnumbered = if penalty != 0 {
+                format!(
+                    " (Outnumbered -{penalty}: {} foes threaten)",
+                    threatened + 1
+                )
+            } else {
+                String::new()
+            };
             let d_text = d_test.map_or("ignores".to_owned(), |t| {
                 format!(
-                    "{defence:?} {} vs EML{}: {}",
+                    "{defence:?} {} vs EML{}{outnumbered}: {}",
                     t.roll,
                     t.eml,
                     t.level.abbreviation()

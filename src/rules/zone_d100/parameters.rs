@@ -18,6 +18,8 @@ pub struct Rules {
     pub heft_penalty: Ranged<0, 100>,
     /// Penalty while prone.
     pub prone_penalty: Ranged<0, 100>,
+    /// Penalty to defence tests per opponent threatening the defender beyond one.
+    pub outnumbered_penalty: Ranged<0, 100>,
     /// Reach penalty and Thrust bonus per point of Reach difference.
     pub reach_step: Ranged<0, 100>,
     /// Impairment of a Minor injury once it impairs (immediately after a failed Shock roll).
@@ -66,6 +68,7 @@ impl Default for Rules {
             aim_penalty: Ranged::new(i64::from(m.aim_penalty)),
             heft_penalty: Ranged::new(i64::from(m.heft_penalty)),
             prone_penalty: Ranged::new(i64::from(m.prone_penalty)),
+            outnumbered_penalty: Ranged::new(i64::from(m.outnumbered_penalty)),
             reach_step: Ranged::new(i64::from(m.reach_step)),
             minor_impairment: Ranged::new(i64::from(m.minor_impairment)),
             serious_impairment: Ranged::new(i64::from(m.serious_impairment)),
@@ -95,6 +98,7 @@ impl Rules {
             aim_penalty: self.aim_penalty.i32(),
             heft_penalty: self.heft_penalty.i32(),
             prone_penalty: self.prone_penalty.i32(),
+            outnumbered_penalty: self.outnumbered_penalty.i32(),
             reach_step: self.reach_step.i32(),
             minor_impairment: self.minor_impairment.i32(),
             serious_impairment: self.serious_impairment.i32(),
@@ -229,6 +233,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "prone_penalty",
         default: "20",
         doc: "penalty while prone",
+    },
+    Parameter {
+        section: "rules",
+        key: "outnumbered_penalty",
+        default: "10",
+        doc: "a side of several: penalty to a defence test per foe threatening the defender beyond one (not prone, not Ignored)",
     },
     Parameter {
         section: "rules",

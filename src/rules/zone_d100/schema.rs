@@ -17,7 +17,7 @@ use super::missile::Missile;
 use super::skill::Defence;
 use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
-use crate::scenario::schema::ScenarioFile;
+use crate::scenario::schema::{Enlisted, ScenarioFile};
 use crate::stats::Side;
 use serde::Deserialize;
 
@@ -153,12 +153,32 @@ fn named_weapon(
     })
 }
 
-/// Compiles both fighters.
-pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError> {
+/// Compiles every fighter of both sides, side `a`'s first, each with its roster entry (name,
+/// target) and the spec it was written from.
+pub fn roster<'f>(
+    file: &'f File,
+    source: &Source,
+) -> Result<Vec<(Side, Enlisted, Fighter, &'f FighterSpec)>, InputError> {
     let mut out = Vec::with_capacity(2);
     for side in Side::BOTH {
-        let spec = file.fighter(side);
-        let (w, a) = file.equipment(side, source)?;
+        for enlisted in file.roster(side, source)? {
+            let spec = &file.side(side).entries[enlisted.entry];
+            let fighter = fighter(file, source, side, spec)?;
+            out.push((side, enlisted, fighter, spec));
+        }
+    }
+    Ok(out)
+}
+
+/// Compiles one fighter of `side` as written in `spec`.
+fn fighter(
+    file: &File,
+    source: &Source,
+    side: Side,
+    spec: &FighterSpec,
+) -> Result<Fighter, InputError> {
+    {
+        let (w, a) = file.equipment_of(side, spec, source)?;
         let shield = match &spec.shield {
             Some(name) => Some(named_weapon(file, source, side, "shield", name)?),
             None => None,
@@ -221,7 +241,7 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             }
         }
         let prefs = [order[0], order[1], order[2], order[3]];
-        out.push(Fighter {
+        Ok(Fighter {
             melee_ml: spec.melee_ml.i32(),
             dodge_ml: spec.dodge_ml.i32(),
             shock_ml: spec.shock_ml.i32(),
@@ -244,9 +264,8 @@ pub fn fighters(file: &File, source: &Source) -> Result<[Fighter; 2], InputError
             off_hand: spec.off_hand,
             fatigue: spec.fatigue.i32(),
             evade_missiles: spec.evade_missiles,
-        });
+        })
     }
-    Ok([out[0], out[1]])
 }
 
 #[cfg(test)]

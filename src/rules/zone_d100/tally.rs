@@ -219,6 +219,18 @@ const _: () = assert!(
 /// permanent impairment by zone.
 pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outcome) {
     tally.record_recovery(side, &out.recovery);
+    record_healing_counts(tally, out);
+}
+
+/// Counts the healing timeline of fighter `i` of `side`, a side of several.
+pub(crate) fn record_healing_of(tally: &mut Tally, i: usize, side: Side, out: &healing::Outcome) {
+    tally.record_recovery_of(i, side, &out.recovery);
+    record_healing_counts(tally, out);
+}
+
+/// Counts a healing timeline's own counts: the cause of a death, infection, coma, permanent
+/// impairment.
+fn record_healing_counts(tally: &mut Tally, out: &healing::Outcome) {
     if let Some(cause) = out.cause {
         let column = match cause {
             healing::Cause::BloodLoss => DIED,
