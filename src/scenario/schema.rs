@@ -330,7 +330,7 @@ impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
                     source.span_of(&[side.key()]),
                     Some(side.key()),
                     format!(
-                        "holds several fighters; a side of several is not simulated in '{ruleset}' yet (twin-d20 has them); expected one fighter on each side"
+                        "holds several fighters; a side of several is not simulated in '{ruleset}' yet (every other ruleset has them); expected one fighter on each side"
                     ),
                 ));
             }

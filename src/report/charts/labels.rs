@@ -19,6 +19,34 @@ fn key_words(key: &str) -> String {
         .join(" ")
 }
 
+/// The plural of a fighter's name by the common English rules: "Brigand" "Brigands",
+/// "Spearman" "Spearmen", "Harpy" "Harpies", "Lynx" "Lynxes". Other irregular plurals are not
+/// known: "Wolf" gives "Wolfs".
+pub(crate) fn plural(name: &str) -> String {
+    let lower = name.to_lowercase();
+    if let Some(stem) = name
+        .strip_suffix("man")
+        .or_else(|| name.strip_suffix("Man"))
+    {
+        let man = &name[stem.len()..];
+        return format!("{stem}{}en", &man[..1]);
+    }
+    let vowel_before_y = lower
+        .strip_suffix('y')
+        .and_then(|stem| stem.chars().last())
+        .is_some_and(|c| "aeiou".contains(c));
+    if lower.ends_with('y') && !vowel_before_y && name.len() > 1 {
+        return format!("{}ies", &name[..name.len() - 1]);
+    }
+    if ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|end| lower.ends_with(end))
+    {
+        return format!("{name}es");
+    }
+    format!("{name}s")
+}
+
 /// The label of a swept path in the designer's words, from the ruleset's parameter list:
 /// `a.melee_ml` is "Swordsman's melee ML", `weapons.mace.impact_modifier` "mace's impact
 /// modifier", and `rules.damage[6]` names the table entry from the key's documentation
@@ -28,7 +56,7 @@ pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String 
     match section {
         // A side's size: "Brigands on the side", not "Brigand's count".
         "a" | "b" if rest == "count" => {
-            return format!("{}s on the side", names[usize::from(section == "b")]);
+            return format!("{} on the side", plural(names[usize::from(section == "b")]));
         }
         "a" => return format!("{}'s {}", names[0], key_words(rest)),
         "b" => return format!("{}'s {}", names[1], key_words(rest)),
@@ -228,5 +256,18 @@ mod tests {
             axis_title("b.count", ["Knight", "Brigand"], "twin-d20"),
             "Brigands on the side"
         );
+        assert_eq!(
+            axis_title("b.count", ["Berserker", "Spearman"], "d6-pool"),
+            "Spearmen on the side"
+        );
+        let plurals = [
+            "Archers", "Harpies", "Lynxes", "Watchmen", "Monkeys", "Wolfs",
+        ];
+        for (name, many) in ["Archer", "Harpy", "Lynx", "Watchman", "Monkey", "Wolf"]
+            .iter()
+            .zip(plurals)
+        {
+            assert_eq!(plural(name), many);
+        }
     }
 }

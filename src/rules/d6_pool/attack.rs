@@ -8,7 +8,7 @@
 
 use super::attack_table::{COLUMNS, CRITICAL, WHIFF, column};
 use super::block::{DefenceRule, Standing, defence_rule};
-use super::schema::{CritDamage, Stance};
+use super::schema::{CritDamage, ParryAgainst, Stance};
 use super::{D6Pool, State};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -133,6 +133,7 @@ impl D6Pool {
             stance: me.stance,
             threw,
             whiffed: out.column == WHIFF,
+            parried: false,
         };
         if out.column == WHIFF {
             // What the whiff costs depends on the first defence rule that applies to its next
@@ -156,7 +157,7 @@ impl D6Pool {
                     DefenceRule::Stunned => format!(
                         "  a whiff: {me} is stunned: only its ARMOR dice when {foe} attacks back"
                     ),
-                    DefenceRule::Normal => format!(
+                    DefenceRule::Parried | DefenceRule::Normal => format!(
                         "  a whiff: {me} keeps its PARRY/DODGE dice when {foe} attacks back"
                     ),
                 }
@@ -167,6 +168,8 @@ impl D6Pool {
         let needed = self.table.needed(out.column, sixes);
         let (rule, allowed) = defence_rule(&standing);
         out.defence_dice = foe.defence_dice(allowed);
+        states[di].standing.parried |=
+            allowed.parry && self.rules.parry_against == ParryAgainst::First;
         // Only the 6s block.
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;

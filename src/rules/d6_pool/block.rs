@@ -18,6 +18,9 @@ pub struct Standing {
     pub threw: bool,
     /// Whiffed on its last turn.
     pub whiffed: bool,
+    /// Rolled its PARRY/DODGE dice against an attack since its last turn (counted only with
+    /// `rules.parry_against = "first"`, in a fight of sides of several).
+    pub parried: bool,
 }
 
 /// One rule of the defence list.
@@ -33,6 +36,9 @@ pub enum DefenceRule {
     Threw,
     /// "If you 'Whiffed' your attack last turn, You lose Parry/DODGE. Roll ARMOR+SHIELD."
     Whiffed,
+    /// Our reading for sides of several (`rules.parry_against = "first"`): PARRY/DODGE dice
+    /// already rolled against an attack since its last turn: ARMOR + SHIELD.
+    Parried,
     /// "None of the above (normal defense roll): Roll ARMOR + SHIELD + PARRY/DODGE."
     Normal,
 }
@@ -47,6 +53,7 @@ impl DefenceRule {
             DefenceRule::Defensive => s.stance == Stance::Defensive,
             DefenceRule::Threw => s.threw,
             DefenceRule::Whiffed => s.whiffed,
+            DefenceRule::Parried => s.parried,
             DefenceRule::Normal => true,
         }
     }
@@ -80,12 +87,13 @@ const ALL_DICE: DefenceDice = DefenceDice {
 };
 
 /// The defence rules in the text's order: the first that applies decides the dice.
-pub const DEFENCE_RULES: [(DefenceRule, DefenceDice); 6] = [
+pub const DEFENCE_RULES: [(DefenceRule, DefenceDice); 7] = [
     (DefenceRule::Stunned, ARMOR_ONLY),
     (DefenceRule::Berserk, ARMOR_ONLY),
     (DefenceRule::Defensive, ALL_DICE),
     (DefenceRule::Threw, ALL_DICE),
     (DefenceRule::Whiffed, ARMOR_SHIELD),
+    (DefenceRule::Parried, ARMOR_SHIELD),
     (DefenceRule::Normal, ALL_DICE),
 ];
 
@@ -129,6 +137,7 @@ mod tests {
             stance,
             threw,
             whiffed,
+            parried: false,
         };
         use DefenceRule::*;
         use Stance::{Berserk as B, Defensive as D, Normal as N};
@@ -145,6 +154,23 @@ mod tests {
             // A whiff alone: PARRY/DODGE lost.
             (s(false, N, false, true), Whiffed, 5),
             (s(false, N, false, false), Normal, 9),
+            // Our rule for sides of several, after the text's five and before the last.
+            (
+                Standing {
+                    parried: true,
+                    ..s(false, N, false, false)
+                },
+                Parried,
+                5,
+            ),
+            (
+                Standing {
+                    parried: true,
+                    ..s(false, D, false, false)
+                },
+                Defensive,
+                9,
+            ),
         ] {
             let (found, allowed) = defence_rule(&standing);
             assert_eq!(found, rule, "{standing:?}");
@@ -152,7 +178,7 @@ mod tests {
         }
         assert_eq!(
             DEFENCE_RULES.map(|(r, _)| r),
-            [Stunned, Berserk, Defensive, Threw, Whiffed, Normal]
+            [Stunned, Berserk, Defensive, Threw, Whiffed, Parried, Normal]
         );
     }
 

@@ -21,6 +21,8 @@
 //! - `block.rs`: the DEFENSE roll and "Use the first rule that applies".
 //! - `healing.rs`: the "Heal Dice" after the fight.
 //! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - `skirmish.rs`: a fight of sides of several fighters (our design: the sheet has one
+//!   opponent).
 
 pub mod attack;
 pub mod attack_table;
@@ -28,6 +30,7 @@ pub mod block;
 pub mod exchange;
 pub mod healing;
 pub mod schema;
+mod skirmish;
 
 #[cfg(test)]
 mod test_support;
@@ -35,6 +38,7 @@ mod test_support;
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
+use crate::rules::roster::{Enrolled, Roster};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 /// The id scenarios use.
@@ -44,8 +48,8 @@ pub use attack::Attack;
 pub use attack_table::{AttackTable, COLUMNS, CRITICAL, WHIFF, column};
 pub use block::{DEFENCE_RULES, DefenceDice, DefenceRule, Standing, defence_rule};
 pub use schema::{
-    ArmourSpec, Class, CritDamage, FighterSpec, File, Healing, PARAMETERS, Rules, Stance,
-    WeaponSpec,
+    ArmourSpec, Class, CritDamage, FighterSpec, File, Healing, PARAMETERS, ParryAgainst, Rules,
+    Stance, WeaponSpec,
 };
 
 /// The ruleset's own counts in `summary.csv`.
@@ -79,9 +83,9 @@ pub const EXTRAS: &[Extra] = &[
         kind: ExtraKind::MeanPerPatient,
     },
 ];
-const EXTRA_CRITICALS: usize = 0;
+pub(super) const EXTRA_CRITICALS: usize = 0;
 const EXTRA_BLOCKS: usize = 1;
-const EXTRA_WHIFFS: usize = 2;
+pub(super) const EXTRA_WHIFFS: usize = 2;
 const EXTRA_STUNS: usize = 3;
 const EXTRA_LUCK: usize = 4;
 const EXTRA_AMMO: usize = 5;
@@ -97,7 +101,7 @@ const _: () = assert!(
     ]),
     "an attack's counts are consecutive"
 );
-const EXTRA_HEAL: usize = 6;
+pub(super) const EXTRA_HEAL: usize = 6;
 
 /// A weapon in a fighter's hand, compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +187,14 @@ pub struct D6Pool {
     pub healing: Healing,
     /// Rounds before a draw.
     pub round_limit: u32,
+    /// Who fights on which side, named, with their target policies and turns.
+    pub roster: Roster,
+    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
+    members: Vec<Fighter>,
+    /// For a side of several: the point of each attacker and foe of the other side as a duel
+    /// (attacker `a`, foe `b`), whose attack and heal dice the fight uses; see
+    /// [`D6Pool::pair`]. Empty for a duel.
+    pairs: Vec<D6Pool>,
 }
 
 impl D6Pool {
@@ -196,6 +208,9 @@ impl D6Pool {
     ) -> Self {
         D6Pool {
             fighters,
+            roster: Roster::duel(names.clone()),
+            members: fighters.to_vec(),
+            pairs: Vec::new(),
             names,
             table: AttackTable::new(&rules),
             rules,
@@ -203,6 +218,82 @@ impl D6Pool {
             round_limit,
         }
     }
+
+    /// Builds the point of a fight between two sides of one or more fighters each
+    /// (`members` with their `fighters`, side `a`'s first). A side of one against a side of
+    /// one is the duel.
+    pub fn skirmish(
+        members: &[Enrolled],
+        fighters: Vec<Fighter>,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let roster = Roster::new(members, rules.turn_order);
+        let (a, b) = (roster.team(Side::A), roster.team(Side::B));
+        let mut point = D6Pool::new(
+            [fighters[a.start], fighters[b.start]],
+            roster.side_names.clone(),
+            rules,
+            healing,
+            round_limit,
+        );
+        if !roster.is_duel() {
+            let pair = |i: usize, j: usize| {
+                let names = [i, j].map(|k| roster.fighter_names[k].clone());
+                let (rules, healing) = (point.rules.clone(), point.healing.clone());
+                D6Pool::new(
+                    [fighters[i], fighters[j]],
+                    names,
+                    rules,
+                    healing,
+                    round_limit,
+                )
+            };
+            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
+            for i in a.clone() {
+                pairs.extend(b.clone().map(|j| pair(i, j)));
+            }
+            for i in b.clone() {
+                pairs.extend(a.clone().map(|j| pair(i, j)));
+            }
+            point.pairs = pairs;
+        }
+        point.roster = roster;
+        point.members = fighters;
+        point
+    }
+
+    /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
+    /// several: their attack and heal dice are the duel's own.
+    fn pair(&self, attacker: usize, defender: usize) -> &D6Pool {
+        let [sa, sb] = self.roster.sides;
+        let at = if attacker < sa {
+            attacker * sb + (defender - sa)
+        } else {
+            sa * sb + (attacker - sa) * sa + defender
+        };
+        &self.pairs[at]
+    }
+}
+
+/// Counts one attack of a fighter of `side`: the hit and the attack's own counts.
+#[inline]
+pub(super) fn record_attack(tally: &mut Tally, side: Side, attack: &Attack) {
+    tally.record_hit(side, attack.damage.max(0) as u32, attack.column != WHIFF);
+    // An attack's counts: EXTRA_CRITICALS, EXTRA_BLOCKS, EXTRA_WHIFFS, EXTRA_STUNS,
+    // EXTRA_LUCK, EXTRA_AMMO, in that order.
+    tally.record_extras(
+        EXTRA_CRITICALS,
+        [
+            u64::from(attack.column == CRITICAL),
+            u64::from(attack.blocked),
+            u64::from(attack.column == WHIFF),
+            u64::from(attack.stunned),
+            u64::from(attack.luck),
+            u64::from(attack.missile),
+        ],
+    );
 }
 
 impl Ruleset for D6Pool {
@@ -212,11 +303,14 @@ impl Ruleset for D6Pool {
             max_damage: 40,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
-            sides: [1, 1],
+            sides: self.roster.sides.map(|n| n as u32),
         }
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        if !self.pairs.is_empty() {
+            return self.fight(dice, log, tally);
+        }
         let mut states = [
             State::start(&self.fighters[0]),
             State::start(&self.fighters[1]),
@@ -243,20 +337,7 @@ impl Ruleset for D6Pool {
                     continue;
                 }
                 let attack = self.attack(actor, &mut states, dice, log);
-                tally.record_hit(actor, attack.damage.max(0) as u32, attack.column != WHIFF);
-                // An attack's counts: EXTRA_CRITICALS, EXTRA_BLOCKS, EXTRA_WHIFFS, EXTRA_STUNS,
-                // EXTRA_LUCK, EXTRA_AMMO, in that order.
-                tally.record_extras(
-                    EXTRA_CRITICALS,
-                    [
-                        u64::from(attack.column == CRITICAL),
-                        u64::from(attack.blocked),
-                        u64::from(attack.column == WHIFF),
-                        u64::from(attack.stunned),
-                        u64::from(attack.luck),
-                        u64::from(attack.missile),
-                    ],
-                );
+                record_attack(tally, actor, &attack);
                 let foe = actor.other().index();
                 if states[foe].health <= out_at {
                     log.say(|| {

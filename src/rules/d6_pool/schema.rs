@@ -7,6 +7,7 @@
 //! ("Average your ATTACK skill and WEAPON skill (round down)").
 
 use super::{D6Pool, Fighter, Weapon};
+use crate::rules::roster::Enrolled;
 use crate::rules::{FirstStrike, Parameter};
 use crate::scenario::error::{InputError, Source, unknown_name};
 use crate::scenario::fields::{Name, Ranged};
@@ -172,6 +173,25 @@ pub struct Rules {
     pub stun_loses_attack: bool,
     /// Who strikes first each round.
     pub first_strike: FirstStrike,
+    /// Who attacks in turn within a round when a side has several fighters.
+    pub turn_order: TurnOrder,
+    /// Against which attacks received a fighter of a side of several rolls its PARRY/DODGE
+    /// dice: every one, or the first since its own last turn.
+    pub parry_against: ParryAgainst,
+}
+
+pub use crate::rules::roster::TurnOrder;
+
+/// Against which attacks received a fighter rolls its PARRY/DODGE dice when several foes
+/// attack it between its own turns (the sheet has one opponent who "attacks back").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ParryAgainst {
+    /// Every attack received: the defence rules are read afresh for each.
+    #[default]
+    Every,
+    /// The first attack received since its own last turn; later ones ARMOR + SHIELD.
+    First,
 }
 
 impl Default for Rules {
@@ -186,6 +206,8 @@ impl Default for Rules {
             dead_at: Ranged::new(-5),
             stun_loses_attack: false,
             first_strike: FirstStrike::Random,
+            turn_order: TurnOrder::Sides,
+            parry_against: ParryAgainst::Every,
         }
     }
 }
@@ -271,6 +293,18 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "first_strike",
         default: "\"random\"",
         doc: "who strikes first each round: random (a d2 per duel), a, b",
+    },
+    Parameter {
+        section: "rules",
+        key: "turn_order",
+        default: "\"sides\"",
+        doc: "a side of several: sides (the side striking first, each fighter in order, then the other) or alternate (first of each side, then second of each, ...)",
+    },
+    Parameter {
+        section: "rules",
+        key: "parry_against",
+        default: "\"every\"",
+        doc: "a side of several: a fighter rolls its PARRY/DODGE dice against every attack received (every) or only the first since its own last turn (first; later ones ARMOR + SHIELD)",
     },
     Parameter {
         section: "healing",
@@ -415,7 +449,6 @@ pub const PARAMETERS: &[Parameter] = &[
 impl D6Pool {
     /// Compiles a scenario file, resolving the weapons, missiles and armour each fighter names.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
-        file.one_each(source, "d6-pool")?;
         let rules = &file.rules;
         if rules.dead_at.get() > rules.out_at.get() {
             return Err(source.error_at(
@@ -435,84 +468,91 @@ impl D6Pool {
             thrown: spec.throw_bonus.is_some(),
             throw_bonus: spec.throw_bonus.as_ref().map_or(0, Ranged::u32),
         };
-        let mut fighters = [None, None];
+        let mut fighters = Vec::with_capacity(2);
+        let mut members = Vec::with_capacity(2);
         for side in Side::BOTH {
-            let spec = file.fighter(side);
-            let key = side.key();
-            let (melee, armour) = file.equipment(side, source)?;
-            let attack = spec.attack.u32();
-            let health = spec.health.as_ref().unwrap_or(&rules.health);
-            if health.get() <= rules.out_at.get() {
-                return Err(source.error_at(
-                    health.span(),
-                    Some(&format!("{key}.health")),
-                    format!(
-                        "expected a health above rules.out_at ({}), found {}",
-                        rules.out_at.get(),
-                        health.get()
-                    ),
-                ));
-            }
-            let missile = match &spec.missile {
-                Some(name) => {
-                    let Some(entry) = file.weapons.get(name.get_ref()) else {
-                        let known: Vec<&str> = file.weapons.keys().map(String::as_str).collect();
-                        return Err(source.error_at(
-                            Some(name.span()),
-                            Some(&format!("{key}.missile")),
-                            unknown_name("weapon", name.get_ref(), &known),
-                        ));
-                    };
-                    if spec.ammo.get() == 0 {
-                        return Err(source.error_at(
+            for enlisted in file.roster(side, source)? {
+                let spec = &file.side(side).entries[enlisted.entry];
+                let key = side.key();
+                let (melee, armour) = file.equipment_of(side, spec, source)?;
+                let attack = spec.attack.u32();
+                let health = spec.health.as_ref().unwrap_or(&rules.health);
+                if health.get() <= rules.out_at.get() {
+                    return Err(source.error_at(
+                        health.span(),
+                        Some(&format!("{key}.health")),
+                        format!(
+                            "expected a health above rules.out_at ({}), found {}",
+                            rules.out_at.get(),
+                            health.get()
+                        ),
+                    ));
+                }
+                let missile = match &spec.missile {
+                    Some(name) => {
+                        let Some(entry) = file.weapons.get(name.get_ref()) else {
+                            let known: Vec<&str> =
+                                file.weapons.keys().map(String::as_str).collect();
+                            return Err(source.error_at(
+                                Some(name.span()),
+                                Some(&format!("{key}.missile")),
+                                unknown_name("weapon", name.get_ref(), &known),
+                            ));
+                        };
+                        if spec.ammo.get() == 0 {
+                            return Err(source.error_at(
                             Some(name.span()),
                             Some(&format!("{key}.ammo")),
                             "a missile needs ammunition: expected ammo of at least 1, found none",
                         ));
+                        }
+                        let skill = spec.missile_skill.as_ref().unwrap_or(&spec.weapon_skill);
+                        Some(weapon(entry, skill.u32(), attack))
                     }
-                    let skill = spec.missile_skill.as_ref().unwrap_or(&spec.weapon_skill);
-                    Some(weapon(entry, skill.u32(), attack))
-                }
-                None => {
-                    let stray = [
-                        ("ammo", (spec.ammo.get() > 0).then(|| spec.ammo.span())),
-                        (
-                            "missile_skill",
-                            spec.missile_skill.as_ref().map(Ranged::span),
-                        ),
-                    ];
-                    if let Some((field, span)) = stray.into_iter().find_map(|(f, s)| Some((f, s?)))
-                    {
-                        return Err(source.error_at(
+                    None => {
+                        let stray = [
+                            ("ammo", (spec.ammo.get() > 0).then(|| spec.ammo.span())),
+                            (
+                                "missile_skill",
+                                spec.missile_skill.as_ref().map(Ranged::span),
+                            ),
+                        ];
+                        if let Some((field, span)) =
+                            stray.into_iter().find_map(|(f, s)| Some((f, s?)))
+                        {
+                            return Err(source.error_at(
                             span,
                             Some(&format!("{key}.{field}")),
                             "only a fighter with a missile uses it; expected a missile = \"<weapon>\" as well",
                         ));
+                        }
+                        None
                     }
-                    None
-                }
-            };
-            fighters[side.index()] = Some(Fighter {
-                melee: weapon(melee, spec.weapon_skill.u32(), attack),
-                missile,
-                ammo: spec.ammo.u32(),
-                armor: armour.map_or(0, |a| a.armor.u32()),
-                shield: armour.map_or(0, |a| a.shield.u32()),
-                parry: spec.parry.u32(),
-                health: health.i32(),
-                luck: spec.luck.u32(),
-                heal: spec.heal.u32(),
-                stance: spec.stance,
-                luck_per_attack: spec.luck_per_attack.u32(),
-                luck_at_health: spec.luck_at_health.as_ref().map_or(i32::MAX, Ranged::i32),
-            });
+                };
+                fighters.push(Fighter {
+                    melee: weapon(melee, spec.weapon_skill.u32(), attack),
+                    missile,
+                    ammo: spec.ammo.u32(),
+                    armor: armour.map_or(0, |a| a.armor.u32()),
+                    shield: armour.map_or(0, |a| a.shield.u32()),
+                    parry: spec.parry.u32(),
+                    health: health.i32(),
+                    luck: spec.luck.u32(),
+                    heal: spec.heal.u32(),
+                    stance: spec.stance,
+                    luck_per_attack: spec.luck_per_attack.u32(),
+                    luck_at_health: spec.luck_at_health.as_ref().map_or(i32::MAX, Ranged::i32),
+                });
+                members.push(Enrolled {
+                    side,
+                    name: enlisted.name,
+                    target: enlisted.target,
+                });
+            }
         }
-        let [Some(a), Some(b)] = fighters else {
-            return Err(source.error_at(None, None, "both fighters are needed"));
-        };
-        Ok(D6Pool::new(
-            [a, b],
-            [file.fighter_name(Side::A), file.fighter_name(Side::B)],
+        Ok(D6Pool::skirmish(
+            &members,
+            fighters,
             rules.clone(),
             file.healing.clone(),
             file.round_limit.u32(),

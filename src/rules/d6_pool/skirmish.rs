@@ -1,0 +1,240 @@
+//! A fight of sides of several fighters (our design; the sheet has one opponent who "attacks
+//! back", see `docs/rules/d6-pool.md`, "Sides of several fighters"): the sides strike in turn by
+//! `rules.turn_order`, each fighter attacking the foe its target policy picks with the duel's
+//! own attack between the two of them. A defender reads the defence rules afresh for every
+//! attack it receives (its last turn's stance, throw or whiff, a stun until the next attack
+//! against it), rolling its PARRY/DODGE dice against every one or, with
+//! `rules.parry_against = "first"`, against the first since its own last turn. A fighter at
+//! `out_at` or below is out; a side wins when every foe is out. A side of one against a side of
+//! one never comes here: it is the duel.
+
+use super::block::Standing;
+use super::{D6Pool, EXTRA_HEAL, State, record_attack};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::roster::MAX_FIGHTERS;
+use crate::stats::{DuelOutcome, Side, Tally};
+
+impl D6Pool {
+    /// One fight of the point's fighters, its end and the heal dice of every survivor.
+    pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let roster = &self.roster;
+        let n = roster.len();
+        let mut states = [State::start(&self.members[0]); MAX_FIGHTERS];
+        for (s, f) in states.iter_mut().zip(&self.members) {
+            *s = State::start(f);
+        }
+        let mut out = [false; MAX_FIGHTERS];
+        let mut kept = [usize::MAX; MAX_FIGHTERS];
+        let mut standing = roster.sides;
+        let out_at = self.rules.out_at.i32();
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
+        let mut winner = None;
+        let mut rounds = 0;
+        'fight: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for &actor in roster.order(first) {
+                if out[actor] {
+                    continue;
+                }
+                if dice.exhausted() {
+                    break 'fight;
+                }
+                if self.rules.stun_loses_attack && states[actor].standing.stunned {
+                    log.say(|| {
+                        format!(
+                            "{} is stunned and loses its attack",
+                            roster.fighter_names[actor]
+                        )
+                    });
+                    states[actor].standing = Standing {
+                        stunned: true,
+                        ..Standing::default()
+                    };
+                    continue;
+                }
+                // Most hurt: the most health lost.
+                let hurt = |f: usize| (self.members[f].health - states[f].health).max(0) as u32;
+                let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
+                else {
+                    break 'fight;
+                };
+                let mut two = [states[actor], states[foe]];
+                let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
+                [states[actor], states[foe]] = two;
+                let side = roster.side_of[actor];
+                record_attack(tally, side, &attack);
+                if states[foe].health <= out_at {
+                    out[foe] = true;
+                    let fallen = side.other().index();
+                    standing[fallen] -= 1;
+                    let last = standing[fallen] == 0;
+                    log.say(|| {
+                        let end = if last {
+                            format!(": {} wins", roster.side_names[side.index()])
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                            "{} is out of the fight at health {}{end}",
+                            roster.fighter_names[foe], states[foe].health
+                        )
+                    });
+                    if last {
+                        winner = Some(side);
+                        break 'fight;
+                    }
+                }
+            }
+        }
+        if winner.is_none() && !dice.exhausted() {
+            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        }
+        let dead_at = self.rules.dead_at.i32();
+        let mut deaths = [0u32; 2];
+        for i in 0..n {
+            if states[i].health <= dead_at {
+                deaths[roster.side_of[i].index()] += 1;
+                log.say(|| {
+                    format!(
+                        "{} is dead at health {}",
+                        roster.fighter_names[i], states[i].health
+                    )
+                });
+            }
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: deaths,
+        });
+        for i in 0..n {
+            tally.record_fighter(i, out[i], states[i].health <= dead_at);
+        }
+        for (i, (state, me)) in states[..n].iter().zip(&self.members).enumerate() {
+            if state.health > dead_at && state.health < me.health {
+                let foe = roster.team(roster.side_of[i].other()).start;
+                let alone = self.pair(i, foe);
+                let (recovery, spent) = alone.recover(Side::A, state.health, me.heal, dice, log);
+                tally.record_recovery_of(i, roster.side_of[i], &recovery);
+                tally.record_extra(EXTRA_HEAL, u64::from(spent));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{bare, fighter};
+    use super::super::{Fighter, Healing, ParryAgainst, Rules};
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::rules::roster::Enrolled;
+    use crate::rules::{FirstStrike, Ruleset};
+    use crate::scenario::schema::Target;
+
+    /// The Knight (three attack dice; ARMOR, SHIELD and PARRY/DODGE 1 each; health 10; side a,
+    /// striking first) against these brigands.
+    fn knight_and(brigands: &[Fighter], rules: Rules) -> D6Pool {
+        let mut members = vec![Enrolled {
+            side: Side::A,
+            name: "Knight".into(),
+            target: Target::Same,
+        }];
+        members.extend((0..brigands.len()).map(|k| Enrolled {
+            side: Side::B,
+            name: format!("Brigand {}", k + 1),
+            target: Target::Same,
+        }));
+        let rules = Rules {
+            first_strike: FirstStrike::A,
+            ..rules
+        };
+        let fighters = [&[fighter()][..], brigands].concat();
+        D6Pool::skirmish(&members, fighters, rules, Healing::default(), 20)
+    }
+
+    /// One trial on scripted dice until they run out: the tally and the story.
+    fn run(model: &D6Pool, dice: &[u32]) -> (Tally, String) {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut tally = Tally::new(model.shape());
+        let mut log = VecLog::default();
+        model.trial(&mut scripted, &mut log, &mut tally);
+        (tally, log.lines.join("\n"))
+    }
+
+    fn brigand(health: i32) -> Fighter {
+        Fighter { health, ..bare() }
+    }
+
+    #[test]
+    fn a_side_wins_when_every_foe_is_out_and_the_out_attack_no_more() {
+        // Double 6: 3 damage takes a brigand of health 3 to 0, out of the fight (out_at 0).
+        let model = knight_and(&[brigand(3), brigand(3)], Rules::default());
+        let (tally, story) = run(&model, &[6, 6, 1, 1, 1, 1, 6, 6, 1]);
+        assert_eq!(tally.ends, [1, 0, 0], "{story}");
+        assert_eq!(tally.rounds.bins()[2], 1);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight picks Brigand 1",
+                "Brigand 1 is out of the fight at health 0\n",
+                "Brigand 2 strikes",
+                "round 2",
+                "Knight strikes",
+                "Brigand 2 is out of the fight at health 0: Knight wins",
+            ],
+        );
+        assert!(!story.contains("Brigand 1 strikes"), "{story}");
+    }
+
+    #[test]
+    fn a_whiff_costs_the_parry_dice_against_every_foe_until_the_whiffers_next_turn() {
+        // L19: "You lose Parry/Dodge dice when your opponent attacks back." L30: "If you
+        // 'Whiffed' your attack last turn, You lose Parry/DODGE. Roll ARMOR+SHIELD." Read per
+        // attack received: both brigands attack a Knight who whiffed last turn.
+        let model = knight_and(&[brigand(5), brigand(5)], Rules::default());
+        let (_, story) = run(&model, &[1, 1, 1, 4, 1, 1, 1, 1, 4, 1, 1, 1, 1]);
+        assert_eq!(
+            story
+                .matches("Knight defends with 2 dice (Whiffed: ARMOR 1 + SHIELD 1)")
+                .count(),
+            2,
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn parry_against_first_keeps_the_parry_dice_for_the_first_attack_received() {
+        // Our reading (rules.parry_against): "every" (the default) reads the rules afresh for
+        // each attack received, PARRY/DODGE dice each time; "first" spends them on the first
+        // attack since the defender's own last turn. The Knight hits (one 4: 1 damage); each
+        // brigand's one 4 meets the Knight's defence.
+        let dice = [4, 1, 1, 4, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1];
+        let every = knight_and(&[brigand(5), brigand(5)], Rules::default());
+        let (_, story) = run(&every, &dice);
+        assert_eq!(
+            story.matches("Knight defends with 3 dice (Normal").count(),
+            2,
+            "{story}"
+        );
+        let first = knight_and(
+            &[brigand(5), brigand(5)],
+            Rules {
+                parry_against: ParryAgainst::First,
+                ..Rules::default()
+            },
+        );
+        let (_, story) = run(&first, &dice);
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight defends with 3 dice (Normal",
+                "Knight defends with 2 dice (Parried: ARMOR 1 + SHIELD 1)",
+            ],
+        );
+    }
+}
