@@ -1,6 +1,6 @@
-//! Sides of several fighters (issue 36), end to end: a side of one written with `count = 1`
-//! is the duel, byte for byte; more brigands beat the knight more often; rulesets that do not
-//! simulate sides of several yet refuse them at the side; names and bounds.
+//! Sides of several fighters (issue 36), end to end, in every ruleset: a side of one written
+//! with `count = 1` is the duel, byte for byte; more foes beat side a more often; zone-d100's
+//! Outnumbered Penalty in a trace; names and bounds; fighters.csv; exact and deltas.
 
 mod common;
 use common::duelsim;
@@ -63,6 +63,7 @@ const DUELS: &[&str] = &[
     "scenarios/guard-pierce/cudgel-vs-sword.toml",
     "scenarios/zone-d100/broadsword-vs-spear.toml",
     "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+    "scenarios/wound-levels/bruiser-vs-fencer.toml",
 ];
 
 /// A shipped duel rewritten into `dir` with side b's first line followed by `extra`
@@ -208,28 +209,6 @@ fn a_mixed_side_is_numbered_by_name_and_a_side_is_bounded() {
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("b.count"), "{err}");
-}
-
-#[test]
-fn rulesets_without_sides_of_several_yet_refuse_them_at_the_side() {
-    let dir = scratch("refused");
-    for file in ["scenarios/wound-levels/bruiser-vs-fencer.toml"] {
-        let text = read(Path::new(env!("CARGO_MANIFEST_DIR")).join(file).as_path());
-        let at = text
-            .find("[b]\n")
-            .unwrap_or_else(|| panic!("{file} has [b]"));
-        let two = format!("{}[b]\ncount = 2\n{}", &text[..at], &text[at + 4..])
-            .replace("\"../../", &format!("\"{}/", env!("CARGO_MANIFEST_DIR")));
-        let path = dir.join("two.toml");
-        std::fs::write(&path, two).unwrap_or_else(|e| panic!("{e}"));
-        let o = duelsim(&["check", &path.to_string_lossy()]);
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        assert_eq!(o.status.code(), Some(2), "{file}: {err}");
-        assert!(
-            err.contains("two.toml:") && err.contains(": b: holds several fighters"),
-            "{file}: {err}"
-        );
-    }
 }
 
 #[test]

@@ -116,6 +116,7 @@ impl Model {
             Model::GuardPierce(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             Model::ZoneD100(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             Model::D6Pool(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
+            Model::WoundLevels(m) => m.roster.fighter_names.iter().map(String::as_str).collect(),
             _ => self.names().to_vec(),
         }
     }

@@ -321,23 +321,6 @@ impl<F: FighterRefs, W, A, R, H> ScenarioFile<F, W, A, R, H> {
         Ok(roster)
     }
 
-    /// For a ruleset that fights one against one only: an error when a side holds more than
-    /// one fighter.
-    pub fn one_each(&self, source: &Source, ruleset: &str) -> Result<(), InputError> {
-        for side in Side::BOTH {
-            if self.roster(side, source)?.len() > 1 {
-                return Err(source.error_at(
-                    source.span_of(&[side.key()]),
-                    Some(side.key()),
-                    format!(
-                        "holds several fighters; a side of several is not simulated in '{ruleset}' yet (every other ruleset has them); expected one fighter on each side"
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    }
-
     /// The fighter's name, or `a` / `b` when the file gives none.
     pub fn fighter_name(&self, side: Side) -> String {
         self.fighter(side)

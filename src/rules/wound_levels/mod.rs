@@ -24,6 +24,7 @@
 //! - `movement.rs`: closing in and withdrawing; pace ("cannot run", "cannot walk"), pursuit.
 //! - `healing.rs`: after the fight: the Critical and Terminal checks until help, then healing.
 //! - `exchange.rs`: one exchange for exact tables (`duelsim exact`).
+//! - `skirmish.rs`: a fight of sides of several fighters (our design: the text has two).
 
 pub mod actions;
 pub mod attack;
@@ -32,6 +33,7 @@ pub mod healing;
 pub mod movement;
 pub mod schema;
 pub mod skill;
+mod skirmish;
 pub mod wounds;
 
 #[cfg(test)]
@@ -40,6 +42,7 @@ mod test_support;
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
+use crate::rules::roster::{Enrolled, Roster, TurnOrder};
 use crate::scenario::fields::Ranged;
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
@@ -121,6 +124,14 @@ pub struct WoundLevels {
     penalty: [i32; 8],
     /// Movement roll penalty by wound level 0..=7.
     move_penalty: [i32; 8],
+    /// Who fights on which side, named, with their target policies.
+    pub roster: Roster,
+    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
+    members: Vec<Fighter>,
+    /// For a side of several: the point of each fighter and foe of the other side as a duel
+    /// (the fighter as `a`, the foe as `b`), whose declarations, attacks, movement and
+    /// aftermath the fight uses; see [`WoundLevels::pair`]. Empty for a duel.
+    pairs: Vec<WoundLevels>,
 }
 
 /// A fighter's state during the duel.
@@ -151,6 +162,9 @@ impl WoundLevels {
         }
         WoundLevels {
             fighters,
+            roster: Roster::duel(names.clone()),
+            members: fighters.to_vec(),
+            pairs: Vec::new(),
             names,
             rules,
             healing,
@@ -158,6 +172,63 @@ impl WoundLevels {
             penalty,
             move_penalty,
         }
+    }
+
+    /// Builds the point of a fight between two sides of one or more fighters each
+    /// (`members` with their `fighters`, side `a`'s first). A side of one against a side of
+    /// one is the duel.
+    pub fn skirmish(
+        members: &[Enrolled],
+        fighters: Vec<Fighter>,
+        rules: Rules,
+        healing: Healing,
+        round_limit: u32,
+    ) -> Self {
+        let roster = Roster::new(members, TurnOrder::Sides);
+        let (a, b) = (roster.team(Side::A), roster.team(Side::B));
+        let mut point = WoundLevels::new(
+            [fighters[a.start], fighters[b.start]],
+            roster.side_names.clone(),
+            rules,
+            healing,
+            round_limit,
+        );
+        if !roster.is_duel() {
+            let pair = |i: usize, j: usize| {
+                let names = [i, j].map(|k| roster.fighter_names[k].clone());
+                let (rules, healing) = (point.rules.clone(), point.healing.clone());
+                WoundLevels::new(
+                    [fighters[i], fighters[j]],
+                    names,
+                    rules,
+                    healing,
+                    round_limit,
+                )
+            };
+            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
+            for i in a.clone() {
+                pairs.extend(b.clone().map(|j| pair(i, j)));
+            }
+            for i in b.clone() {
+                pairs.extend(a.clone().map(|j| pair(i, j)));
+            }
+            point.pairs = pairs;
+        }
+        point.roster = roster;
+        point.members = fighters;
+        point
+    }
+
+    /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
+    /// sides of several.
+    fn pair(&self, fighter: usize, foe: usize) -> &WoundLevels {
+        let [sa, sb] = self.roster.sides;
+        let at = if fighter < sa {
+            fighter * sb + (foe - sa)
+        } else {
+            sa * sb + (fighter - sa) * sa + foe
+        };
+        &self.pairs[at]
     }
 
     /// Both fighters as the duel starts them: unhurt, clips full.
@@ -178,11 +249,14 @@ impl Ruleset for WoundLevels {
             max_damage: 20,
             horizon_days: self.healing.horizon_days.u32(),
             extras: EXTRAS,
-            sides: [1, 1],
+            sides: self.roster.sides.map(|n| n as u32),
         }
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        if !self.pairs.is_empty() {
+            return self.fight(dice, log, tally);
+        }
         let mut states = self.start_states();
         let mut engaged = self.rules.start_engaged;
         let mut winner = None;

@@ -11,6 +11,7 @@ use super::attack::{FireMode, WeaponKind};
 use super::skill::Level;
 use super::{Fighter, WoundLevels};
 use crate::rules::Parameter;
+use crate::rules::roster::Enrolled;
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::fields::{Name, Ranged};
 use crate::scenario::schema::ScenarioFile;
@@ -492,7 +493,6 @@ pub const PARAMETERS: &[Parameter] = &[
 impl WoundLevels {
     /// Compiles a scenario file.
     pub fn compile(file: &File, source: &Source) -> Result<Self, InputError> {
-        file.one_each(source, "wound-levels")?;
         let rules = file.rules.clone();
         for (key, list) in [
             ("rules.wound_penalties", &rules.wound_penalties),
@@ -511,9 +511,16 @@ impl WoundLevels {
             }
         }
         let mut fighters = Vec::with_capacity(2);
-        for side in Side::BOTH {
-            let spec = file.fighter(side);
-            let (weapon, armour) = file.equipment(side, source)?;
+        let mut members = Vec::with_capacity(2);
+        for (side, enlisted) in Side::BOTH
+            .into_iter()
+            .map(|side| file.roster(side, source).map(|r| (side, r)))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .flat_map(|(side, roster)| roster.into_iter().map(move |e| (side, e)))
+        {
+            let spec = &file.side(side).entries[enlisted.entry];
+            let (weapon, armour) = file.equipment_of(side, spec, source)?;
             let withdraw = spec
                 .withdraw
                 .as_ref()
@@ -567,10 +574,15 @@ impl WoundLevels {
                 },
                 throw: spec.throw,
             });
+            members.push(Enrolled {
+                side,
+                name: enlisted.name,
+                target: enlisted.target,
+            });
         }
-        Ok(WoundLevels::new(
-            [fighters[0], fighters[1]],
-            [file.fighter_name(Side::A), file.fighter_name(Side::B)],
+        Ok(WoundLevels::skirmish(
+            &members,
+            fighters,
             rules,
             file.healing.clone(),
             file.round_limit.u32(),

@@ -1,0 +1,393 @@
+//! A fight of sides of several fighters (the Example of Combat has two; our readings are in
+//! `docs/rules/wound-levels.md`, "Sides of several fighters"): each turn every fighter in the
+//! fight rolls initiative and they act from the fastest; they declare from the slowest, each
+//! against the foe its target policy picks (Evasion turns actions into dodges when a foe
+//! attacking it declared attacks); each declared attack picks its foe afresh by the policy, so a
+//! fighter's several actions may be split between foes, and a defender spends its declared
+//! dodges on the first attacks it receives. Melee range is kept per pair of foes. A fighter at
+//! Terminal or worse is out; a side wins when every foe is out. Every declaration, attack, move
+//! and aftermath is the duel's own, on the point of the fighter and its foe. A side of one
+//! against a side of one never comes here: it is the duel.
+
+use super::actions::Plan;
+use super::{State, WoundLevels};
+use crate::dice::Dice;
+use crate::log::Log;
+use crate::rules::roster::MAX_FIGHTERS;
+use crate::stats::{DuelOutcome, Side, Tally};
+
+impl WoundLevels {
+    /// One fight of the point's fighters and the aftermath of every survivor.
+    pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let roster = &self.roster;
+        let n = roster.len();
+        let mut states = [State::default(); MAX_FIGHTERS];
+        for (s, f) in states.iter_mut().zip(&self.members) {
+            *s = State {
+                damage: 0,
+                ammo: f.clip,
+                spare_clips: f.spare_clips,
+                thrown: false,
+            };
+        }
+        // Melee range, per pair of foes (`engaged[i * MAX_FIGHTERS + j]`).
+        let mut engaged = [self.rules.start_engaged; MAX_FIGHTERS * MAX_FIGHTERS];
+        let mut out = [false; MAX_FIGHTERS];
+        let mut kept = [usize::MAX; MAX_FIGHTERS];
+        let mut foe_of = [0usize; MAX_FIGHTERS];
+        let mut plans = [Plan::default(); MAX_FIGHTERS];
+        let mut dodges_left = [0u32; MAX_FIGHTERS];
+        let mut order = [0usize; MAX_FIGHTERS];
+        let mut initiative = [(false, 0i32); MAX_FIGHTERS];
+        let mut winner = None;
+        let mut rounds = 0;
+        let mut dead = [false; MAX_FIGHTERS];
+        for turn in 1..=self.round_limit {
+            if dice.exhausted() {
+                break;
+            }
+            rounds = turn;
+            // Initiative: each in the fight rolls; the critical, then the higher total, first.
+            let mut k = 0;
+            for i in 0..n {
+                if out[i] {
+                    continue;
+                }
+                let roll = self.roll(dice, "dF (initiative)");
+                let total =
+                    roll.value + self.members[i].initiative - self.penalty_of(states[i].damage);
+                initiative[i] = (roll.critical, total);
+                order[k] = i;
+                k += 1;
+            }
+            let acting = &mut order[..k];
+            // Among equal initiatives of both sides, a d2 for the turn says which side first.
+            let tie = acting.iter().any(|&i| {
+                acting.iter().any(|&j| {
+                    roster.side_of[i] != roster.side_of[j] && initiative[i] == initiative[j]
+                })
+            });
+            let first = if tie {
+                Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
+            } else {
+                Side::A
+            };
+            acting.sort_by_key(|&i| {
+                let (critical, total) = initiative[i];
+                let rank = usize::from(roster.side_of[i] != first);
+                (std::cmp::Reverse((critical, total)), rank, i)
+            });
+            let acting = &order[..k];
+            log.say(|| {
+                let list: Vec<String> = acting
+                    .iter()
+                    .map(|&i| {
+                        let (critical, total) = initiative[i];
+                        format!(
+                            "{} {total}{}",
+                            roster.fighter_names[i],
+                            if critical { " (critical)" } else { "" }
+                        )
+                    })
+                    .collect();
+                format!("turn {turn}: initiative {}", list.join(", "))
+            });
+            // Declarations, the slowest first, each against the foe its policy picks.
+            for &i in acting.iter().rev() {
+                // Most hurt: the most damage taken.
+                let hurt = |f: usize| states[f].damage;
+                let Some(foe) = roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) else {
+                    continue;
+                };
+                foe_of[i] = foe;
+                let pair = self.pair(i, foe);
+                plans[i] = pair.declare(
+                    Side::A,
+                    &[states[i], states[foe]],
+                    engaged[i * MAX_FIGHTERS + foe],
+                );
+            }
+            // Evasion: a fighter whose foe attacks it turns actions into dodges.
+            for &i in acting {
+                let attacked = acting.iter().any(|&f| {
+                    foe_of[f] == i && roster.side_of[f] != roster.side_of[i] && plans[f].attacks > 0
+                });
+                let me = &self.members[i];
+                if me.evasion && attacked {
+                    let p = &mut plans[i];
+                    let mut convert = me.evade;
+                    if convert > 0 && p.reload {
+                        p.reload = false;
+                        p.dodges += 1;
+                        convert -= 1;
+                    }
+                    let from_attacks = convert.min(p.attacks);
+                    p.attacks -= from_attacks;
+                    p.dodges += from_attacks;
+                }
+                dodges_left[i] = plans[i].dodges;
+            }
+            log.say(|| {
+                let list: Vec<String> = acting
+                    .iter()
+                    .rev()
+                    .map(|&i| {
+                        format!(
+                            "{} declares {} (against {})",
+                            roster.fighter_names[i], plans[i], roster.fighter_names[foe_of[i]]
+                        )
+                    })
+                    .collect();
+                format!("  {}", list.join("; "))
+            });
+            // Actions, the fastest first.
+            for &i in acting {
+                let me = &self.members[i];
+                let plan = plans[i];
+                if Self::level(states[i].damage) >= 6 {
+                    continue;
+                }
+                if plan.reload {
+                    states[i].ammo = me.clip;
+                    states[i].spare_clips -= 1;
+                    log.say(|| format!("  {} reloads", roster.fighter_names[i]));
+                }
+                for k in 0..plan.attacks {
+                    // The first attack at the foe declared against while it is in the fight;
+                    // each later one picks its foe afresh: several actions may be split.
+                    let foe = if k == 0 && !out[foe_of[i]] {
+                        foe_of[i]
+                    } else {
+                        let hurt = |f: usize| states[f].damage;
+                        match roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) {
+                            Some(foe) => foe,
+                            None => break,
+                        }
+                    };
+                    let near = engaged[i * MAX_FIGHTERS + foe];
+                    let reach = near || me.kind.is_ranged() || plan.throw;
+                    let loaded = !me.kind.is_ranged() || plan.throw || states[i].ammo > 0;
+                    if !reach || !loaded || Self::level(states[i].damage) >= 6 {
+                        break;
+                    }
+                    let declared = [plan, plans[foe]];
+                    let mut dodges = [dodges_left[i], dodges_left[foe]];
+                    let mut two = [states[i], states[foe]];
+                    let pair = self.pair(i, foe);
+                    let dealt =
+                        pair.attack(Side::A, &declared, &mut dodges, &mut two, near, dice, log);
+                    [states[i], states[foe]] = two;
+                    [dodges_left[i], dodges_left[foe]] = dodges;
+                    tally.record_hit(roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
+                    if Self::level(states[foe].damage) >= 6 {
+                        out[foe] = true;
+                    }
+                }
+            }
+            // Movement, the fastest first: closing into melee range with its foe, or
+            // withdrawing out of every foe's.
+            for &i in acting {
+                let foe = foe_of[i];
+                let plan = plans[i];
+                if !(plan.withdraw || plan.close) {
+                    continue;
+                }
+                let still = Plan {
+                    withdraw: false,
+                    close: false,
+                    ..plans[foe]
+                };
+                let near = engaged[i * MAX_FIGHTERS + foe];
+                let pair = self.pair(i, foe);
+                let now = pair.movement(
+                    [Side::A, Side::B],
+                    &[plan, still],
+                    &[states[i], states[foe]],
+                    near,
+                    dice,
+                    log,
+                );
+                if plan.close && now {
+                    engaged[i * MAX_FIGHTERS + foe] = true;
+                    engaged[foe * MAX_FIGHTERS + i] = true;
+                } else if plan.withdraw && !now {
+                    for f in roster.team(roster.side_of[i].other()) {
+                        engaged[i * MAX_FIGHTERS + f] = false;
+                        engaged[f * MAX_FIGHTERS + i] = false;
+                    }
+                }
+            }
+            for (i, state) in states[..n].iter().enumerate() {
+                out[i] = Self::level(state.damage) >= 6;
+                let dies = Self::level(state.damage) >= 7;
+                if dies && !dead[i] {
+                    log.say(|| {
+                        format!(
+                            "{} is Mortally wounded and dies at the end of the turn",
+                            roster.fighter_names[i]
+                        )
+                    });
+                }
+                dead[i] = dies;
+            }
+            let down = |side: Side| roster.team(side).all(|f| out[f]);
+            let (a, b) = (down(Side::A), down(Side::B));
+            if a || b {
+                winner = match (a, b) {
+                    (true, false) => Some(Side::B),
+                    (false, true) => Some(Side::A),
+                    _ => None,
+                };
+                break;
+            }
+        }
+        let mut deaths = [0u32; 2];
+        for i in 0..n {
+            deaths[roster.side_of[i].index()] += u32::from(dead[i]);
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: deaths,
+        });
+        for i in 0..n {
+            tally.record_fighter(i, out[i], dead[i]);
+        }
+        for i in 0..n {
+            let damage = states[i].damage;
+            if !dead[i] && damage > 0 {
+                let mut terminal = false;
+                let foe = roster.team(roster.side_of[i].other()).start;
+                let r = self
+                    .pair(i, foe)
+                    .aftermath(Side::A, damage, dice, log, &mut terminal);
+                tally.record_recovery_of(i, roster.side_of[i], &r);
+                tally.record_extra(0, u64::from(r.died));
+                tally.record_extra(1, u64::from(terminal));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{fighter, fudge, script};
+    use super::super::{Fighter, Healing, Rules, WeaponKind};
+    use super::*;
+    use crate::log::VecLog;
+    use crate::rules::Ruleset;
+    use crate::rules::roster::Enrolled;
+    use crate::scenario::schema::Target;
+
+    /// A fencer (side a: Initiative 3, two attacks) against two thugs (Initiative 0), all
+    /// Professional (+3) with +2 weapons and 1 point of armour, in melee range.
+    fn fencer_and_thugs(fencer: Fighter, target: Target) -> WoundLevels {
+        let thug = Fighter {
+            initiative: 0,
+            ..fighter(WeaponKind::Melee, 2)
+        };
+        let members: Vec<Enrolled> = [
+            (Side::A, "Fencer", target),
+            (Side::B, "Thug 1", Target::Same),
+            (Side::B, "Thug 2", Target::Same),
+        ]
+        .map(|(side, name, target)| Enrolled {
+            side,
+            name: name.into(),
+            target,
+        })
+        .to_vec();
+        let rules = Rules {
+            start_engaged: true,
+            ..Rules::default()
+        };
+        WoundLevels::skirmish(
+            &members,
+            vec![fencer, thug, thug],
+            rules,
+            Healing::default(),
+            5,
+        )
+    }
+
+    fn fencer(evasion: bool) -> Fighter {
+        Fighter {
+            attacks: 2,
+            evasion,
+            ..fighter(WeaponKind::Melee, 2)
+        }
+    }
+
+    /// The story of one fight on these roll totals, until they run out.
+    fn story(model: &WoundLevels, rolls: &[i32]) -> String {
+        let mut dice = script(rolls);
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(model.shape());
+        model.trial(&mut dice, &mut log, &mut tally);
+        log.lines.join("\n")
+    }
+
+    #[test]
+    fn several_actions_may_be_split_between_foes() {
+        // "He could attack multiple times with a penalty equal to his total number of
+        // actions": the Fencer's first attack goes at the thug it declared against, the second
+        // at the least hurt (strongest) standing. Initiatives 3, 0, 0: no tie, no d2. Each
+        // attack rolls 1: 1 + 3 - 2 (two actions) = 2, undefended: 2 + 2 - 1 armour = 3.
+        let model = fencer_and_thugs(fencer(false), Target::Strongest);
+        let told = story(&model, &[0, 0, 0, 1, 1, -3, -3]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "turn 1: initiative Fencer 3, Thug 1 0, Thug 2 0",
+                "Fencer declares 2 attacks (against Thug 1)",
+                "Fencer attacks: roll 1 + skill 3 + -2 - wound 0 = 2",
+                "Thug 1 has 3 (level 3)",
+                "Fencer picks Thug 2: the least hurt of 2 foes standing (target = strongest)",
+                "Thug 2 has 3 (level 3)",
+                "Thug 1 attacks",
+                "Thug 2 attacks",
+            ],
+        );
+    }
+
+    #[test]
+    fn declared_dodges_meet_the_first_attacks_received() {
+        // "Bob has Evasion, so he has the option to change one or both of his actions to a
+        // dodge": both thugs declare attacks on the Fencer, who turns one of its two attacks
+        // into a dodge; the dodge meets Thug 1's blow, Thug 2's finds none left.
+        let model = fencer_and_thugs(fencer(true), Target::Same);
+        let told = story(&model, &[0, 0, 0, -3, 0, 0, 0]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Fencer declares 1 attack and 1 dodge (against Thug 1)",
+                "Thug 1 attacks",
+                "Fencer dodges",
+                "Thug 2 attacks",
+            ],
+        );
+        assert_eq!(told.matches("Fencer dodges").count(), 1, "{told}");
+    }
+
+    #[test]
+    fn equal_initiatives_of_both_sides_roll_one_d2_for_the_side_first() {
+        // The duel's d2 for a tie, once a turn for the group: 2 puts side b first among equals.
+        let even = Fighter {
+            initiative: 0,
+            ..fencer(false)
+        };
+        let model = fencer_and_thugs(even, Target::Same);
+        // Three initiative rolls of 0, then the d2: 2.
+        let mut dice: Vec<u32> = (0..3).flat_map(|_| fudge(0)).collect();
+        dice.push(2);
+        let mut scripted = crate::dice::ScriptedDice::new(dice);
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(model.shape());
+        model.trial(&mut scripted, &mut log, &mut tally);
+        let told = log.lines.join("\n");
+        assert!(
+            told.contains("turn 1: initiative Thug 1 0, Thug 2 0, Fencer 0"),
+            "{told}"
+        );
+    }
+}
