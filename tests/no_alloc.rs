@@ -35,6 +35,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// The counter is global: the tests take turns, so one's allocations are not seen by another.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
     let mut dice = FastDice::seed_from_u64(5);
     let mut tally = Tally::new(model.shape());
@@ -49,6 +52,7 @@ fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
 
 #[test]
 fn trials_of_every_shipped_scenario_allocate_nothing() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     // The counter sees allocations at all: a tally allocates its histograms.
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let shape = duelsim::stats::TallyShape {
@@ -94,5 +98,41 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
             }
         }
         assert!(checked >= 1, "{}: no shipped scenario checked", entry.id);
+    }
+}
+
+/// The ruleset's example duel with `count = 3` on both sides: three against three.
+fn three_against_three(entry: &registry::RulesetInfo) -> (std::path::PathBuf, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut three = String::new();
+    let mut side = None;
+    for line in text.lines() {
+        three.push_str(line);
+        three.push('\n');
+        if line == "[a]" || line == "[b]" {
+            side = Some(line);
+        } else if side.is_some() && line.starts_with("name = ") {
+            three.push_str("count = 3\n");
+            side = None;
+        }
+    }
+    (path, three)
+}
+
+#[test]
+fn trials_of_three_against_three_allocate_nothing_in_every_ruleset() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    for entry in &registry::RULESETS {
+        let (path, three) = three_against_three(entry);
+        let scenario = registry::parse(&path, &three).unwrap_or_else(|e| panic!("{e}"));
+        let model = &scenario.points[0].model;
+        assert_eq!(model.shape().sides, [3, 3], "{}", entry.id);
+        let allocations = duelsim::with_model!(model, m => allocations_in_trials(m, 20_000));
+        assert_eq!(
+            allocations, 0,
+            "{}: {allocations} allocations in 20000 trials of three against three",
+            entry.id
+        );
     }
 }

@@ -72,7 +72,7 @@ impl WoundLevels {
             } else {
                 Side::A
             };
-            acting.sort_by_key(|&i| {
+            acting.sort_unstable_by_key(|&i| {
                 let (critical, total) = initiative[i];
                 let rank = usize::from(roster.side_of[i] != first);
                 (std::cmp::Reverse((critical, total)), rank, i)
