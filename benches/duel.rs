@@ -47,7 +47,7 @@ fn bench_dice(c: &mut Criterion) {
     group.finish();
 }
 
-fn rolls_per_trial<R: Ruleset>(model: &R) -> f64 {
+fn rolls_per_trial<R: Ruleset>(model: &R) -> (f64, f64) {
     let n = 200_000;
     let mut dice = CountingDice {
         inner: FastDice::seed_from_u64(99),
@@ -57,7 +57,11 @@ fn rolls_per_trial<R: Ruleset>(model: &R) -> f64 {
     for _ in 0..n {
         model.trial(&mut dice, &mut NoLog, &mut tally);
     }
-    dice.rolls as f64 / n as f64
+    // Fighter-rounds: every fighter of both sides, every round the fight lasted.
+    let shape = model.shape();
+    let fighters = f64::from(shape.sides[0] + shape.sides[1]);
+    let rounds = tally.rounds.mean().unwrap_or(0.0);
+    (dice.rolls as f64 / n as f64, fighters * rounds)
 }
 
 fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
@@ -67,11 +71,20 @@ fn bench_trial<R: Ruleset>(c: &mut Criterion, name: &str, model: &R) {
 /// Dice per trial of each trial bench (`group/name`), for the floor table.
 static DICE_PER_TRIAL: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
 
+/// Fighter-rounds per trial of each trial bench (`group/name`): the fighters times the mean
+/// rounds, for the cost of a skirmish per fighter-round against its duel's.
+static FIGHTER_ROUNDS: std::sync::Mutex<Vec<(String, f64)>> = std::sync::Mutex::new(Vec::new());
+
 fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, model: &R) {
-    let rolls = rolls_per_trial(model);
-    eprintln!("{name}: {rolls:.2} dice rolled per trial (CountingDice, 200000 trials)");
+    let (rolls, fighter_rounds) = rolls_per_trial(model);
+    eprintln!(
+        "{group_name}/{name}: {rolls:.2} dice rolled, {fighter_rounds:.2} fighter-rounds per trial (CountingDice, 200000 trials)"
+    );
     if let Ok(mut list) = DICE_PER_TRIAL.lock() {
         list.push((format!("{group_name}/{name}"), rolls));
+    }
+    if let Ok(mut list) = FIGHTER_ROUNDS.lock() {
+        list.push((format!("{group_name}/{name}"), fighter_rounds));
     }
     let mut group = c.benchmark_group(group_name);
     let mut dice = FastDice::seed_from_u64(2);
@@ -111,7 +124,7 @@ fn bench_rulesets(c: &mut Criterion) {
 }
 
 /// A skirmish of three against three (`skirmish/<ruleset>`): the ruleset's example duel with
-/// `count = 3` on both sides, for the rulesets that simulate sides of several.
+/// `count = 3` on both sides.
 fn bench_skirmishes(c: &mut Criterion) {
     for entry in &registry::RULESETS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
@@ -276,6 +289,34 @@ fn main() {
     println!("| bench | median | dice per trial | floor | ratio |\n|---|---|---|---|---|");
     for row in rows {
         println!("{row}");
+    }
+    // A skirmish's time per fighter-round against its duel's.
+    let rounds = FIGHTER_ROUNDS.lock().map(|l| l.clone()).unwrap_or_default();
+    let per = |id: &str| -> Option<f64> {
+        let (_, fr) = rounds.iter().find(|(i, _)| i == id)?;
+        Some(median_ns(id, started)? / fr)
+    };
+    let skirmishes: Vec<String> = (rounds.iter())
+        .filter_map(|(id, _)| id.strip_prefix("skirmish/"))
+        .filter_map(|ruleset| {
+            let (duel, band) = (
+                per(&format!("duel/{ruleset}"))?,
+                per(&format!("skirmish/{ruleset}"))?,
+            );
+            Some(format!(
+                "| {ruleset} | {duel:.1} ns | {band:.1} ns | {:.2}x |",
+                band / duel
+            ))
+        })
+        .collect();
+    if !skirmishes.is_empty() {
+        println!("\nThree against three per fighter-round against the duel's, this run:\n");
+        println!(
+            "| ruleset | duel per fighter-round | skirmish per fighter-round | ratio |\n|---|---|---|---|"
+        );
+        for row in skirmishes {
+            println!("{row}");
+        }
     }
     if let (Some(coin), Some(sure)) = (
         median_ns("dice/d20-coin-branch", started),

@@ -52,7 +52,9 @@ fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
 
 #[test]
 fn trials_of_every_shipped_scenario_allocate_nothing() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // The counter sees allocations at all: a tally allocates its histograms.
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let shape = duelsim::stats::TallyShape {
@@ -122,7 +124,9 @@ fn three_against_three(entry: &registry::RulesetInfo) -> (std::path::PathBuf, St
 
 #[test]
 fn trials_of_three_against_three_allocate_nothing_in_every_ruleset() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for entry in &registry::RULESETS {
         let (path, three) = three_against_three(entry);
         let scenario = registry::parse(&path, &three).unwrap_or_else(|e| panic!("{e}"));

@@ -70,7 +70,8 @@ pub fn text(run: &RunResult) -> String {
     let who = if first.model.is_recovery() {
         format!("the healing of {}", names[0])
     } else {
-        format!("{} against {}", names[0], names[1])
+        let [a, b] = super::side_words(run);
+        format!("{} against {}", a.name, b.name)
     };
     if run.tallies.len() == 1 && first.swept.is_empty() {
         let t = &run.tallies[0];

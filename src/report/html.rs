@@ -11,7 +11,7 @@
 
 use super::charts::Rendered;
 use super::table::HtmlTable;
-use super::{RunResult, Words};
+use super::{RunResult, SideWords, Words, side_words};
 use crate::stats::{ExtraKind, Side, Tally, wilson};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
@@ -224,6 +224,7 @@ pub(crate) fn figure(c: &Rendered) -> Markup {
 pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest: &str) -> String {
     let s = run.scenario;
     let names = s.points[0].model.names();
+    let sides = side_words(run);
     let budget = match s.precision {
         Some(p) => format!(
             "each point until both win rates are within ±{} (95%), at most {} trials",
@@ -264,7 +265,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                     }
                 } @else {
                     p {
-                        strong { (names[0]) } " against " strong { (names[1]) }
+                        strong { (sides[0].name) } " against " strong { (sides[1].name) }
                         " under the " code { (s.ruleset) } " rules."
                     }
                 }
@@ -288,9 +289,10 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                         strong { (k) } " " (v)
                     }
                 }
-                (headline(run, names))
-                (differences(run, names))
+                (headline(run, &sides))
+                (differences(run, &sides))
                 (recovery_detail(run))
+                (fighters_detail(run))
                 h2 { "Charts" }
                 @if charts.is_empty() {
                     p { "This run calls for no charts." }
@@ -346,7 +348,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
     .into_string()
 }
 
-fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
+fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
     let s = run.scenario;
     let shown = Columns::of(run);
     let words = Words::of(run);
@@ -365,12 +367,12 @@ fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
     let duel = shown.duel.then(|| {
         let mut head = point_header(s);
         head.extend([
-            text("duels"),
-            html! { (names[0]) " wins" },
-            html! { (names[1]) " wins" },
+            text(words.trials()),
+            text(sides[0].wins()),
+            text(sides[1].wins()),
             text("draws"),
-            html! { (names[0]) " dies" },
-            html! { (names[1]) " dies" },
+            text(sides[0].dies()),
+            text(sides[1].dies()),
             text("rounds (mean)"),
         ]);
         HtmlTable {
@@ -418,14 +420,14 @@ fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
         p {
             "Each rate is a percentage of "
             (if shown.duel {
-                "duels (of wounded survivors, for their healing)"
+                format!("{} (of wounded survivors, for their healing; of a side's fighters, for its dead)", words.trials())
             } else {
-                "patients"
+                "patients".to_owned()
             })
             ", with its 95% Wilson interval (low–high) in small type beneath it."
         }
         @if let Some(duel) = duel {
-            h3 { "The duel" }
+            h3 { (if words.skirmish { "The fight" } else { "The duel" }) }
             (duel.markup())
         }
         h3 { (if shown.duel { "Wounded survivors" } else { "Patients" }) }
@@ -436,6 +438,76 @@ fn headline(run: &RunResult, names: [&str; 2]) -> Markup {
                 " points are shown; summary.csv has them all."
             }
         }
+    }
+}
+
+/// Each fighter of a fight of sides of several, by name (fighters.csv in words): how often it
+/// is out of the fight, dies, is wounded, and how its wounds heal. Nothing for duels.
+fn fighters_detail(run: &RunResult) -> Markup {
+    let s = run.scenario;
+    let words = Words::of(run);
+    if !words.skirmish || words.recovery {
+        return html! {};
+    }
+    let shown = Columns::of(run);
+    let mut head = point_header(s);
+    let keys = head.len() + 1;
+    head.push(text("fighter"));
+    head.extend(
+        [
+            "out of the fight",
+            "dies",
+            "wounded survivor",
+            "days to whole (mean)",
+            "unhealed at the horizon",
+        ]
+        .map(text),
+    );
+    if shown.recovery_deaths {
+        head.push(text("dies in recovery"));
+    }
+    if shown.impairment {
+        head.push(text("lasting impairment"));
+    }
+    let mut rows = Vec::new();
+    'points: for (n, (p, t)) in s.points.iter().zip(&run.tallies).enumerate() {
+        let names = p.model.fighter_names();
+        for (i, name) in names.iter().enumerate() {
+            if rows.len() == MAX_TABLE_ROWS {
+                break 'points;
+            }
+            let f = t.fighter(i);
+            let mut row = point_cells(n, p, s.ruleset);
+            row.push(text(name));
+            row.extend([
+                pct(f.out, t.trials),
+                pct(f.dead, t.trials),
+                pct(f.patients, t.trials),
+                mean((f.healed > 0).then(|| f.healed_days as f64 / f.healed as f64)),
+                pct(f.unhealed, f.patients),
+            ]);
+            if shown.recovery_deaths {
+                row.push(pct(f.deaths, f.patients));
+            }
+            if shown.impairment {
+                row.push(pct(f.impaired, f.patients));
+            }
+            rows.push(row);
+        }
+    }
+    let table = HtmlTable {
+        head,
+        rows,
+        keys,
+        key_headers: false,
+    };
+    html! {
+        h3 { "Each fighter" }
+        p {
+            "Each fighter by name, as a share of " (words.trials())
+            " (out of the fight, dies, wounded survivor) and of its wounded survivals (unhealed, dies in recovery, impairment), with 95% intervals; fighters.csv has the same figures."
+        }
+        (table.markup())
     }
 }
 
@@ -658,7 +730,8 @@ fn point_words(run: &RunResult, i: usize) -> String {
 
 /// Points compared with a baseline on the same dice: each difference said in words, then a
 /// table of the differences with their 95% intervals.
-fn differences(run: &RunResult, names: [&str; 2]) -> Markup {
+fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
+    let words = Words::of(run);
     let Some(base) = run.scenario.baseline else {
         return html! {};
     };
@@ -668,13 +741,13 @@ fn differences(run: &RunResult, names: [&str; 2]) -> Markup {
         .filter_map(|(i, t)| {
             let (d, lo, hi) = t.paired.delta(0)?;
             let how = if lo > 0.0 {
-                format!("{} wins {} points more often", names[0], points(d))
+                format!("{} {} points more often", sides[0].wins(), points(d))
             } else if hi < 0.0 {
-                format!("{} wins {} points less often", names[0], points(d))
+                format!("{} {} points less often", sides[0].wins(), points(d))
             } else {
                 format!(
-                    "no clear difference in how often {} wins ({} points)",
-                    names[0],
+                    "no clear difference in how often {} ({} points)",
+                    sides[0].wins(),
                     signed(100.0 * d, 1)
                 )
             };
@@ -704,11 +777,11 @@ fn differences(run: &RunResult, names: [&str; 2]) -> Markup {
     let table = HtmlTable {
         head: vec![
             text("point"),
-            html! { (names[0]) " wins" },
-            html! { (names[1]) " wins" },
+            text(sides[0].wins()),
+            text(sides[1].wins()),
             text("draws"),
             text("rounds"),
-            text("deaths in recovery per duel"),
+            text(format!("deaths in recovery per {}", words.trial())),
         ],
         rows,
         keys: 1,
@@ -730,7 +803,7 @@ fn differences(run: &RunResult, names: [&str; 2]) -> Markup {
             }
         }
         (table.markup())
-        p { "Win and draw differences are in percentage points; rounds and deaths in recovery are per duel; each with its 95% interval beneath it." }
+        p { "Win and draw differences are in percentage points; rounds and deaths in recovery are per " (words.trial()) "; each with its 95% interval beneath it." }
     }
 }
 

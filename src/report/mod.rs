@@ -16,7 +16,7 @@ pub mod shard;
 pub(crate) mod table;
 
 use crate::rules::registry::Scenario;
-use crate::stats::Tally;
+use crate::stats::{Side, Tally};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -95,6 +95,87 @@ impl<'a> RunResult<'a> {
 pub(crate) struct Words {
     /// A recovery scenario: patients, not duels.
     pub recovery: bool,
+    /// A side holds several fighters at some point: fights, not duels.
+    pub skirmish: bool,
+}
+
+/// How the report names one side in its headings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SideWords {
+    /// "Knight" for a side of one; "Brigands" for a side that is copies of one fighter at some
+    /// point; the side's name at its largest ("Sergeant + Watchman ×2") for a mixed side.
+    pub name: String,
+    /// Several fighters at some point.
+    pub several: bool,
+}
+
+impl SideWords {
+    /// "Knight wins", "Brigands win".
+    pub(crate) fn wins(&self) -> String {
+        if self.several {
+            format!("{} win", self.name)
+        } else {
+            format!("{} wins", self.name)
+        }
+    }
+
+    /// The share a rate counts, in words: "duels Knight wins", "fights the Brigands win".
+    pub(crate) fn wins_share(&self, run: &RunResult) -> String {
+        let trials = Words::of(run).trials();
+        if self.several {
+            format!("{trials} the {} win", self.name)
+        } else {
+            format!("{trials} {} wins", self.name)
+        }
+    }
+
+    /// "Knight dies", "Brigands who die" (a share of the side's fighters).
+    pub(crate) fn dies(&self) -> String {
+        if self.several {
+            format!("{} who die", self.name)
+        } else {
+            format!("{} dies", self.name)
+        }
+    }
+}
+
+/// Both sides of a run in words for headings (see [`SideWords`]).
+pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
+    let points = &run.scenario.points;
+    Side::BOTH.map(|side| {
+        let k = side.index();
+        let size = |p: &crate::scenario::Point<crate::rules::registry::Model>| {
+            p.model.shape().sides[k] as usize
+        };
+        let Some(largest) = points.iter().max_by_key(|p| size(p)) else {
+            return SideWords {
+                name: String::new(),
+                several: false,
+            };
+        };
+        let n = size(largest);
+        if n <= 1 {
+            return SideWords {
+                name: largest.model.names()[k].to_owned(),
+                several: false,
+            };
+        }
+        let names = largest.model.fighter_names();
+        let start = if k == 0 { 0 } else { names.len() - n };
+        let bases: Vec<String> = names[start..start + n]
+            .iter()
+            .map(|f| crate::rules::roster::base_name(f, n))
+            .collect();
+        let name = if bases.iter().all(|b| *b == bases[0]) {
+            charts::plural(&bases[0])
+        } else {
+            largest.model.names()[k].to_owned()
+        };
+        SideWords {
+            name,
+            several: true,
+        }
+    })
 }
 
 impl Words {
@@ -106,6 +187,29 @@ impl Words {
                 .points
                 .first()
                 .is_some_and(|p| p.model.is_recovery()),
+            skirmish: run
+                .scenario
+                .points
+                .iter()
+                .any(|p| p.model.shape().sides.iter().any(|&n| n > 1)),
+        }
+    }
+
+    /// One trial: "duel", "fight" (sides of several) or "patient".
+    pub(crate) fn trial(self) -> &'static str {
+        match (self.recovery, self.skirmish) {
+            (true, _) => "patient",
+            (false, true) => "fight",
+            (false, false) => "duel",
+        }
+    }
+
+    /// Trials: "duels", "fights" or "patients".
+    pub(crate) fn trials(self) -> &'static str {
+        match (self.recovery, self.skirmish) {
+            (true, _) => "patients",
+            (false, true) => "fights",
+            (false, false) => "duels",
         }
     }
 
@@ -120,7 +224,11 @@ impl Words {
 
     /// What the healing days count from: "duel" or "injury".
     pub(crate) fn from(self) -> &'static str {
-        if self.recovery { "injury" } else { "duel" }
+        if self.recovery {
+            "injury"
+        } else {
+            self.trial()
+        }
     }
 
     /// Whose wounds are pooled: " (both sides)" after a duel, nothing for patients.

@@ -5,7 +5,7 @@
 //! words; the raw paths and column names stay in `summary.csv`.
 
 use super::charts::{axis_title, value_words};
-use super::{RunResult, Words};
+use super::{RunResult, Words, side_words};
 use crate::stats::{Side, Tally, wilson};
 use std::fmt::Write as _;
 
@@ -19,8 +19,8 @@ pub(super) struct Rate {
 /// The headline rates of this run: the duel's (not for a recovery scenario) and the healing's
 /// where the ruleset has them.
 pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
-    let names = run.scenario.points[0].model.names();
-    let Words { recovery } = Words::of(run);
+    let sides = side_words(run);
+    let recovery = Words::of(run).recovery;
     let who = Words::of(run).patients();
     let info = crate::rules::registry::info(run.scenario.ruleset);
     let mut rates = Vec::new();
@@ -28,12 +28,12 @@ pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
         rates.extend([
             Rate {
                 stem: "a_win_rate",
-                title: format!("{} wins", names[0]),
+                title: sides[0].wins(),
                 count: |t| (t.wins(Side::A), t.trials),
             },
             Rate {
                 stem: "b_win_rate",
-                title: format!("{} wins", names[1]),
+                title: sides[1].wins(),
                 count: |t| (t.wins(Side::B), t.trials),
             },
             Rate {
@@ -43,12 +43,12 @@ pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
             },
             Rate {
                 stem: "a_dead_rate",
-                title: format!("{} dies", names[0]),
+                title: sides[0].dies(),
                 count: |t| (t.dead[0], t.fighter_trials(0)),
             },
             Rate {
                 stem: "b_dead_rate",
-                title: format!("{} dies", names[1]),
+                title: sides[1].dies(),
                 count: |t| (t.dead[1], t.fighter_trials(1)),
             },
         ]);

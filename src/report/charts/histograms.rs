@@ -47,8 +47,18 @@ fn share_curves(
 
 /// "Knight against Brigand": who fights, for a chart's title.
 fn against(run: &RunResult) -> String {
-    let names = run.scenario.points[0].model.names();
-    format!("{} against {}", names[0], names[1])
+    let [a, b] = crate::report::side_words(run);
+    format!("{} against {}", a.name, b.name)
+}
+
+/// "duel" or "fight" (sides of several).
+fn trial(run: &RunResult) -> &'static str {
+    crate::report::Words::of(run).trial()
+}
+
+/// "duels" or "fights" (sides of several).
+fn trials(run: &RunResult) -> &'static str {
+    crate::report::Words::of(run).trials()
 }
 
 /// How many rounds duels last, one curve per point.
@@ -57,15 +67,17 @@ pub(super) fn rounds(run: &RunResult) -> Chart {
     let (series, last, top) = share_curves(run, |t| &t.rounds, 1);
     Chart {
         name: "rounds".into(),
-        title: format!("How many rounds a duel lasts: {}", against(run)),
-        caption: "Share of duels ending after each number of rounds (the last bin also holds duels stopped at the round limit)."
-            .into(),
+        title: format!("How many rounds a {} lasts: {}", trial(run), against(run)),
+        caption: format!(
+            "Share of {0} ending after each number of rounds (the last bin also holds {0} stopped at the round limit).",
+            trials(run)
+        ),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
             legend_title: swept_title(run),
             x_label: "rounds".into(),
-            y_label: "share of duels (%)".into(),
+            y_label: format!("share of {} (%)", trials(run)),
             x_range: (0.5, f64::from(last) + 0.5),
             y_range: (0.0, top * 1.08),
             series,
@@ -87,15 +99,21 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
     }
     Chart {
         name: "rounds-decided".into(),
-        title: format!("Share of duels over by each round: {}", against(run)),
-        caption: "Share of duels that have ended by the end of each round (cumulative; the rest go on, or reach the round limit)."
-            .into(),
+        title: format!(
+            "Share of {} over by each round: {}",
+            trials(run),
+            against(run)
+        ),
+        caption: format!(
+            "Share of {} that have ended by the end of each round (cumulative; the rest go on, or reach the round limit).",
+            trials(run)
+        ),
         height: 620,
         width: WIDTH,
         plot: Plot::Lines {
             legend_title: swept_title(run),
             x_label: "rounds".into(),
-            y_label: "duels over (%)".into(),
+            y_label: format!("{} over (%)", trials(run)),
             x_range: (0.5, f64::from(last) + 0.5),
             y_range: (0.0, 100.0),
             series,

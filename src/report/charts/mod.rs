@@ -23,7 +23,7 @@ mod win_rates;
 
 pub use exact::{ExactGrid, render_exact};
 pub use heatmap::CellTable;
-pub(crate) use labels::{axis_title, value_phrase, value_words};
+pub(crate) use labels::{axis_title, plural, value_phrase, value_words};
 pub use render::Rendered;
 
 use super::RunResult;
@@ -234,7 +234,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     let duel = !run.scenario.points[0].model.is_recovery();
     // The outcome shares lead: who wins, and how the wounded end.
     if duel {
-        charts.push(duel_outcomes(run, names));
+        charts.push(duel_outcomes(run));
     }
     charts.extend(recovery_outcomes(run));
     if let Some(marks) = &run.balance {

@@ -20,12 +20,14 @@ pub(super) fn whose(run: &RunResult) -> String {
     if Words::of(run).recovery || names[0] == names[1] {
         names[0].to_owned()
     } else {
-        format!("{} and {}", names[0], names[1])
+        let [a, b] = crate::report::side_words(run);
+        format!("{} and {}", a.name, b.name)
     }
 }
 
 /// Who wins each point's duels: a's wins, b's wins, draws.
-pub(super) fn duel_outcomes(run: &RunResult, names: [&str; 2]) -> Chart {
+pub(super) fn duel_outcomes(run: &RunResult) -> Chart {
+    let (sides, words) = (crate::report::side_words(run), Words::of(run));
     let shown = run.tallies.len().min(MAX_ROWS);
     let rows = (0..shown)
         .map(|i| {
@@ -40,23 +42,23 @@ pub(super) fn duel_outcomes(run: &RunResult, names: [&str; 2]) -> Chart {
         .collect::<Vec<_>>();
     Chart {
         name: "outcomes".into(),
-        title: format!("How the duel ends: {} against {}", names[0], names[1]),
+        title: format!(
+            "How the {} ends: {} against {}",
+            words.trial(),
+            sides[0].name,
+            sides[1].name
+        ),
         caption: format!(
-            "Share of duels {} wins, {} wins and drawn (at the round limit), at each point.{}",
-            names[0],
-            names[1],
+            "Share of {} won by each side and drawn (at the round limit), at each point.{}",
+            words.trials(),
             shown_note(shown, run.tallies.len())
         ),
         height: stacked_height(rows.len()),
         width: WIDTH,
         plot: Plot::Stacked {
-            x_label: "share of duels".into(),
+            x_label: format!("share of {}", words.trials()),
             y_label: swept_title(run),
-            segments: vec![
-                format!("{} wins", names[0]),
-                format!("{} wins", names[1]),
-                "draw".into(),
-            ],
+            segments: vec![sides[0].wins(), sides[1].wins(), "draw".into()],
             rows,
         },
     }

@@ -112,7 +112,7 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         plot: Plot::Lines {
             legend_title: String::new(),
             x_label: title,
-            y_label: "share of duels (%)".into(),
+            y_label: format!("share of {} (%)", crate::report::Words::of(run).trials()),
             x_range,
             y_range: (0.0, 100.0),
             series,
@@ -172,8 +172,8 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                 names[0], names[1], names[0]
             ),
             caption: format!(
-                "Share of duels {} wins, with its 95% interval, at each swept combination ({}).{}",
-                names[0],
+                "Share of {}, with its 95% interval, at each swept combination ({}).{}",
+                crate::report::side_words(run)[0].wins_share(run),
                 swept_title(run),
                 shown_note(shown, run.tallies.len())
             ),
@@ -181,7 +181,11 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             width: WIDTH,
             plot: Plot::Bars {
                 y_label: swept_title(run),
-                x_label: format!("{} wins (% of duels)", names[0]),
+                x_label: format!(
+                    "{} (% of {})",
+                    crate::report::side_words(run)[0].wins(),
+                    crate::report::Words::of(run).trials()
+                ),
                 rows,
             },
         });
@@ -211,14 +215,14 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         let (label, members) = &groups[g];
         let mut sides: Vec<(String, usize)> = vec![(
             if single {
-                format!("{} wins", names[0])
+                crate::report::side_words(run)[0].wins()
             } else {
                 label.clone()
             },
             0,
         )];
         if single {
-            sides.push((format!("{} wins", names[1]), 1));
+            sides.push((crate::report::side_words(run)[1].wins(), 1));
             sides.push(("draws".into(), 2));
         }
         for (label, end) in sides {
@@ -252,7 +256,8 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         .collect();
     let caption = if single {
         format!(
-            "Share of duels won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
+            "Share of {} won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
+            crate::report::Words::of(run).trials(),
             axis_title(axes[k], names, run.scenario.ruleset)
         )
     } else {
@@ -262,8 +267,8 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             String::new()
         };
         format!(
-            "Share of duels {} wins as {} varies, one curve per {}; the shaded bands are 95% intervals.{note}",
-            names[0],
+            "Share of {} as {} varies, one curve per {}; the shaded bands are 95% intervals.{note}",
+            crate::report::side_words(run)[0].wins_share(run),
             axis_title(axes[k], names, run.scenario.ruleset),
             others
                 .iter()
@@ -299,7 +304,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                     .join(" / ")
             },
             x_label: axis_title(axes[k], names, run.scenario.ruleset),
-            y_label: "share of duels (%)".into(),
+            y_label: format!("share of {} (%)", crate::report::Words::of(run).trials()),
             x_range: pad(x0, x1),
             y_range,
             series,
@@ -363,8 +368,10 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
             axis_title(axes[1], names, run.scenario.ruleset)
         ),
         caption: format!(
-            "Each cell is the share of duels {} wins (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
-            names[0], names[0], names[1]
+            "Each cell is the share of {} (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
+            crate::report::side_words(run)[0].wins_share(run),
+            names[0],
+            names[1]
         ),
         height: (190 + 56 * shown_rows as u32).max(360),
         width: heatmap_width(&columns, &rows[..shown_rows]),
