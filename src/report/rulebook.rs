@@ -142,7 +142,7 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
     let finished = s.points.iter().zip(&run.tallies);
     // The headline results: one row per point.
     let mut head: Vec<String> = if first.swept.is_empty() {
-        vec!["duel".to_owned()]
+        vec![Words::of(run).trial().to_owned()]
     } else {
         (first.swept.iter())
             .map(|(k, _)| axis_title(k, names, s.ruleset))
@@ -154,7 +154,8 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         .clone()
         .map(|(p, t)| {
             let mut row: Vec<String> = if p.swept.is_empty() {
-                vec![format!("{} against {}", names[0], names[1])]
+                let [a, b] = side_words(run);
+                vec![format!("{} against {}", a.name, b.name)]
             } else {
                 (p.swept.iter())
                     .map(|(k, v)| value_words(k, v, names, s.ruleset))

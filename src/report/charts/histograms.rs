@@ -193,7 +193,7 @@ pub(super) fn hit_levels(run: &RunResult, levels: &[&str]) -> Chart {
     }
     Chart {
         name: "damage-per-hit".into(),
-        title: format!("What a hit does: {} against {}", names[0], names[1]),
+        title: format!("What a hit does: {}", against(run)),
         caption: format!(
             "Share of each fighter's hits at each {unit} ({}: {zero}), a bar per fighter{}.{}",
             levels.first().copied().unwrap_or("0"),

@@ -58,6 +58,17 @@ pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String 
         "a" | "b" if rest == "count" => {
             return format!("{} on the side", plural(names[usize::from(section == "b")]));
         }
+        // An entry of a mixed side ("b[1].count"): its group of the side's name ("Sergeant +
+        // Watchman" names entry 1 "Watchman").
+        _ if rest == "count" && (section.starts_with("a[") || section.starts_with("b[")) => {
+            let side = usize::from(section.starts_with('b'));
+            let entry = section[2..].trim_end_matches(']').parse::<usize>().ok();
+            let group = entry.and_then(|k| names[side].split(" + ").nth(k));
+            if let Some(group) = group {
+                let base = group.split(" ×").next().unwrap_or(group);
+                return format!("{} on the side", plural(base));
+            }
+        }
         "a" => return format!("{}'s {}", names[0], key_words(rest)),
         "b" => return format!("{}'s {}", names[1], key_words(rest)),
         "weapons" | "armour" => {
@@ -259,6 +270,14 @@ mod tests {
         assert_eq!(
             axis_title("b.count", ["Berserker", "Spearman"], "d6-pool"),
             "Spearmen on the side"
+        );
+        assert_eq!(
+            axis_title(
+                "b[1].count",
+                ["Duellist", "Sergeant + Watchman"],
+                "guard-pierce"
+            ),
+            "Watchmen on the side"
         );
         let plurals = [
             "Archers", "Harpies", "Lynxes", "Watchmen", "Monkeys", "Wolfs",

@@ -102,7 +102,9 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         name: "balance".into(),
         title: format!(
             "{} against {}: where {} crosses {target}% as {title} varies",
-            names[0], names[1], marks.rate
+            crate::report::side_words(run)[0].name,
+            crate::report::side_words(run)[1].name,
+            marks.rate
         ),
         caption: format!(
             "Each point is a value the search ran, with its 95% interval (every value on the same dice); nothing was run between them, so no line joins them. The line across is the target{found}."
@@ -169,7 +171,9 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             name: "win-rate".into(),
             title: format!(
                 "{} against {}: {}'s win rate at each point",
-                names[0], names[1], names[0]
+                crate::report::side_words(run)[0].name,
+                crate::report::side_words(run)[1].name,
+                names[0]
             ),
             caption: format!(
                 "Share of {}, with its 95% interval, at each swept combination ({}).{}",
@@ -281,8 +285,8 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         name: "win-rate".into(),
         title: format!(
             "{} against {}: {} by {}",
-            names[0],
-            names[1],
+            crate::report::side_words(run)[0].name,
+            crate::report::side_words(run)[1].name,
             if single {
                 "each side's win rate".to_owned()
             } else {
@@ -361,8 +365,8 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
         name: "matchup".into(),
         title: format!(
             "{} against {}: {}'s win rate by {} and {}",
-            names[0],
-            names[1],
+            crate::report::side_words(run)[0].name,
+            crate::report::side_words(run)[1].name,
             names[0],
             axis_title(axes[0], names, run.scenario.ruleset),
             axis_title(axes[1], names, run.scenario.ruleset)

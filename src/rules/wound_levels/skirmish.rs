@@ -18,6 +18,9 @@ use crate::stats::{DuelOutcome, Side, Tally};
 
 impl WoundLevels {
     /// One fight of the point's fighters and the aftermath of every survivor.
+    // Out of line: the duel's trial, which tests for a side of several first, stays as tight
+    // as it was.
+    #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let roster = &self.roster;
         let n = roster.len();

@@ -58,6 +58,9 @@ impl ZoneD100 {
     }
 
     /// One fight of the point's fighters, its end and the healing of every survivor.
+    // Out of line: the duel's trial, which tests for a side of several first, stays as tight
+    // as it was.
+    #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let roster = &self.roster;
         let n = roster.len();
