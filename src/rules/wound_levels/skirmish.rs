@@ -33,8 +33,13 @@ impl WoundLevels {
                 thrown: false,
             };
         }
-        // Melee range, per pair of foes (`engaged[i * MAX_FIGHTERS + j]`).
-        let mut engaged = [self.rules.start_engaged; MAX_FIGHTERS * MAX_FIGHTERS];
+        // Melee range, per pair of foes: bit `j` of `engaged[i]`.
+        let mut engaged = [if self.rules.start_engaged {
+            u32::MAX
+        } else {
+            0
+        }; MAX_FIGHTERS];
+        let near = |engaged: &[u32; MAX_FIGHTERS], i: usize, j: usize| engaged[i] >> j & 1 == 1;
         let mut out = [false; MAX_FIGHTERS];
         let mut kept = [usize::MAX; MAX_FIGHTERS];
         let mut foe_of = [0usize; MAX_FIGHTERS];
@@ -64,22 +69,22 @@ impl WoundLevels {
                 k += 1;
             }
             let acting = &mut order[..k];
-            // Among equal initiatives of both sides, a d2 for the turn says which side first.
-            let tie = acting.iter().any(|&i| {
-                acting.iter().any(|&j| {
-                    roster.side_of[i] != roster.side_of[j] && initiative[i] == initiative[j]
-                })
-            });
-            let first = if tie {
-                Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
-            } else {
-                Side::A
-            };
-            acting.sort_unstable_by_key(|&i| {
+            // The order as one number per fighter: the critical, then the higher total, then
+            // (among equals) the side acting first, then the order written.
+            let key = |i: usize, first: Side| -> u32 {
                 let (critical, total) = initiative[i];
-                let rank = usize::from(roster.side_of[i] != first);
-                (std::cmp::Reverse((critical, total)), rank, i)
+                let speed = (u32::from(critical) << 8) | (total + 128).clamp(0, 255) as u32;
+                ((511 - speed) << 6) | (u32::from(roster.side_of[i] != first) << 5) | i as u32
+            };
+            acting.sort_unstable_by_key(|&i| key(i, Side::A));
+            // Among equal initiatives of both sides (then side by side in the order), a d2 for
+            // the turn says which side goes first.
+            let tie = acting.windows(2).any(|w| {
+                initiative[w[0]] == initiative[w[1]] && roster.side_of[w[0]] != roster.side_of[w[1]]
             });
+            if tie && dice.d(2, "d2 (initiative tie)") == 2 {
+                acting.sort_unstable_by_key(|&i| key(i, Side::B));
+            }
             let acting = &order[..k];
             log.say(|| {
                 let list: Vec<String> = acting
@@ -97,6 +102,7 @@ impl WoundLevels {
             });
             // Declarations, the slowest first, each against the foe its policy picks.
             for &i in acting.iter().rev() {
+                plans[i] = Plan::default();
                 // Most hurt: the most damage taken.
                 let hurt = |f: usize| states[f].damage;
                 let Some(foe) = roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) else {
@@ -104,19 +110,16 @@ impl WoundLevels {
                 };
                 foe_of[i] = foe;
                 let pair = self.pair(i, foe);
-                plans[i] = pair.declare(
-                    Side::A,
-                    &[states[i], states[foe]],
-                    engaged[i * MAX_FIGHTERS + foe],
-                );
+                plans[i] = pair.declare(Side::A, &[states[i], states[foe]], near(&engaged, i, foe));
             }
             // Evasion: a fighter whose foe attacks it turns actions into dodges.
+            let mut attacked = [false; MAX_FIGHTERS];
+            for &f in acting.iter() {
+                attacked[foe_of[f]] |= plans[f].attacks > 0;
+            }
             for &i in acting {
-                let attacked = acting.iter().any(|&f| {
-                    foe_of[f] == i && roster.side_of[f] != roster.side_of[i] && plans[f].attacks > 0
-                });
                 let me = &self.members[i];
-                if me.evasion && attacked {
+                if me.evasion && attacked[i] {
                     let p = &mut plans[i];
                     let mut convert = me.evade;
                     if convert > 0 && p.reload {
@@ -167,8 +170,8 @@ impl WoundLevels {
                             None => break,
                         }
                     };
-                    let near = engaged[i * MAX_FIGHTERS + foe];
-                    let reach = near || me.kind.is_ranged() || plan.throw;
+                    let close = near(&engaged, i, foe);
+                    let reach = close || me.kind.is_ranged() || plan.throw;
                     let loaded = !me.kind.is_ranged() || plan.throw || states[i].ammo > 0;
                     if !reach || !loaded || Self::level(states[i].damage) >= 6 {
                         break;
@@ -178,7 +181,7 @@ impl WoundLevels {
                     let mut two = [states[i], states[foe]];
                     let pair = self.pair(i, foe);
                     let dealt =
-                        pair.attack(Side::A, &declared, &mut dodges, &mut two, near, dice, log);
+                        pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
                     [states[i], states[foe]] = two;
                     [dodges_left[i], dodges_left[foe]] = dodges;
                     tally.record_hit(roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
@@ -200,23 +203,23 @@ impl WoundLevels {
                     close: false,
                     ..plans[foe]
                 };
-                let near = engaged[i * MAX_FIGHTERS + foe];
+                let was = near(&engaged, i, foe);
                 let pair = self.pair(i, foe);
                 let now = pair.movement(
                     [Side::A, Side::B],
                     &[plan, still],
                     &[states[i], states[foe]],
-                    near,
+                    was,
                     dice,
                     log,
                 );
                 if plan.close && now {
-                    engaged[i * MAX_FIGHTERS + foe] = true;
-                    engaged[foe * MAX_FIGHTERS + i] = true;
+                    engaged[i] |= 1 << foe;
+                    engaged[foe] |= 1 << i;
                 } else if plan.withdraw && !now {
                     for f in roster.team(roster.side_of[i].other()) {
-                        engaged[i * MAX_FIGHTERS + f] = false;
-                        engaged[f * MAX_FIGHTERS + i] = false;
+                        engaged[i] &= !(1 << f);
+                        engaged[f] &= !(1 << i);
                     }
                 }
             }

@@ -35,6 +35,12 @@ struct AtRange {
     evading: bool,
 }
 
+/// How hurt a fighter is, for the `weakest` and `strongest` policies: the sum of its injuries'
+/// Injury Levels (an S3 and an M1 are 4).
+fn injury_levels(state: &State) -> u32 {
+    state.injuries.iter().map(|x| u32::from(x.il)).sum()
+}
+
 impl ZoneD100 {
     /// Feet between fighters `i` and `j` of opposite sides: the sides start
     /// `start_distance` apart, and the ground each has closed brings it nearer every foe.
@@ -109,13 +115,7 @@ impl ZoneD100 {
                 let s = &states[actor];
                 let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
                 let foe = if s.can_act() && !busy {
-                    let hurt = |f: usize| {
-                        states[f]
-                            .injuries
-                            .iter()
-                            .map(|x| u32::from(x.il))
-                            .sum::<u32>()
-                    };
+                    let hurt = |f: usize| injury_levels(&states[f]);
                     roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
                 } else {
                     let foes = roster.team(roster.side_of[actor].other());
@@ -392,6 +392,22 @@ impales = true
                 "Knight Block 99 vs EML75: F",
             ],
         );
+    }
+
+    #[test]
+    fn the_most_hurt_has_the_highest_sum_of_injury_levels() {
+        // Our reading of `weakest` and `strongest` (docs, "Sides of several fighters", step 3).
+        use crate::rules::zone_d100::body::Location;
+        use crate::rules::zone_d100::injury::{Aspect, Injury};
+        let mut state = State::default();
+        assert_eq!(injury_levels(&state), 0);
+        state
+            .injuries
+            .add(Injury::new(Location::Thigh, Aspect::Edge, 3));
+        state
+            .injuries
+            .add(Injury::new(Location::Skull, Aspect::Blunt, 1));
+        assert_eq!(injury_levels(&state), 4);
     }
 
     #[test]
