@@ -132,21 +132,10 @@ fn bench_skirmishes(c: &mut Criterion) {
             Ok(t) => t,
             Err(e) => panic!("the bench scenario must read: {e}"),
         };
-        let mut three = String::new();
-        let mut side = None;
-        for line in text.lines() {
-            three.push_str(line);
-            three.push('\n');
-            if line == "[a]" || line == "[b]" {
-                side = Some(line);
-            } else if side.is_some() && line.starts_with("name = ") {
-                three.push_str("count = 3\n");
-                side = None;
-            }
-        }
-        // A ruleset that fights one against one only refuses it.
-        let Ok(scenario) = registry::parse(&path, &three) else {
-            continue;
+        let three = duelsim::scenario::every_side_of(&text, 3);
+        let scenario = match registry::parse(&path, &three) {
+            Ok(s) => s,
+            Err(e) => panic!("every ruleset fights three against three: {e}"),
         };
         duelsim::with_model!(&scenario.points[0].model, m => bench_group(c, "skirmish", entry.id, m));
     }

@@ -103,32 +103,15 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
     }
 }
 
-/// The ruleset's example duel with `count = 3` on both sides: three against three.
-fn three_against_three(entry: &registry::RulesetInfo) -> (std::path::PathBuf, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let mut three = String::new();
-    let mut side = None;
-    for line in text.lines() {
-        three.push_str(line);
-        three.push('\n');
-        if line == "[a]" || line == "[b]" {
-            side = Some(line);
-        } else if side.is_some() && line.starts_with("name = ") {
-            three.push_str("count = 3\n");
-            side = None;
-        }
-    }
-    (path, three)
-}
-
 #[test]
 fn trials_of_three_against_three_allocate_nothing_in_every_ruleset() {
     let _turn = ONE_AT_A_TIME
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
     for entry in &registry::RULESETS {
-        let (path, three) = three_against_three(entry);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+        let three = duelsim::scenario::every_side_of(&text, 3);
         let scenario = registry::parse(&path, &three).unwrap_or_else(|e| panic!("{e}"));
         let model = &scenario.points[0].model;
         assert_eq!(model.shape().sides, [3, 3], "{}", entry.id);

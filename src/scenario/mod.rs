@@ -169,6 +169,25 @@ impl<M> Scenario<M> {
     }
 }
 
+/// A duel's scenario text with `count = n` on each side whose `[a]` or `[b]` table names its
+/// fighter (the line after `name = ...`): the same fighters, `n` against `n`. For the benches
+/// and tests that fight each ruleset's example duel as a skirmish.
+pub fn every_side_of(text: &str, n: u32) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut side = false;
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if line == "[a]" || line == "[b]" {
+            side = true;
+        } else if side && line.starts_with("name = ") {
+            out.push_str(&format!("count = {n}\n"));
+            side = false;
+        }
+    }
+    out
+}
+
 /// Reads, validates and compiles a scenario file with the rulesets of `R`.
 pub fn load<R: Rulesets>(path: &Path) -> Result<Scenario<R::Model>, InputError> {
     let text = error::read_text(path, "scenario file")?;

@@ -250,14 +250,7 @@ impl D6Pool {
                     round_limit,
                 )
             };
-            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
-            for i in a.clone() {
-                pairs.extend(b.clone().map(|j| pair(i, j)));
-            }
-            for i in b.clone() {
-                pairs.extend(a.clone().map(|j| pair(i, j)));
-            }
-            point.pairs = pairs;
+            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
         }
         point.roster = roster;
         point.members = fighters;
@@ -267,13 +260,7 @@ impl D6Pool {
     /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
     /// several: their attack and heal dice are the duel's own.
     fn pair(&self, attacker: usize, defender: usize) -> &D6Pool {
-        let [sa, sb] = self.roster.sides;
-        let at = if attacker < sa {
-            attacker * sb + (defender - sa)
-        } else {
-            sa * sb + (attacker - sa) * sa + defender
-        };
-        &self.pairs[at]
+        &self.pairs[self.roster.pair_index(attacker, defender)]
     }
 }
 

@@ -184,14 +184,7 @@ impl GuardPierce {
                     round_limit,
                 )
             };
-            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
-            for i in a.clone() {
-                pairs.extend(b.clone().map(|j| pair(i, j)));
-            }
-            for i in b.clone() {
-                pairs.extend(a.clone().map(|j| pair(i, j)));
-            }
-            point.pairs = pairs;
+            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
         }
         point.roster = roster;
         point.members = fighters;
@@ -201,13 +194,7 @@ impl GuardPierce {
     /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
     /// several: their attack, Recover and healing are the duel's own.
     fn pair(&self, attacker: usize, defender: usize) -> &GuardPierce {
-        let [sa, sb] = self.roster.sides;
-        let at = if attacker < sa {
-            attacker * sb + (defender - sa)
-        } else {
-            sa * sb + (attacker - sa) * sa + defender
-        };
-        &self.pairs[at]
+        &self.pairs[self.roster.pair_index(attacker, defender)]
     }
 
     /// The point of fighter `i` and its first foe: for what it does alone (Recover, healing).

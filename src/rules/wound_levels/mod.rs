@@ -205,14 +205,7 @@ impl WoundLevels {
                     round_limit,
                 )
             };
-            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
-            for i in a.clone() {
-                pairs.extend(b.clone().map(|j| pair(i, j)));
-            }
-            for i in b.clone() {
-                pairs.extend(a.clone().map(|j| pair(i, j)));
-            }
-            point.pairs = pairs;
+            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
         }
         point.roster = roster;
         point.members = fighters;
@@ -222,13 +215,7 @@ impl WoundLevels {
     /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
     /// sides of several.
     fn pair(&self, fighter: usize, foe: usize) -> &WoundLevels {
-        let [sa, sb] = self.roster.sides;
-        let at = if fighter < sa {
-            fighter * sb + (foe - sa)
-        } else {
-            sa * sb + (fighter - sa) * sa + foe
-        };
-        &self.pairs[at]
+        &self.pairs[self.roster.pair_index(fighter, foe)]
     }
 
     /// Both fighters as the duel starts them: unhurt, clips full.

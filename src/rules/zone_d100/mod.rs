@@ -172,14 +172,7 @@ impl ZoneD100 {
         if !roster.is_duel() {
             let named =
                 |i: usize, j: usize| point(i, j, [i, j].map(|k| roster.fighter_names[k].clone()));
-            let mut pairs = Vec::with_capacity(2 * a.len() * b.len());
-            for i in a.clone() {
-                pairs.extend(b.clone().map(|j| named(i, j)));
-            }
-            for i in b.clone() {
-                pairs.extend(a.clone().map(|j| named(i, j)));
-            }
-            whole.pairs = pairs;
+            whole.pairs = roster.pairs().map(|(i, j)| named(i, j)).collect();
             let initiative = |i: usize| fighters[i].initiative_ml;
             for first in Side::BOTH {
                 let mut order: Vec<usize> = (0..roster.len()).collect();
@@ -200,13 +193,7 @@ impl ZoneD100 {
     /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
     /// sides of several.
     fn pair(&self, fighter: usize, foe: usize) -> &ZoneD100 {
-        let [sa, sb] = self.roster.sides;
-        let at = if fighter < sa {
-            fighter * sb + (foe - sa)
-        } else {
-            sa * sb + (fighter - sa) * sa + foe
-        };
-        &self.pairs[at]
+        &self.pairs[self.roster.pair_index(fighter, foe)]
     }
 }
 
