@@ -112,15 +112,18 @@ impl WoundLevels {
                 let pair = self.pair(i, foe);
                 plans[i] = pair.declare(Side::A, &[states[i], states[foe]], near(&engaged, i, foe));
             }
-            // Evasion: a fighter whose foe attacks it turns actions into dodges.
-            let mut attacked = [false; MAX_FIGHTERS];
+            // Evasion, the slowest first as in the duel: a fighter whose foes still declare
+            // attacks on it turns actions into dodges; a foe that turned all its attacks into
+            // dodges no longer counts for the faster.
+            let mut attackers = [0u32; MAX_FIGHTERS];
             for &f in acting.iter() {
-                attacked[foe_of[f]] |= plans[f].attacks > 0;
+                attackers[foe_of[f]] += u32::from(plans[f].attacks > 0);
             }
-            for &i in acting {
+            for &i in acting.iter().rev() {
                 let me = &self.members[i];
-                if me.evasion && attacked[i] {
+                if me.evasion && attackers[i] > 0 {
                     let p = &mut plans[i];
+                    let attacked = p.attacks > 0;
                     let mut convert = me.evade;
                     if convert > 0 && p.reload {
                         p.reload = false;
@@ -130,6 +133,9 @@ impl WoundLevels {
                     let from_attacks = convert.min(p.attacks);
                     p.attacks -= from_attacks;
                     p.dodges += from_attacks;
+                    if attacked && p.attacks == 0 {
+                        attackers[foe_of[i]] -= 1;
+                    }
                 }
                 dodges_left[i] = plans[i].dodges;
             }
@@ -195,7 +201,8 @@ impl WoundLevels {
             for &i in acting {
                 let foe = foe_of[i];
                 let plan = plans[i];
-                if !(plan.withdraw || plan.close) {
+                // A move declared towards a foe who fell this turn is lost with it.
+                if !(plan.withdraw || plan.close) || out[foe] {
                     continue;
                 }
                 let still = Plan {
@@ -373,6 +380,49 @@ mod tests {
             ],
         );
         assert_eq!(told.matches("Fencer dodges").count(), 1, "{told}");
+    }
+
+    #[test]
+    fn a_foe_who_turned_every_attack_into_a_dodge_no_longer_calls_for_evasion() {
+        // The duel's order (L37, L41): the slower declares and converts first; the faster sees
+        // the converted plan. Thug 1 (slower, Evasion, one attack, evade 1) sees the Fencer's
+        // attacks and turns its own into a dodge; Thug 2 declares no attack; the Fencer
+        // (Evasion) then has no attacker left and keeps both attacks.
+        let thugs_evade = Fighter {
+            initiative: 0,
+            evasion: true,
+            ..fighter(WeaponKind::Melee, 2)
+        };
+        let members: Vec<Enrolled> = [
+            (Side::A, "Fencer"),
+            (Side::B, "Thug 1"),
+            (Side::B, "Thug 2"),
+        ]
+        .map(|(side, name)| Enrolled {
+            side,
+            name: name.into(),
+            target: Target::Same,
+        })
+        .to_vec();
+        let rules = Rules {
+            start_engaged: true,
+            ..Rules::default()
+        };
+        let idle = Fighter {
+            attacks: 0,
+            ..thugs_evade
+        };
+        let fighters = vec![fencer(true), thugs_evade, idle];
+        let model = WoundLevels::skirmish(&members, fighters, rules, Healing::default(), 5);
+        let told = story(&model, &[0, 0, 0]);
+        assert!(
+            told.contains("Fencer declares 2 attacks (against Thug 1)"),
+            "{told}"
+        );
+        assert!(
+            told.contains("Thug 1 declares 1 dodge (against Fencer)"),
+            "{told}"
+        );
     }
 
     #[test]
