@@ -211,13 +211,18 @@ impl Roster {
         log: &mut L,
     ) -> Option<usize> {
         let foes = self.team(self.side_of[attacker].other());
+        let policy = self.targets[attacker];
+        // The common case, silent: `same` with its foe still in the fight.
+        let held = kept[attacker];
+        if !L::ON && policy == Target::Same && foes.contains(&held) && !out[held] {
+            return Some(held);
+        }
         let standing = foes.clone().filter(|&f| !out[f]).count();
         let first = foes.clone().find(|&f| !out[f])?;
         if standing == 1 {
             kept[attacker] = first;
             return Some(first);
         }
-        let policy = self.targets[attacker];
         let chosen = match policy {
             Target::Random => {
                 let k = dice.d(
