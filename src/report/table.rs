@@ -111,18 +111,24 @@ impl HtmlTable {
         html! {
             @for part in self.parts() {
                 table {
-                    tr {
-                        @for c in (0..self.keys).chain(part.clone()) {
-                            th { (self.head[c]) }
+                    // A header row in `thead`: printed, a table that runs over a page repeats
+                    // it at the top of the next.
+                    thead {
+                        tr {
+                            @for c in (0..self.keys).chain(part.clone()) {
+                                th { (self.head[c]) }
+                            }
                         }
                     }
-                    @for row in &self.rows {
-                        tr {
-                            @for (c, cell) in row.iter().enumerate() {
-                                @if c < self.keys {
-                                    @if self.key_headers { th { (cell) } } @else { td { (cell) } }
-                                } @else if part.contains(&c) {
-                                    td.n { (cell) }
+                    tbody {
+                        @for row in &self.rows {
+                            tr {
+                                @for (c, cell) in row.iter().enumerate() {
+                                    @if c < self.keys {
+                                        @if self.key_headers { th { (cell) } } @else { td { (cell) } }
+                                    } @else if part.contains(&c) {
+                                        td.n { (cell) }
+                                    }
                                 }
                             }
                         }
@@ -136,6 +142,24 @@ impl HtmlTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_header_row_is_a_thead_that_print_repeats_on_every_page() {
+        let table = HtmlTable {
+            head: vec![html! { "point" }, html! { "wins" }],
+            rows: vec![vec![html! { "0" }, html! { "51%" }]; 3],
+            keys: 1,
+            key_headers: false,
+        };
+        let html = table.markup().into_string();
+        assert!(
+            html.starts_with(
+                "<table><thead><tr><th>point</th><th>wins</th></tr></thead><tbody><tr>"
+            ),
+            "{html}"
+        );
+        assert_eq!(html.matches("<thead>").count(), 1);
+    }
 
     #[test]
     fn widths_read_text_not_markup() {
