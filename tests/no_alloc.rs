@@ -8,16 +8,30 @@ use duelsim::rules::Ruleset;
 use duelsim::rules::registry;
 use duelsim::stats::Tally;
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    /// Allocations made by this thread: the test harness's threads (another test, its report)
+    /// are not counted against the trials.
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one allocation of this thread (none while the thread is being torn down).
+fn count() {
+    let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+}
+
+/// Allocations this thread has made so far.
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: forwards the caller's layout to the system allocator unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -26,7 +40,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: `ptr` was allocated by `System` with `layout`; the contract is the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -35,28 +49,22 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// The counter is global: the tests take turns, so one's allocations are not seen by another.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
     let mut dice = FastDice::seed_from_u64(5);
     let mut tally = Tally::new(model.shape());
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     for _ in 0..trials {
         model.trial(&mut dice, &mut NoLog, &mut tally);
     }
-    let after = ALLOCATIONS.load(Ordering::Relaxed);
+    let after = allocations();
     assert_eq!(tally.trials, u64::from(trials));
     after - before
 }
 
 #[test]
 fn trials_of_every_shipped_scenario_allocate_nothing() {
-    let _turn = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // The counter sees allocations at all: a tally allocates its histograms.
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let before = allocations();
     let shape = duelsim::stats::TallyShape {
         round_limit: 5,
         max_damage: 5,
@@ -66,7 +74,7 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
     };
     std::hint::black_box(Tally::new(shape));
     assert!(
-        ALLOCATIONS.load(Ordering::Relaxed) > before,
+        allocations() > before,
         "the counting allocator is not in use"
     );
 
@@ -105,9 +113,6 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
 
 #[test]
 fn trials_of_three_against_three_allocate_nothing_in_every_ruleset() {
-    let _turn = ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
     for entry in &registry::RULESETS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
