@@ -8,10 +8,7 @@ use super::healing;
 use super::injury::{self, ShockState};
 use super::melee::State;
 use super::missile_actions::Range;
-use super::tally::{
-    BLEEDERS, END_DEATH, END_EXTENDED_SHOCK, END_INCAPACITATED_AT_LIMIT, END_MORALE,
-    END_UNCONSCIOUS, EXTRAS, record_healing,
-};
+use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
 use super::{ZoneD100, location_shock};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -192,36 +189,12 @@ impl Ruleset for ZoneD100 {
         }
         let dead = [states[0].dead, states[1].dead];
         if let Some(w) = winner {
-            let loser = &states[w.other().index()];
-            let end = if loser.dead {
-                END_DEATH
-            } else if loser.routed {
-                END_MORALE
-            } else if loser.shock == ShockState::Unconscious {
-                END_UNCONSCIOUS
-            } else if loser.extended_shock.is_some() {
-                END_EXTENDED_SHOCK
-            } else {
-                END_INCAPACITATED_AT_LIMIT
-            };
-            // One of END_DEATH, END_UNCONSCIOUS, END_EXTENDED_SHOCK,
-            // END_INCAPACITATED_AT_LIMIT and END_MORALE, in that order.
-            tally.record_extras(
-                END_DEATH,
-                std::array::from_fn::<u64, 5, _>(|k| u64::from(END_DEATH + k == end)),
-            );
+            let how = record_end(tally, &states[w.other().index()]);
             log.say(|| {
                 format!(
-                    "{} wins: {} is {}",
+                    "{} wins: {} is {how}",
                     self.names[w.index()],
                     self.names[w.other().index()],
-                    match end {
-                        END_DEATH => "dead".to_owned(),
-                        END_MORALE => "routed (morale)".to_owned(),
-                        END_EXTENDED_SHOCK => "INC in Extended Shock".to_owned(),
-                        END_INCAPACITATED_AT_LIMIT => "INC at the round limit".to_owned(),
-                        _ => loser.shock.abbreviation().to_owned(),
-                    }
                 )
             });
         } else if !dice.exhausted() {

@@ -10,8 +10,7 @@ use super::healing;
 use super::injury::ShockState;
 use super::melee::State;
 use super::missile_actions::Range;
-use super::tally::{BLEEDERS, END_DEATH, END_EXTENDED_SHOCK, END_INCAPACITATED_AT_LIMIT};
-use super::tally::{END_MORALE, END_UNCONSCIOUS, record_healing_of};
+use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -185,22 +184,7 @@ impl ZoneD100 {
             decider = winner.and_then(|w| roster.team(w.other()).find(|&f| !out[f]));
         }
         if let (Some(w), Some(d)) = (winner, decider) {
-            let loser = &states[d];
-            let end = if loser.dead {
-                END_DEATH
-            } else if loser.routed {
-                END_MORALE
-            } else if loser.shock == ShockState::Unconscious {
-                END_UNCONSCIOUS
-            } else if loser.extended_shock.is_some() {
-                END_EXTENDED_SHOCK
-            } else {
-                END_INCAPACITATED_AT_LIMIT
-            };
-            tally.record_extras(
-                END_DEATH,
-                std::array::from_fn::<u64, 5, _>(|k| u64::from(END_DEATH + k == end)),
-            );
+            let how = record_end(tally, &states[d]);
             log.say(|| {
                 let last = if roster.sides[w.other().index()] == 1 {
                     roster.fighter_names[d].clone()
@@ -211,17 +195,7 @@ impl ZoneD100 {
                         roster.side_names[w.other().index()]
                     )
                 };
-                format!(
-                    "{} wins: {last} is {}",
-                    roster.side_names[w.index()],
-                    match end {
-                        END_DEATH => "dead".to_owned(),
-                        END_MORALE => "routed (morale)".to_owned(),
-                        END_EXTENDED_SHOCK => "INC in Extended Shock".to_owned(),
-                        END_INCAPACITATED_AT_LIMIT => "INC at the round limit".to_owned(),
-                        _ => loser.shock.abbreviation().to_owned(),
-                    }
-                )
+                format!("{} wins: {last} is {how}", roster.side_names[w.index()])
             });
         } else if !dice.exhausted() {
             log.say(|| "no winner: a draw".to_owned());

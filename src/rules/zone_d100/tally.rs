@@ -217,6 +217,36 @@ const _: () = assert!(
 
 /// Counts a healing timeline: the recovery, the cause of a death, infection, coma and
 /// permanent impairment by zone.
+/// How a fight ended, read from the loser whose fall ended it: one of [`END_DEATH`],
+/// [`END_MORALE`], [`END_UNCONSCIOUS`], [`END_EXTENDED_SHOCK`] and
+/// [`END_INCAPACITATED_AT_LIMIT`], counted in the tally; returns the loser's state in words
+/// (no allocation: this is on every trial's path).
+pub(crate) fn record_end(tally: &mut Tally, loser: &super::melee::State) -> &'static str {
+    use super::injury::ShockState;
+    let end = if loser.dead {
+        END_DEATH
+    } else if loser.routed {
+        END_MORALE
+    } else if loser.shock == ShockState::Unconscious {
+        END_UNCONSCIOUS
+    } else if loser.extended_shock.is_some() {
+        END_EXTENDED_SHOCK
+    } else {
+        END_INCAPACITATED_AT_LIMIT
+    };
+    tally.record_extras(
+        END_DEATH,
+        std::array::from_fn::<u64, 5, _>(|k| u64::from(END_DEATH + k == end)),
+    );
+    match end {
+        END_DEATH => "dead",
+        END_MORALE => "routed (morale)",
+        END_EXTENDED_SHOCK => "INC in Extended Shock",
+        END_INCAPACITATED_AT_LIMIT => "INC at the round limit",
+        _ => loser.shock.abbreviation(),
+    }
+}
+
 pub(crate) fn record_healing(tally: &mut Tally, side: Side, out: &healing::Outcome) {
     tally.record_recovery(side, &out.recovery);
     record_healing_counts(tally, out);
