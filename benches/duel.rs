@@ -15,6 +15,7 @@
 
 use criterion::{Criterion, criterion_group};
 use duelsim::dice::{CountingDice, Dice, FastDice};
+use duelsim::engine::trial_seed;
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
 use duelsim::rules::registry;
@@ -54,7 +55,8 @@ fn rolls_per_trial<R: Ruleset>(model: &R) -> (f64, f64) {
         rolls: 0,
     };
     let mut tally = Tally::new(model.shape());
-    for _ in 0..n {
+    for trial in 0..n {
+        dice.inner = FastDice::seed_from_u64(trial_seed(99, trial));
         model.trial(&mut dice, &mut NoLog, &mut tally);
     }
     // Fighter-rounds: every fighter of both sides, every round the fight lasted.
@@ -87,10 +89,15 @@ fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, mode
         list.push((format!("{group_name}/{name}"), fighter_rounds));
     }
     let mut group = c.benchmark_group(group_name);
-    let mut dice = FastDice::seed_from_u64(2);
     let mut tally = Tally::new(model.shape());
+    // Each trial its own dice, as a run rolls them (`engine::run_chunk_into`).
+    let mut trial = 0u64;
     group.bench_function(name, |b| {
-        b.iter(|| model.trial(&mut dice, &mut NoLog, black_box(&mut tally)))
+        b.iter(|| {
+            trial += 1;
+            let mut dice = FastDice::seed_from_u64(trial_seed(2, trial));
+            model.trial(&mut dice, &mut NoLog, black_box(&mut tally))
+        })
     });
     group.finish();
 }

@@ -4,15 +4,25 @@
 //! monomorphized for the fast source and no draw goes through dynamic dispatch. Three sources
 //! implement it:
 //!
-//! - [`FastDice`]: xoshiro256++ with unbiased bounded rolls (Lemire's multiply-and-reject), for runs;
+//! - [`FastDice`]: counter-based keyed streams (SplitMix64 at a stream's position) with unbiased
+//!   bounded rolls (Lemire's multiply-and-reject), for runs;
 //! - [`ScriptedDice`]: replays given results, for worked examples and `duelsim trace --dice`;
 //!   running out of results is reported as an error, never a panic;
 //! - [`EnumeratingDice`]: walks every outcome of a short sequence, for exact probabilities.
 //!
 //! This module does not know any rule: labels passed to [`Dice::d`] are only for narration.
+//!
+//! **Streams.** Two variants of a point are compared on common dice (trial *i* of both starts
+//! from the same seed). They stay in step only while they draw the same dice for the same
+//! purpose: one more ATTACK die in a pool must not shift the next round's dice. So the rules
+//! name what they are about to roll ([`Dice::stream`]: a purpose, a fighter and a round, from
+//! [`Stream::new`]; [`Dice::purpose`] switches the purpose within them), and the fast source
+//! draws each stream's dice from its own place in a counter-based generator: a die is a mix of
+//! the trial's seed and the stream's position, so an extra die in one stream moves no die of
+//! another. A stream must be named at most once a trial (the rules pick an `nth` when one
+//! purpose recurs); [`StreamCheck`] asserts that in the tests. The scripted and enumerating
+//! sources ignore streams: they replay or walk one order.
 
-use rand_xoshiro::Xoshiro256PlusPlus;
-use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use std::fmt;
 
 /// A source of die results.
@@ -63,6 +73,27 @@ pub trait Dice {
         self.d(sides, label)
     }
 
+    /// Draws the next dice from `stream`'s own dice (from its first). Only the fast source
+    /// does anything: the others replay or walk one order.
+    #[inline]
+    fn stream(&mut self, stream: Stream) {
+        let _ = stream;
+    }
+
+    /// Draws the next dice from the stream of `purpose` for the current stream's fighter,
+    /// round and `nth` (from its first): [`Dice::stream`] with the purpose changed.
+    #[inline]
+    fn purpose(&mut self, purpose: u32) {
+        let _ = purpose;
+    }
+
+    /// Draws the next dice from the stream of `purpose` for `fighter` in the current stream's
+    /// round and `nth` (from its first).
+    #[inline]
+    fn switch(&mut self, purpose: u32, fighter: usize) {
+        let _ = (purpose, fighter);
+    }
+
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -92,22 +123,90 @@ fn count_one_by_one<D: Dice, const K: usize>(
     counts
 }
 
-/// The fast source: xoshiro256++ with unbiased bounded rolls.
-#[derive(Clone, Debug)]
-pub struct FastDice {
-    rng: Xoshiro256PlusPlus,
-}
+/// What a run of dice is for, and whose: the key of a stream of the fast source. Packs a
+/// purpose (below 64, a ruleset's own numbering), a fighter (below 64), an `nth` (below 256, for
+/// a purpose that recurs within one round) and a round (below 2^23; higher bits are dropped).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stream(u64);
 
-impl FastDice {
-    /// A generator seeded from one 64-bit value (expanded with SplitMix64 by `rand_xoshiro`).
-    pub fn seed_from_u64(seed: u64) -> Self {
-        FastDice {
-            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
-        }
+impl Stream {
+    const PURPOSE: u64 = 0x3f;
+    const FIGHTER: u64 = 0x3f << 6;
+    const NTH: u64 = 0xff << 12;
+    const ROUND_BITS: u32 = 23;
+    /// The stream a trial draws from before the rules name one (position 0).
+    const OPENING: Stream = Stream(u64::MAX);
+
+    /// The stream of `purpose` for fighter `fighter` in round `round`.
+    #[inline]
+    pub const fn new(purpose: u32, fighter: usize, round: u32) -> Stream {
+        let round = round as u64 & ((1 << Self::ROUND_BITS) - 1);
+        Stream((purpose as u64 & Self::PURPOSE) | ((fighter as u64 & 0x3f) << 6) | (round << 20))
+    }
+
+    /// The `n`th stream of the same purpose, fighter and round (from 0).
+    #[inline]
+    pub const fn nth(self, n: u32) -> Stream {
+        Stream((self.0 & !Self::NTH) | ((n as u64 & 0xff) << 12))
+    }
+
+    /// The same fighter, round and `nth`, another purpose.
+    #[inline]
+    pub const fn with_purpose(self, purpose: u32) -> Stream {
+        Stream((self.0 & !Self::PURPOSE) | (purpose as u64 & Self::PURPOSE))
+    }
+
+    /// The same round and `nth`, another purpose and fighter.
+    #[inline]
+    pub const fn with_fighter(self, purpose: u32, fighter: usize) -> Stream {
+        let kept = self.0 & !(Self::PURPOSE | Self::FIGHTER);
+        Stream(kept | (purpose as u64 & Self::PURPOSE) | ((fighter as u64 & 0x3f) << 6))
     }
 }
 
+/// The dice one stream may draw before it would run into the next stream's.
+pub const STREAM_DICE: u64 = 1 << 20;
+
+/// SplitMix64's increment (the golden ratio): odd, so position → state is a bijection.
+const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The fast source: counter-based keyed streams, one source per trial (a source reused across
+/// trials would name the same streams again and roll the same dice: seed each trial's own,
+/// as `engine::trial_seed` does). A die of stream `s` at its `k`th draw is
+/// SplitMix64's output at position `(s + 1) * 2^20 + k` from the trial's seed, so naming a
+/// stream costs one multiply and every stream is its own run of a well-tested generator; each
+/// 64-bit output gives one die (or two, for [`Dice::pair`]) with Lemire's unbiased reduction.
+#[derive(Clone, Debug)]
+pub struct FastDice {
+    /// The trial's seed: position 0.
+    seed: u64,
+    /// The current stream (before it is named: the trial's opening stream, position 0).
+    stream: Stream,
+    /// SplitMix64's state at the last draw.
+    state: u64,
+}
+
 impl FastDice {
+    /// The dice of one trial, from its seed.
+    #[inline]
+    pub fn seed_from_u64(seed: u64) -> Self {
+        FastDice {
+            seed,
+            stream: Stream::OPENING,
+            state: seed,
+        }
+    }
+
+    /// The next 64 random bits of the current stream.
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(GAMMA);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
     /// Reduces a uniform 32-bit value to `1..=sides` without bias (Lemire, "Fast random
     /// integer generation in an interval", 2019): the high half of `x * sides` is uniform once
     /// the low half is outside the biased zone below `2^32 mod sides`; inside it, draw again.
@@ -118,7 +217,7 @@ impl FastDice {
         if (m as u32) < sides {
             let threshold = sides.wrapping_neg() % sides;
             while (m as u32) < threshold {
-                m = u64::from(self.rng.next_u32()) * u64::from(sides);
+                m = (self.next_u64() >> 32) * u64::from(sides);
             }
         }
         (m >> 32) as u32 + 1
@@ -128,16 +227,126 @@ impl FastDice {
 impl Dice for FastDice {
     #[inline]
     fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
-        let x = self.rng.next_u32();
+        let x = (self.next_u64() >> 32) as u32;
         self.bounded(x, sides)
     }
 
     #[inline]
     fn pair(&mut self, sides: u32, _first: &'static str, _second: &'static str) -> (u32, u32) {
-        let x = self.rng.next_u64();
-        let first = self.bounded(x as u32, sides);
-        let second = self.bounded((x >> 32) as u32, sides);
+        let x = self.next_u64();
+        let first = self.bounded((x >> 32) as u32, sides);
+        let second = self.bounded(x as u32, sides);
         (first, second)
+    }
+
+    #[inline]
+    fn stream(&mut self, stream: Stream) {
+        self.stream = stream;
+        let position = (stream.0 + 1) << 20;
+        self.state = self.seed.wrapping_add(position.wrapping_mul(GAMMA));
+    }
+
+    #[inline]
+    fn purpose(&mut self, purpose: u32) {
+        self.stream(self.stream.with_purpose(purpose));
+    }
+
+    #[inline]
+    fn switch(&mut self, purpose: u32, fighter: usize) {
+        self.stream(self.stream.with_fighter(purpose, fighter));
+    }
+}
+
+/// Checks that the rules never draw a stream's dice twice in a trial (a stream named again
+/// after dice were drawn from it would roll the same dice again) and draw fewer than
+/// [`STREAM_DICE`] dice from one, around another source (for tests). Call
+/// [`StreamCheck::next_trial`] between trials.
+#[derive(Clone, Debug)]
+pub struct StreamCheck<D> {
+    /// The source that actually rolls.
+    pub inner: D,
+    current: Option<Stream>,
+    drawn: u64,
+    /// The streams dice were drawn from this trial.
+    used: std::collections::HashSet<Stream>,
+    /// The first stream named twice in a trial, or drawn past its room.
+    pub problem: Option<(Stream, &'static str)>,
+}
+
+impl<D: Dice> StreamCheck<D> {
+    /// Checks `inner`'s streams.
+    pub fn new(inner: D) -> Self {
+        StreamCheck {
+            inner,
+            current: None,
+            drawn: 0,
+            used: Default::default(),
+            problem: None,
+        }
+    }
+
+    /// Forgets the streams named so far, with a new trial's source.
+    pub fn next_trial(&mut self, inner: D) {
+        self.inner = inner;
+        self.current = None;
+        self.drawn = 0;
+        self.used.clear();
+    }
+
+    fn name(&mut self, stream: Stream) {
+        if self.used.contains(&stream) {
+            self.problem
+                .get_or_insert((stream, "named again after its dice were drawn"));
+        }
+        self.current = Some(stream);
+        self.drawn = 0;
+    }
+
+    fn drew(&mut self, dice: u64) {
+        if self.drawn == 0 {
+            self.used.insert(self.current.unwrap_or(Stream::OPENING));
+        }
+        self.drawn += dice;
+        if self.drawn >= STREAM_DICE / 2 {
+            let stream = self.current.unwrap_or(Stream::OPENING);
+            self.problem.get_or_insert((stream, "drew too many dice"));
+        }
+    }
+}
+
+impl<D: Dice> Dice for StreamCheck<D> {
+    fn d(&mut self, sides: u32, label: &'static str) -> u32 {
+        self.drew(1);
+        self.inner.d(sides, label)
+    }
+
+    fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
+        self.drew(1);
+        self.inner.pair(sides, first, second)
+    }
+
+    fn stream(&mut self, stream: Stream) {
+        self.name(stream);
+        self.inner.stream(stream);
+    }
+
+    fn purpose(&mut self, purpose: u32) {
+        let stream = self
+            .current
+            .unwrap_or(Stream::OPENING)
+            .with_purpose(purpose);
+        self.name(stream);
+        self.inner.purpose(purpose);
+    }
+
+    fn switch(&mut self, purpose: u32, fighter: usize) {
+        let current = self.current.unwrap_or(Stream::OPENING);
+        self.name(current.with_fighter(purpose, fighter));
+        self.inner.switch(purpose, fighter);
+    }
+
+    fn exhausted(&self) -> bool {
+        self.inner.exhausted()
     }
 }
 
@@ -511,6 +720,21 @@ impl<D: Dice> Dice for CountingDice<D> {
         self.inner.pair(sides, first, second)
     }
 
+    #[inline]
+    fn stream(&mut self, stream: Stream) {
+        self.inner.stream(stream);
+    }
+
+    #[inline]
+    fn purpose(&mut self, purpose: u32) {
+        self.inner.purpose(purpose);
+    }
+
+    #[inline]
+    fn switch(&mut self, purpose: u32, fighter: usize) {
+        self.inner.switch(purpose, fighter);
+    }
+
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }
@@ -568,6 +792,88 @@ mod tests {
             .map(|&c| (c as f64 - expected).powi(2) / expected)
             .sum();
         assert!(chi2 < 510.0, "chi-square {chi2}");
+    }
+
+    #[test]
+    fn a_streams_dice_do_not_depend_on_how_many_another_drew() {
+        let attack = Stream::new(3, 0, 1);
+        let damage = Stream::new(4, 1, 1);
+        let run = |attack_dice: u32| {
+            let mut dice = FastDice::seed_from_u64(77);
+            dice.stream(attack);
+            for _ in 0..attack_dice {
+                dice.d(6, "attack");
+            }
+            dice.stream(damage);
+            (0..8).map(|_| dice.d(20, "damage")).collect::<Vec<_>>()
+        };
+        assert_eq!(run(3), run(4));
+        // Switching the purpose within the fighter and round is naming that stream.
+        let mut dice = FastDice::seed_from_u64(77);
+        dice.stream(attack.with_purpose(4));
+        dice.switch(4, 1);
+        let switched: Vec<u32> = (0..8).map(|_| dice.d(20, "damage")).collect();
+        assert_eq!(switched, run(0));
+        // Another seed, other dice.
+        let mut other = FastDice::seed_from_u64(78);
+        other.stream(damage);
+        assert_ne!((0..8).map(|_| other.d(20, "d")).collect::<Vec<_>>(), run(3));
+    }
+
+    #[test]
+    fn the_first_dice_of_many_streams_are_uniform_and_independent_within_chi_square_bound() {
+        // The first d20 of stream (purpose, fighter, round r) against that of round r + 1, and
+        // of the next fighter: 400 cells each, 399 degrees of freedom, 0.9999 quantile ~510.
+        for (seed, next) in [
+            (
+                3u64,
+                (|r: u32| (Stream::new(5, 2, r), Stream::new(5, 2, r + 1))) as fn(u32) -> _,
+            ),
+            (4, |r: u32| (Stream::new(5, 2, r), Stream::new(5, 3, r))),
+            (5, |r: u32| (Stream::new(5, 2, r), Stream::new(6, 2, r))),
+        ] {
+            let n = 400_000u32;
+            let mut counts = vec![0u64; 400];
+            let mut dice = FastDice::seed_from_u64(seed);
+            for r in 0..n {
+                let (s, t) = next(r);
+                dice.stream(s);
+                let x = dice.d(20, "x");
+                dice.stream(t);
+                let y = dice.d(20, "y");
+                counts[((x - 1) * 20 + (y - 1)) as usize] += 1;
+            }
+            let expected = f64::from(n) / 400.0;
+            let chi2: f64 = counts
+                .iter()
+                .map(|&c| (c as f64 - expected).powi(2) / expected)
+                .sum();
+            assert!(chi2 < 510.0, "seed {seed}: chi-square {chi2}");
+        }
+    }
+
+    #[test]
+    fn the_stream_check_sees_a_streams_dice_drawn_twice() {
+        let mut dice = StreamCheck::new(FastDice::seed_from_u64(1));
+        let s = Stream::new(1, 0, 1);
+        // Named twice before any die: fine.
+        dice.stream(s);
+        dice.stream(s);
+        dice.d(6, "a");
+        dice.purpose(2);
+        dice.d(6, "b");
+        assert!(dice.problem.is_none());
+        dice.stream(s);
+        assert_eq!(
+            dice.problem,
+            Some((s, "named again after its dice were drawn"))
+        );
+        // A new trial forgets the streams drawn.
+        dice.problem = None;
+        dice.next_trial(FastDice::seed_from_u64(2));
+        dice.stream(s);
+        dice.d(6, "a");
+        assert!(dice.problem.is_none());
     }
 
     #[test]

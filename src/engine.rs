@@ -59,9 +59,9 @@ pub fn chunk_seed(seed: u64, chunk: u64) -> u64 {
     mix64(mix64(seed) ^ chunk)
 }
 
-/// The seed of trial `trial` of a chunk: `mix64(chunk_seed + trial)`, expanded to xoshiro256++'s
-/// state by `seed_from_u64` (SplitMix64). Each trial starts its own dice, so trial `i` of two
-/// points begins from the same dice even when earlier trials rolled different numbers of them.
+/// The seed of trial `trial` of a chunk: `mix64(chunk_seed + trial)`, the key of the trial's
+/// dice streams ([`FastDice`]). Each trial starts its own dice, so trial `i` of two points
+/// begins from the same dice even when earlier trials rolled different numbers of them.
 #[inline]
 pub fn trial_seed(chunk_seed: u64, trial: u64) -> u64 {
     mix64(chunk_seed.wrapping_add(trial))

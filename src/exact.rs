@@ -355,10 +355,11 @@ damage = 2
         for side in [Side::A, Side::B] {
             let t = table(model, side).unwrap_or_else(|e| panic!("{e}"));
             sums_to_one(&t);
-            let mut dice = FastDice::seed_from_u64(2026);
             let mut results: BTreeMap<&str, u64> = BTreeMap::new();
             let mut values: BTreeMap<u32, u64> = BTreeMap::new();
-            for _ in 0..n {
+            for i in 0..n {
+                // Each exchange its own trial's dice, as a run rolls them.
+                let mut dice = FastDice::seed_from_u64(crate::engine::trial_seed(2026, i));
                 let o = match model {
                     Model::TwinD20(m) => m.exchange(side, &mut dice),
                     Model::GuardPierce(m) => m.exchange(side, &mut dice),

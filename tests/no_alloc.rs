@@ -3,6 +3,7 @@
 //! tallies were made, and must see no allocation at all.
 
 use duelsim::dice::FastDice;
+use duelsim::engine::trial_seed;
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
 use duelsim::rules::registry;
@@ -50,10 +51,10 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn allocations_in_trials<R: Ruleset>(model: &R, trials: u32) -> u64 {
-    let mut dice = FastDice::seed_from_u64(5);
     let mut tally = Tally::new(model.shape());
     let before = allocations();
-    for _ in 0..trials {
+    for trial in 0..trials {
+        let mut dice = FastDice::seed_from_u64(trial_seed(5, u64::from(trial)));
         model.trial(&mut dice, &mut NoLog, &mut tally);
     }
     let after = allocations();

@@ -91,6 +91,7 @@ impl D6Pool {
         let base = base.saturating_sub(u32::from(me.stance == Stance::Defensive));
         out.dice = base + out.luck;
         let skill = roll_counts(dice, base, "d6 (attack)");
+        dice.purpose(super::purpose::LUCK);
         let luck = roll_counts(dice, out.luck, "d6 (luck, rolled with the attack)");
         let [fours, fives, sixes] = [0, 1, 2].map(|i| skill[i] + luck[i]);
         out.sixes = sixes;
@@ -171,6 +172,7 @@ impl D6Pool {
         states[di].standing.parried |=
             allowed.parry && self.rules.parry_against == ParryAgainst::First;
         // Only the 6s block.
+        dice.purpose(super::purpose::DEFENCE);
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;
         out.blocked = blocks >= needed;
@@ -193,6 +195,7 @@ impl D6Pool {
         if out.column == CRITICAL {
             out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
             // The dice are summed: how many show each face is all that matters.
+            dice.purpose(super::purpose::CRITICAL);
             let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
             let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
             let critical = total + weapon.crit_bonus;

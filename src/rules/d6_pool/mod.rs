@@ -35,7 +35,27 @@ mod skirmish;
 #[cfg(test)]
 mod test_support;
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
+
+/// The purposes with their own dice stream (see `docs/rules/d6-pool.md`, "Dice streams"):
+/// each keyed by the attacker and the round, so one more ATTACK or PARRY die moves no other
+/// roll.
+pub mod purpose {
+    /// The d2 for who strikes first (fighter 0, round 0).
+    pub const FIRST_STRIKE: u32 = 1;
+    /// The die that picks a foe at random, by the attacker and round.
+    pub const TARGET: u32 = 2;
+    /// The attack dice, by the attacker and round.
+    pub const ATTACK: u32 = 3;
+    /// The Luck dice rolled with the attack, by the attacker and round.
+    pub const LUCK: u32 = 4;
+    /// The defender's dice against the attack, by the attacker and round.
+    pub const DEFENCE: u32 = 5;
+    /// A Critical Strike's damage dice, by the attacker and round.
+    pub const CRITICAL: u32 = 6;
+    /// The heal dice of a healing timeline, by the fighter.
+    pub const HEAL: u32 = 7;
+}
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::roster::{Enrolled, Roster};
@@ -303,6 +323,7 @@ impl Ruleset for D6Pool {
             State::start(&self.fighters[1]),
         ];
         let out_at = self.rules.out_at.i32();
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -323,6 +344,7 @@ impl Ruleset for D6Pool {
                     };
                     continue;
                 }
+                dice.stream(Stream::new(purpose::ATTACK, i, round));
                 let attack = self.attack(actor, &mut states, dice, log);
                 record_attack(tally, actor, &attack);
                 let foe = actor.other().index();
@@ -363,6 +385,7 @@ impl Ruleset for D6Pool {
             let i = side.index();
             if !dead[i] && states[i].health < self.fighters[i].health {
                 let heal = self.fighters[i].heal;
+                dice.stream(Stream::new(purpose::HEAL, i, 0));
                 let (recovery, spent) = self.recover(side, states[i].health, heal, dice, log);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));
@@ -460,8 +483,8 @@ mod tests {
         ] {
             let m = compiled(text);
             let mut tally = Tally::new(m.shape());
-            let mut dice = FastDice::seed_from_u64(5);
-            for _ in 0..2000 {
+            for trial in 0..2000 {
+                let mut dice = FastDice::seed_from_u64(crate::engine::trial_seed(5, trial));
                 m.trial(&mut dice, &mut NoLog, &mut tally);
             }
             assert_eq!(tally.trials, 2000);

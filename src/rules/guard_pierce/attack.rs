@@ -214,10 +214,12 @@ impl GuardPierce {
             });
         }
         let target = &mut rows[attacker.other().index()];
+        dice.purpose(super::purpose::DAMAGE);
         let first = self.wound(target, &def.track, (damage, kind, DAMAGE_DICE), dice, log);
         let second = if full && atk.stun_weapon {
             log.say(|| "  a Stun weapon's Full Hit: a separate Injury roll".to_owned());
             let roll = (injury_damage, injury_kind, INJURY_DICE);
+            dice.purpose(super::purpose::INJURY);
             self.wound(target, &def.track, roll, dice, log)
         } else {
             0

@@ -33,7 +33,27 @@ mod skirmish;
 pub(crate) mod test_support;
 pub mod wound_track;
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
+
+/// The purposes with their own dice stream (see `docs/rules/guard-pierce.md`, "Dice
+/// streams"): each keyed by the fighter and the round, so a hit that rolls damage in one
+/// variant and a miss in the other leave every later roll in step.
+pub mod purpose {
+    /// The d2 for who strikes first (fighter 0, round 0).
+    pub const FIRST_STRIKE: u32 = 1;
+    /// The die that picks a foe at random, by the attacker and round.
+    pub const TARGET: u32 = 2;
+    /// The black and white attack dice, by the attacker and round.
+    pub const ATTACK: u32 = 3;
+    /// The damage roll of a hit, by the attacker and round.
+    pub const DAMAGE: u32 = 4;
+    /// A Stun weapon's separate Injury roll on a Full Hit, by the attacker and round.
+    pub const INJURY: u32 = 5;
+    /// The Recover action's Willpower roll, by the fighter and round.
+    pub const RECOVER: u32 = 6;
+    /// The recovery (and Medical) rolls and infections of a healing timeline, by the fighter.
+    pub const RECOVERY: u32 = 7;
+}
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::roster::{Enrolled, Roster};
@@ -229,6 +249,7 @@ impl Ruleset for GuardPierce {
             return self.fight(dice, log, tally);
         }
         let mut rows = [WoundRows::default(); 2];
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -246,11 +267,13 @@ impl Ruleset for GuardPierce {
                 }
                 let (recovers, faces) = turns[actor.index()];
                 if recovers {
+                    dice.stream(Stream::new(purpose::RECOVER, actor.index(), round));
                     if self.recover_action(actor, &mut rows[actor.index()], dice, log) {
                         turns = turns_of(&rows);
                     }
                     continue;
                 }
+                dice.stream(Stream::new(purpose::ATTACK, actor.index(), round));
                 let attack = self.attack_on(actor, faces, &mut rows, dice, log);
                 if attack.hits == 0 {
                     // A miss marks nothing: both fighters are as they were, in the fight.
@@ -312,6 +335,7 @@ impl Ruleset for GuardPierce {
         for side in Side::BOTH {
             if !dead[side.index()] && rows[side.index()].injury != 0 {
                 let mut infections = 0;
+                dice.stream(Stream::new(purpose::RECOVERY, side.index(), 0));
                 let recovery = self.recover(side, rows[side.index()], dice, log, &mut infections);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));

@@ -6,9 +6,10 @@
 //! or whole as in the duel, and each survivor with an Injury heals. A side of one against a side
 //! of one never comes here: it is the duel.
 
+use super::purpose;
 use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::rules::two_d20::highest_row;
@@ -26,6 +27,7 @@ impl GuardPierce {
         let mut out = [false; MAX_FIGHTERS];
         let mut kept = [usize::MAX; MAX_FIGHTERS];
         let mut standing = roster.sides;
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
         let mut winner = None;
@@ -43,11 +45,13 @@ impl GuardPierce {
                 let me = &self.members[actor];
                 if me.recover_at > 0 && highest_row(rows[actor].stun) >= me.recover_at {
                     let alone = self.alone(actor);
+                    dice.stream(Stream::new(purpose::RECOVER, actor, round));
                     alone.recover_action(Side::A, &mut rows[actor], dice, log);
                     continue;
                 }
                 // Most hurt: the highest row marked, Injury or Stun.
                 let hurt = |f: usize| highest_row(rows[f].injury | rows[f].stun);
+                dice.stream(Stream::new(purpose::TARGET, actor, round));
                 let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'fight;
@@ -55,6 +59,7 @@ impl GuardPierce {
                 let pair = self.pair(actor, foe);
                 let mut two = [rows[actor], rows[foe]];
                 let faces = pair.hit_faces(Side::A, &two);
+                dice.purpose(purpose::ATTACK);
                 let attack = pair.attack_on(Side::A, faces, &mut two, dice, log);
                 rows[foe] = two[1];
                 if attack.hits == 0 {
@@ -132,6 +137,7 @@ impl GuardPierce {
         for i in 0..n {
             if !dead[i] && rows[i].injury != 0 {
                 let mut infections = 0;
+                dice.stream(Stream::new(purpose::RECOVERY, i, 0));
                 let recovery = self
                     .alone(i)
                     .recover(Side::A, rows[i], dice, log, &mut infections);

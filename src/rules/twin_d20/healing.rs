@@ -7,7 +7,7 @@
 
 use super::wound_circles::WoundCircles;
 use super::{Healing, TwinD20};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::two_d20::{AttributeDice, attribute_roll};
 use crate::stats::{Recovery, Side};
@@ -75,6 +75,7 @@ impl TwinD20 {
             medicine_rolls,
         } = self.plan;
         let toughness = self.fighters[i].toughness as i32;
+        dice.stream(Stream::new(super::purpose::RECOVERY, i, 0));
         log.say(|| {
             format!(
                 "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",

@@ -36,7 +36,21 @@ mod skirmish;
 pub(crate) mod test_support;
 pub mod wound_circles;
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
+
+/// The purposes with their own dice stream (see `docs/rules/twin-d20.md`, "Dice streams"):
+/// each keyed by the fighter and the round, so a change that alters one roll's dice moves no
+/// other roll's.
+pub mod purpose {
+    /// The d2 for who strikes first (fighter 0, round 0).
+    pub const FIRST_STRIKE: u32 = 1;
+    /// The die that picks a foe at random, by the attacker and round.
+    pub const TARGET: u32 = 2;
+    /// The black and white attack dice, by the attacker and round.
+    pub const ATTACK: u32 = 3;
+    /// The Recovery (and Medicine) rolls of a healing timeline, by the fighter.
+    pub const RECOVERY: u32 = 4;
+}
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::two_d20::HitFaces;
@@ -225,6 +239,7 @@ impl TwinD20 {
     #[inline]
     fn duel<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut wounds = [WoundCircles::default(); 2];
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -238,6 +253,7 @@ impl TwinD20 {
                 }
                 let defender = attacker.other();
                 let (a, d) = (attacker.index(), defender.index());
+                dice.stream(Stream::new(purpose::ATTACK, a, round));
                 let strike = self.strike_between(a, d, &mut wounds[d], dice, log);
                 tally.record_hit(attacker, strike.dealt, strike.hit);
                 let fighter = &self.fighters[d];
@@ -284,6 +300,7 @@ impl TwinD20 {
         let mut out = [false; N];
         let mut kept = [usize::MAX; N];
         let mut standing = self.roster.sides;
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -298,12 +315,14 @@ impl TwinD20 {
                 if dice.exhausted() {
                     break 'duel;
                 }
+                dice.stream(Stream::new(purpose::TARGET, attacker, round));
                 let hurt = |f: usize| wounds[f].highest();
                 let Some(defender) =
                     (self.roster).choose(attacker, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'duel;
                 };
+                dice.purpose(purpose::ATTACK);
                 let strike =
                     self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
                 let side = self.roster.side_of[attacker];

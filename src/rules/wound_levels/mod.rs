@@ -39,7 +39,28 @@ pub mod wounds;
 #[cfg(test)]
 mod test_support;
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
+
+/// The purposes with their own dice stream (see `docs/rules/wound-levels.md`, "Dice
+/// streams"): each keyed by the fighter and the turn, so a change in who acts first, or in how
+/// many dice a turn rolls, moves no other roll.
+pub mod purpose {
+    /// A fighter's initiative roll, by the fighter and turn.
+    pub const INITIATIVE: u32 = 1;
+    /// The d2 that breaks an initiative tie (fighter 0), by the turn.
+    pub const TIE: u32 = 2;
+    /// The die that picks a foe at random, by the attacker, turn and attack.
+    pub const TARGET: u32 = 3;
+    /// An attack roll, by the attacker, turn and attack (`nth`).
+    pub const ATTACK: u32 = 4;
+    /// The dodge against that attack, by the attacker, turn and attack.
+    pub const DODGE: u32 = 5;
+    /// A mover's Physique check to move and the movement rolls of its pursuit, by the mover
+    /// and turn.
+    pub const MOVE: u32 = 6;
+    /// The checks of the aftermath and healing, by the fighter.
+    pub const AFTERMATH: u32 = 7;
+}
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::roster::{Enrolled, Roster, TurnOrder};
@@ -132,6 +153,9 @@ pub struct WoundLevels {
     /// (the fighter as `a`, the foe as `b`), whose declarations, attacks, movement and
     /// aftermath the fight uses; see [`WoundLevels::pair`]. Empty for a duel.
     pairs: Vec<WoundLevels>,
+    /// The fighters' places in the roster (a duel: 0 and 1; a pair: the fighter and the foe),
+    /// which key their dice streams.
+    ids: [usize; 2],
 }
 
 /// A fighter's state during the duel.
@@ -165,6 +189,7 @@ impl WoundLevels {
             roster: Roster::duel(names.clone()),
             members: fighters.to_vec(),
             pairs: Vec::new(),
+            ids: [0, 1],
             names,
             rules,
             healing,
@@ -197,13 +222,16 @@ impl WoundLevels {
             let pair = |i: usize, j: usize| {
                 let names = [i, j].map(|k| roster.fighter_names[k].clone());
                 let (rules, healing) = (point.rules.clone(), point.healing.clone());
-                WoundLevels::new(
-                    [fighters[i], fighters[j]],
-                    names,
-                    rules,
-                    healing,
-                    round_limit,
-                )
+                WoundLevels {
+                    ids: [i, j],
+                    ..WoundLevels::new(
+                        [fighters[i], fighters[j]],
+                        names,
+                        rules,
+                        healing,
+                        round_limit,
+                    )
+                }
             };
             point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
         }
@@ -255,7 +283,9 @@ impl Ruleset for WoundLevels {
             }
             rounds = turn;
             // Initiative: a critical success wins; otherwise the higher total; ties a d2.
+            dice.stream(Stream::new(purpose::INITIATIVE, 0, turn));
             let ia = self.roll(dice, "dF (initiative a)");
+            dice.stream(Stream::new(purpose::INITIATIVE, 1, turn));
             let ib = self.roll(dice, "dF (initiative b)");
             let ta = ia.value + self.fighters[0].initiative - self.penalty_of(states[0].damage);
             let tb = ib.value + self.fighters[1].initiative - self.penalty_of(states[1].damage);
@@ -264,7 +294,10 @@ impl Ruleset for WoundLevels {
                 (false, true) => Side::B,
                 _ if ta > tb => Side::A,
                 _ if tb > ta => Side::B,
-                _ => Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1],
+                _ => {
+                    dice.stream(Stream::new(purpose::TIE, 0, turn));
+                    Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
+                }
             };
             log.say(|| {
                 format!(
@@ -301,13 +334,14 @@ impl Ruleset for WoundLevels {
                     states[side.index()].spare_clips -= 1;
                     log.say(|| format!("  {} reloads", self.names[side.index()]));
                 }
-                for _ in 0..plan.attacks {
+                for k in 0..plan.attacks {
                     let reach = engaged || me.kind.is_ranged() || plan.throw;
                     let loaded =
                         !me.kind.is_ranged() || plan.throw || states[side.index()].ammo > 0;
                     if !reach || !loaded || Self::level(states[side.index()].damage) >= 6 {
                         break;
                     }
+                    dice.stream(Stream::new(purpose::ATTACK, side.index(), turn).nth(k));
                     let dealt = self.attack(
                         side,
                         &declared,
@@ -321,6 +355,7 @@ impl Ruleset for WoundLevels {
                 }
             }
             // Movement at the end of the turn.
+            dice.stream(Stream::new(purpose::MOVE, fast.index(), turn));
             engaged = self.movement([fast, slow], &declared, &states, engaged, dice, log);
             // End of the turn: Mortal dies; Terminal is out.
             let out = states.map(|s| Self::level(s.damage) >= 6);
@@ -355,6 +390,7 @@ impl Ruleset for WoundLevels {
             let damage = states[side.index()].damage;
             if !dead[side.index()] && damage > 0 {
                 let mut terminal = false;
+                dice.stream(Stream::new(purpose::AFTERMATH, side.index(), 0));
                 let r = self.aftermath(side, damage, dice, log, &mut terminal);
                 tally.record_recovery(side, &r);
                 tally.record_extra(0, u64::from(r.died));

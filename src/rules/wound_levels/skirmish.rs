@@ -10,8 +10,9 @@
 //! against a side of one never comes here: it is the duel.
 
 use super::actions::Plan;
+use super::purpose;
 use super::{State, WoundLevels};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::stats::{DuelOutcome, Side, Tally};
@@ -61,6 +62,7 @@ impl WoundLevels {
                 if out[i] {
                     continue;
                 }
+                dice.stream(Stream::new(purpose::INITIATIVE, i, turn));
                 let roll = self.roll(dice, "dF (initiative)");
                 let total =
                     roll.value + self.members[i].initiative - self.penalty_of(states[i].damage);
@@ -82,7 +84,10 @@ impl WoundLevels {
             let tie = acting.windows(2).any(|w| {
                 initiative[w[0]] == initiative[w[1]] && roster.side_of[w[0]] != roster.side_of[w[1]]
             });
-            if tie && dice.d(2, "d2 (initiative tie)") == 2 {
+            if tie && {
+                dice.stream(Stream::new(purpose::TIE, 0, turn));
+                dice.d(2, "d2 (initiative tie)") == 2
+            } {
                 acting.sort_unstable_by_key(|&i| key(i, Side::B));
             }
             let acting = &order[..k];
@@ -105,6 +110,7 @@ impl WoundLevels {
                 plans[i] = Plan::default();
                 // Most hurt: the most damage taken.
                 let hurt = |f: usize| states[f].damage;
+                dice.stream(Stream::new(purpose::TARGET, i, turn));
                 let Some(foe) = roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) else {
                     continue;
                 };
@@ -171,6 +177,7 @@ impl WoundLevels {
                         foe_of[i]
                     } else {
                         let hurt = |f: usize| states[f].damage;
+                        dice.stream(Stream::new(purpose::TARGET, i, turn).nth(k + 1));
                         match roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) {
                             Some(foe) => foe,
                             None => break,
@@ -186,6 +193,7 @@ impl WoundLevels {
                     let mut dodges = [dodges_left[i], dodges_left[foe]];
                     let mut two = [states[i], states[foe]];
                     let pair = self.pair(i, foe);
+                    dice.stream(Stream::new(purpose::ATTACK, i, turn).nth(k));
                     let dealt =
                         pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
                     [states[i], states[foe]] = two;
@@ -211,6 +219,7 @@ impl WoundLevels {
                     ..plans[foe]
                 };
                 let was = near(&engaged, i, foe);
+                dice.stream(Stream::new(purpose::MOVE, i, turn));
                 let pair = self.pair(i, foe);
                 let now = pair.movement(
                     [Side::A, Side::B],
@@ -271,6 +280,7 @@ impl WoundLevels {
             if !dead[i] && damage > 0 {
                 let mut terminal = false;
                 let foe = roster.team(roster.side_of[i].other()).start;
+                dice.stream(Stream::new(purpose::AFTERMATH, i, 0));
                 let r = self
                     .pair(i, foe)
                     .aftermath(Side::A, damage, dice, log, &mut terminal);

@@ -215,11 +215,11 @@ fn duels_go_on_through_inc_and_end_at_death_unc_extended_shock_morale_or_the_lim
     use crate::rules::Ruleset;
     use crate::stats::Tally;
     let duel = &crate::rules::zone_d100::shipped_duel("broadsword-vs-spear");
-    let mut dice = FastDice::seed_from_u64(11);
     let mut tally = Tally::new(duel.shape());
     let mut fought_on = 0;
-    for _ in 0..3000 {
+    for trial in 0..3000 {
         let mut log = VecLog::default();
+        let mut dice = FastDice::seed_from_u64(crate::engine::trial_seed(11, trial));
         duel.trial(&mut dice, &mut log, &mut tally);
         let story = log.lines.join("\n");
         let fight = story.split(" after the fight").next().unwrap_or("");

@@ -8,9 +8,10 @@ use super::healing;
 use super::injury::{self, ShockState};
 use super::melee::State;
 use super::missile_actions::Range;
+use super::purpose;
 use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
 use super::{ZoneD100, location_shock};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
@@ -107,6 +108,7 @@ impl ZoneD100 {
                 });
             }
         }
+        dice.purpose(purpose::END_OF_TURN);
         m.end_of_turn(actor, states, dice, log);
     }
 }
@@ -139,6 +141,7 @@ impl Ruleset for ZoneD100 {
         } else if ib > ia {
             Side::B
         } else {
+            dice.stream(Stream::new(purpose::INITIATIVE, 0, 0));
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: who acts first)") - 1) as usize & 1]
         };
         log.say(|| format!("{} acts first", self.names[first.index()]));
@@ -157,6 +160,7 @@ impl Ruleset for ZoneD100 {
                 if dice.exhausted() {
                     break 'duel;
                 }
+                dice.stream(Stream::new(purpose::TURN, actor.index(), round));
                 self.act(
                     actor,
                     [Side::A, Side::B],
@@ -220,6 +224,7 @@ impl Ruleset for ZoneD100 {
             }
             log.say(|| format!("{} after the fight", self.names[side.index()]));
             let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
+            dice.stream(Stream::new(purpose::HEALING, side.index(), 0));
             let out = healing::heal(
                 &self.care,
                 &self.patients[side.index()],

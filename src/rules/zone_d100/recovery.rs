@@ -7,7 +7,7 @@ use super::injury::{Aspect, Class, Injury, ShockState};
 use super::melee::State;
 use super::schema::{Healing, LocationName};
 use super::{EXTRAS, record_healing};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::scenario::error::{InputError, Source};
@@ -217,6 +217,7 @@ impl Ruleset for Recovery {
                 .get(i)
                 .map_or(0, |x| super::location_shock(x.location))
         };
+        dice.stream(Stream::new(super::purpose::HEALING, 0, 0));
         let out = healing::heal(&self.care, &self.patient, &self.start, shock_of, dice, log);
         record_healing(tally, Side::A, &out);
     }

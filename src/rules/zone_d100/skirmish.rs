@@ -10,9 +10,10 @@ use super::healing;
 use super::injury::ShockState;
 use super::melee::State;
 use super::missile_actions::Range;
+use super::purpose;
 use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::stats::{DuelOutcome, Side, Tally};
@@ -76,6 +77,7 @@ impl ZoneD100 {
         // Order of action: the higher Initiative ML first; among equals of both sides a d2
         // for the fight says which side goes first.
         let first = if self.initiative_tie {
+            dice.stream(Stream::new(purpose::INITIATIVE, 0, 0));
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: which side acts first)") - 1) as usize & 1]
         } else {
             Side::A
@@ -113,6 +115,7 @@ impl ZoneD100 {
                 // unable to act: the end of its turn only) is beside the first foe in the fight.
                 let s = &states[actor];
                 let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
+                dice.stream(Stream::new(purpose::TARGET, actor, round));
                 let foe = if s.can_act() && !busy {
                     let hurt = |f: usize| injury_levels(&states[f]);
                     roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
@@ -141,6 +144,7 @@ impl ZoneD100 {
                     evading: [at[actor].evading, at[foe].evading],
                 };
                 let sides = [roster.side_of[actor], roster.side_of[foe]];
+                dice.purpose(purpose::TURN);
                 pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
                 [states[actor], states[foe]] = two.map(|s| State {
                     outnumbered: 0,
@@ -228,6 +232,7 @@ impl ZoneD100 {
             let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
             let foe = roster.team(roster.side_of[i].other()).start;
             let alone = self.pair(i, foe);
+            dice.stream(Stream::new(purpose::HEALING, i, 0));
             let healed = healing::heal(&alone.care, &alone.patients[0], s, shock_of, dice, log);
             record_healing_of(tally, i, roster.side_of[i], &healed);
         }
