@@ -58,6 +58,8 @@ impl D6Pool {
     /// One attack of `attacker` on the other fighter: the weapon (the missile while ammunition
     /// lasts), the Luck dice, the attack dice, the column, the defence roll by the first rule
     /// that applies, the block, the critical damage dice, the damage and the stun.
+    // Always in line: out of line, the dice's state goes through memory for every die.
+    #[inline(always)]
     pub fn attack<D: Dice, L: Log>(
         &self,
         attacker: Side,

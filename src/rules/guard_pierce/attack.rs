@@ -124,6 +124,8 @@ impl GuardPierce {
 
     /// One attack of `attacker` on the other fighter whose dice hit on `faces`
     /// ([`GuardPierce::hit_faces`] of these rows).
+    // Always in line: out of line, the dice's state goes through memory for every die.
+    #[inline(always)]
     pub fn attack_on<D: Dice, L: Log>(
         &self,
         attacker: Side,
