@@ -199,7 +199,7 @@ fn a_point_out_of_reach_is_said_and_marked_not_dropped() {
     write(
         &file,
         &format!(
-            "{BASE}[sweep]\n\"b.attack\" = [1, 12]\n[balance]\npath = \"b.defense\"\nfrom = 0\nto = 8\ntarget = {{ a_win_rate = 0.5 }}\n"
+            "{BASE}[sweep]\n\"b.attack\" = [1, 16]\n[balance]\npath = \"b.defense\"\nfrom = 0\nto = 8\ntarget = {{ a_win_rate = 0.5 }}\n"
         ),
     );
     let out = dir.join("out");
@@ -217,9 +217,10 @@ fn a_point_out_of_reach_is_said_and_marked_not_dropped() {
         "the legend says it"
     );
     assert!(
-        svg.contains("Not reachable from 0 to 8: 1"),
-        "the caption names it"
+        svg.contains("Not reachable from 0 to 8: B's attack 1 ("),
+        "the caption names it, and it alone"
     );
+    assert!(said.contains("B's attack 16: B's defense "), "{said}");
 }
 
 #[test]

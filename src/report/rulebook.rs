@@ -181,7 +181,13 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         )
         .into_bytes(),
     )];
-    if let Some((head, rows, keys, note)) = balance_table(run) {
+    if let Some(BalanceTable {
+        head,
+        rows,
+        keys,
+        note,
+    }) = balance_table(run)
+    {
         files.push((
             "tables/balance.md".to_owned(),
             format!(
@@ -258,16 +264,24 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
 /// (`Some(true)`), below it (`Some(false)`), or unknown when the rate is the same at both.
 pub(crate) fn beyond(at_from: f64, at_to: f64, target: f64) -> Option<bool> {
     let trend = at_to - at_from;
-    (trend != 0.0).then(|| trend * (target - at_to) > 0.0)
+    (trend != 0.0).then_some(trend * (target - at_to) > 0.0)
 }
 
-/// The answers of a `[balance]` with a `[sweep]` as a table in words: the head, a row per sweep
-/// point (its values, the value found, and the searched rate at the values around it), how many
-/// leading columns are the point's values, and a note to say under it (a split search's fewer
-/// halvings). `None` for any other run.
-pub(super) fn balance_table(
-    run: &RunResult,
-) -> Option<(Vec<String>, Vec<Vec<String>>, usize, String)> {
+/// The answers of a `[balance]` with a `[sweep]` as a table in words.
+pub(super) struct BalanceTable {
+    /// The column heads.
+    pub(super) head: Vec<String>,
+    /// A row per sweep point: its values, the value found, and the searched rate at the values
+    /// around it.
+    pub(super) rows: Vec<Vec<String>>,
+    /// How many leading columns are the point's values.
+    pub(super) keys: usize,
+    /// A sentence to say under it (a split search's fewer halvings), or nothing.
+    pub(super) note: String,
+}
+
+/// The answers of a `[balance]` with a `[sweep]` as a table in words; `None` for any other run.
+pub(super) fn balance_table(run: &RunResult) -> Option<BalanceTable> {
     use crate::scenario::balance::Found;
     let marks = run.balance.as_ref().filter(|m| !m.points.is_empty())?;
     let s = run.scenario;
@@ -345,7 +359,12 @@ pub(super) fn balance_table(
     } else {
         format!(" The search was {}.", notes.join("; "))
     };
-    Some((head, rows, keys, note))
+    Some(BalanceTable {
+        head,
+        rows,
+        keys,
+        note,
+    })
 }
 
 #[cfg(test)]

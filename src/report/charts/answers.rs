@@ -4,7 +4,7 @@
 //! drawn as an open triangle on the end of the searched range it lies beyond, never left out.
 //! This module works out and draws that one chart; the search's own probes are in the tables.
 
-use super::labels::{axis_title, value_words};
+use super::labels::{axis_title, value_phrase, value_words};
 use super::model::{AnswerSeries, Answered, Chart, MAX_SERIES, Plot, Series, WIDTH, spread};
 use super::style::{DrawResult, FONT, PALETTE, axis_number, err, legend_layout, marker};
 use crate::report::{BalanceMarks, RunResult};
@@ -79,9 +79,9 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
                 let words = p
                     .swept
                     .iter()
-                    .map(|(k, v)| value_words(k, v, names, ruleset))
+                    .map(|(k, v)| value_phrase(k, v, names, ruleset))
                     .collect::<Vec<_>>()
-                    .join(" / ");
+                    .join(", ");
                 unreached.push(words);
                 match crate::report::rulebook::beyond(f_lo.0, f_hi.0, marks.target) {
                     Some(true) => Answered::Above,
@@ -107,7 +107,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     for line in &mut lines {
         line.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    let xs: Vec<f64> = x_values.iter().map(|v| x_of(*v)).collect();
+    let xs: Vec<f64> = x_values.iter().map(|v| x_of(v)).collect();
     let (x0, x1) = xs
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
@@ -127,7 +127,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     } else {
         format!(
             " Not reachable from {from} to {to}: {} (an open triangle on the end of the range it lies beyond).",
-            unreached.join(", ")
+            unreached.join("; ")
         )
     };
     let lines_note = if total > lines.len() {
@@ -138,7 +138,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     } else {
         String::new()
     };
-    let legend_entries = legend_series(&lines, !unreached.is_empty());
+    let legend_entries = legend_series(&lines, (from, to), !unreached.is_empty());
     let legend_px = legend_layout(&legend_entries, &others_title, WIDTH).2;
     let sides = crate::report::side_words(run);
     Some(Chart {
@@ -148,7 +148,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
             sides[0].name, sides[1].name, marks.goal
         ),
         caption: format!(
-            "Each mark is the value the search at that sweep point found, its own search on the same dice as every other, with its interval as a whisker (for a whole number, from one to the other of the two values the rate crosses between). The grey lines are the ends of the range searched, {from} and {to}.{reached}{lines_note}"
+            "Each mark is the value the search at that sweep point found, its own search on the same dice as every other, with its interval as a whisker (for a whole number, from one to the other of the two values the rate crosses between). The grey lines across are the ends of the range searched, {from} and {to}.{reached}{lines_note}"
         ),
         height: 620 + legend_px,
         width: WIDTH,
@@ -166,9 +166,9 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     })
 }
 
-/// The legend's entries as line series (for [`legend_layout`]): one per line, and one for the
-/// points the range does not reach, if any.
-fn legend_series(lines: &[AnswerSeries], unreached: bool) -> Vec<Series> {
+/// The legend's entries as line series (for [`legend_layout`]): one per line, one for the ends
+/// of the range searched, and one for the points the range does not reach, if any.
+fn legend_series(lines: &[AnswerSeries], range: (f64, f64), unreached: bool) -> Vec<Series> {
     let entry = |label: &str| Series {
         label: label.to_owned(),
         points: Vec::new(),
@@ -177,6 +177,10 @@ fn legend_series(lines: &[AnswerSeries], unreached: bool) -> Vec<Series> {
         points_only: false,
     };
     let mut entries: Vec<Series> = lines.iter().map(|l| entry(&l.label)).collect();
+    entries.push(entry(&format!(
+        "ends of the range searched: {} and {}",
+        range.0, range.1
+    )));
     if unreached {
         entries.push(entry(UNREACHED));
     }
@@ -218,7 +222,7 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
     let unreached = series
         .iter()
         .any(|s| s.points.iter().any(|(_, a)| !matches!(a, Answered::At(..))));
-    let entries = legend_series(series, unreached);
+    let entries = legend_series(series, range, unreached);
     let (width, height) = area.dim_in_pixel();
     let (columns, _, legend_px) = legend_layout(&entries, legend_title, width);
     let (plot_area, legend) = area.split_vertically(height.saturating_sub(legend_px));
@@ -367,6 +371,13 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
                 ))
                 .map_err(err)?;
             marker(&legend, (x + 22, y), i, colour)?;
+        } else if i == series.len() {
+            legend
+                .draw(&PathElement::new(
+                    vec![(x, y), (x + 44, y)],
+                    PALETTE[6].stroke_width(2),
+                ))
+                .map_err(err)?;
         } else {
             triangle(&legend, (x + 22, y), true, PALETTE[6])?;
         }
