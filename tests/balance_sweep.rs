@@ -297,6 +297,9 @@ fn a_killed_run_resumes_from_its_finished_evaluations_to_the_same_bytes() {
     }
     let _ = child.kill();
     let _ = child.wait();
+    // Killed midway: its journal holds the evaluations finished, not a finished run's outputs.
+    assert!(cut.join(".partial/point-00008.tally").exists());
+    assert!(!cut.join("balance.csv").exists());
     let o = duelsim(&["run", &file, "-q", "--resume", "-o", &cut.to_string_lossy()]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     for name in [
