@@ -119,20 +119,38 @@ impl Journal {
 
     /// Records a finished point.
     pub fn record(&self, point: usize, tally: &Tally) -> Result<()> {
+        self.record_keyed(point, "", tally)
+    }
+
+    /// Records a finished `[balance]` evaluation as file `point`, sealed with `key` as well
+    /// (the sweep point and the value it ran: `point 3 b.melee_ml = 50`), so that a file is
+    /// taken back only for that point and value. An empty key seals as [`Journal::record`].
+    pub fn record_keyed(&self, point: usize, key: &str, tally: &Tally) -> Result<()> {
         write_atomically(
             &self.dir.join(point_file(point)),
-            sealed(&self.identity, point, tally).as_bytes(),
+            sealed(&keyed(&self.identity, key), point, tally).as_bytes(),
         )
     }
 
     /// The tally a run into this journal recorded for point `point` (a `[balance]` evaluation),
     /// if there is one; a file that does not match its digest is an input error naming it.
     pub fn recorded(&self, point: usize, shape: TallyShape) -> Result<Option<Tally>> {
+        self.recorded_keyed(point, "", shape)
+    }
+
+    /// [`Journal::recorded`] of a file written by [`Journal::record_keyed`] with `key`: one
+    /// sealed with another key (another sweep point or value) is refused.
+    pub fn recorded_keyed(
+        &self,
+        point: usize,
+        key: &str,
+        shape: TallyShape,
+    ) -> Result<Option<Tally>> {
         let path = self.dir.join(point_file(point));
         if !path.exists() {
             return Ok(None);
         }
-        unseal(&path, &self.identity, point, shape).map(Some)
+        unseal(&path, &keyed(&self.identity, key), point, shape).map(Some)
     }
 
     /// Records the finished prefix of a long point: the chunks before `next_chunk`.
@@ -187,6 +205,15 @@ impl Journal {
     pub fn finish(self) -> Result<()> {
         std::fs::remove_dir_all(&self.dir)
             .with_context(|| format!("cannot remove {}", self.dir.display()))
+    }
+}
+
+/// A run's identity with an evaluation's key after it (itself when the key is empty).
+fn keyed(identity: &str, key: &str) -> String {
+    if key.is_empty() {
+        identity.to_owned()
+    } else {
+        format!("{identity}evaluation {key}\n")
     }
 }
 

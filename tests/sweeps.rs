@@ -292,15 +292,17 @@ fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
             path.display(),
             text(&o.stderr)
         );
+        // A [balance] at each sweep point draws the values found instead of the win rates.
+        let balanced = text(&read(path)).contains("\n[balance]");
         let mut charts = vec![
             "outcomes",
             "recovery-outcomes",
-            "win-rate",
+            if balanced { "balance" } else { "win-rate" },
             "rounds",
             "rounds-decided",
             "days-to-whole",
         ];
-        if *axes >= 2 {
+        if *axes >= 2 && !balanced {
             charts.push("matchup");
         }
         if path.to_string_lossy().contains("zone-d100") {

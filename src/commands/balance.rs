@@ -1,5 +1,5 @@
 //! `[balance]` runs: the bisection of a value on common dice, one machine or split over
-//! shards.
+//! shards; with a `[sweep]`, the search of each sweep point in turn.
 
 use super::progress_bar;
 use super::{Interrupted, RunOptions, STOP};
@@ -7,6 +7,7 @@ use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
 use crate::report::{self, RunResult};
 use crate::rules::registry::{Registry, Scenario};
+use crate::scenario::balance::Balance;
 use crate::scenario::error::InputError;
 use crate::stats::Tally;
 use anyhow::Result;
@@ -18,7 +19,7 @@ use std::time::Instant;
 /// every value the search could ask for instead; `merge` then walks the bisection.
 pub(super) fn run_balance(
     scenario: &Scenario,
-    balance: &crate::scenario::balance::Balance,
+    balance: &Balance,
     dir: &Path,
     pool: &rayon::ThreadPool,
     threads: usize,
@@ -37,9 +38,25 @@ pub(super) fn run_balance(
         })?),
         None => None,
     };
+    let searches = balance.searches();
+    if let Some(plan) = &plan {
+        // Every value of every point's plan is a tally a shard keeps, as a sweep's points are.
+        let all = plan.len().saturating_mul(searches.len());
+        if all > crate::scenario::sweep::MAX_POINTS {
+            return Err(InputError::plain(format!(
+                "{}: --shard: a [balance] split over shards runs each of its {} values at each of {} sweep points, {all} in all; expected at most {} (narrow the range, sweep fewer points, or run on one machine, which bisects)",
+                scenario.path.display(),
+                plan.len(),
+                searches.len(),
+                crate::scenario::sweep::MAX_POINTS
+            ))
+            .into());
+        }
+    }
     let shard = options.shard.unwrap_or(Shard::WHOLE);
     // Each evaluation is journaled as it finishes: the search is the same sequence of values
-    // every time, so a resumed search takes the recorded ones and runs the rest.
+    // every time, so a resumed search takes the recorded ones and runs the rest. With a sweep,
+    // point p's k-th evaluation is file p * stride + k, sealed with the point and the value.
     crate::journal::remove_stale_temporaries(dir);
     let (journal, _, _) = Journal::open(dir, scenario, shard, options.resume)?;
     let budget = match (scenario.precision, options.shard) {
@@ -53,9 +70,10 @@ pub(super) fn run_balance(
         },
         (None, None) => Budget::Trials(scenario.trials),
     };
-    let count = plan
+    let stride = plan
         .as_ref()
-        .map_or(u64::from(balance.evaluations_at_most()), |p| p.len() as u64);
+        .map_or(balance.evaluations_at_most() as usize, Vec::len);
+    let count = (stride * searches.len()) as u64;
     let bar = progress_bar(budget.cap() * count, options.quiet);
     let started = Instant::now();
     let interrupted = || -> anyhow::Error {
@@ -68,15 +86,38 @@ pub(super) fn run_balance(
         }
         .into()
     };
-    let evaluate = |k: usize, value: f64| -> Result<(crate::rules::registry::Model, Tally)> {
+    let swept = balance.swept();
+    let at = |p: usize| -> String {
+        scenario.points.get(p).map_or_else(String::new, |point| {
+            point
+                .swept
+                .iter()
+                .map(|(k, v)| format!("{k} = {v}, "))
+                .collect()
+        })
+    };
+    let evaluate = |p: usize,
+                    k: usize,
+                    search: &Balance,
+                    value: f64|
+     -> Result<(crate::rules::registry::Model, Tally)> {
+        let point = if swept { at(p) } else { String::new() };
         bar.set_message(format!(
-            "{}: {} = {}",
+            "{}: {point}{} = {}",
             scenario.name,
             balance.path,
             balance.label(value)
         ));
-        let model = balance.model_at::<Registry>(value)?;
-        let tally = match journal.recorded(k, model.shape())? {
+        let model = search.model_at::<Registry>(value)?;
+        let (file, key) = if swept {
+            (
+                p * stride + k,
+                format!("point {p} {} = {}", balance.path, balance.label(value)),
+            )
+        } else {
+            (k, String::new())
+        };
+        let tally = match journal.recorded_keyed(file, &key, model.shape())? {
             Some(t) => t,
             None => pool
                 .install(|| {
@@ -92,21 +133,28 @@ pub(super) fn run_balance(
                 })
                 .ok_or_else(interrupted)?,
         };
-        journal.record(k, &tally)?;
+        journal.record_keyed(file, &key, &tally)?;
         Ok((model, tally))
     };
     if let (Some(plan), Some(shard)) = (&plan, options.shard) {
-        let mut tallies = Vec::with_capacity(plan.len());
-        for (k, &value) in plan.iter().enumerate() {
-            tallies.push(evaluate(k, value)?.1);
+        let mut tallies = Vec::with_capacity(plan.len() * searches.len());
+        for (p, search) in searches.iter().enumerate() {
+            for (k, &value) in plan.iter().enumerate() {
+                tallies.push(evaluate(p, k, search, value)?.1);
+            }
         }
         bar.finish_and_clear();
         let result = RunResult::of(scenario, tallies, threads, started.elapsed());
         report::shard::write(&result, shard, dir)?;
         journal.finish()?;
         if !options.quiet {
+            let points = if swept {
+                format!(" at each of {} sweep points", searches.len())
+            } else {
+                String::new()
+            };
             eprintln!(
-                "{}: [balance] shard {}/{}: {} value(s) of {} run (merge the shards for the answer) -> {}",
+                "{}: [balance] shard {}/{}: {} value(s) of {}{points} run (merge the shards for the answer) -> {}",
                 scenario.name,
                 shard.index + 1,
                 shard.count,
@@ -122,49 +170,101 @@ pub(super) fn run_balance(
             "shard": format!("{}/{}", shard.index + 1, shard.count),
         }));
     }
-    let mut evaluated = Vec::new();
-    let answer = balance.search(balance.real_steps(false), |value| {
-        let (model, tally) = evaluate(evaluated.len(), value)?;
-        let rate = report::balance::rate(&tally, balance.rate);
-        evaluated.push((value, model, tally));
-        Ok::<_, anyhow::Error>(rate)
-    })?;
+    let mut searched = Vec::with_capacity(searches.len());
+    for (p, search) in searches.iter().enumerate() {
+        let mut evaluated = Vec::new();
+        let answer = search.search(search.real_steps(false), |value| {
+            let (model, tally) = evaluate(p, evaluated.len(), search, value)?;
+            let rate = report::balance::rate(&tally, balance.rate);
+            evaluated.push((value, model, tally));
+            Ok::<_, anyhow::Error>(rate)
+        })?;
+        searched.push(report::balance::Searched {
+            swept: scenario
+                .points
+                .get(p)
+                .filter(|_| swept)
+                .map_or_else(Vec::new, |point| point.swept.clone()),
+            evaluated,
+            answer,
+        });
+    }
     let ran = report::balance::Ran {
         threads,
         duration: started.elapsed(),
     };
     bar.finish_and_clear();
-    let words = report::balance::write(scenario, balance, evaluated, &answer, ran, dir)?;
+    let answers: Vec<_> = searched
+        .iter()
+        .map(|s| (s.swept.clone(), s.answer.value(), s.answer.text(balance)))
+        .collect();
+    let evaluations: usize = searched.iter().map(|s| s.evaluated.len()).sum();
+    let trials: u64 = searched
+        .iter()
+        .flat_map(|s| &s.evaluated)
+        .map(|e| e.2.trials)
+        .sum();
+    let words = report::balance::write(scenario, balance, searched, ran, dir)?;
     journal.finish()?;
     if !options.json {
-        println!(
+        print!(
             "{}",
-            crate::scenario::error::terminal_safe(&format!("{}: {words}", scenario.name))
+            crate::scenario::error::terminal_safe(&report::balance::terminal(
+                scenario, balance, &words
+            ))
         );
     }
     if !options.quiet {
-        eprintln!(
-            "{}: {} -> {}",
-            scenario.name,
-            answer.text(balance),
-            dir.display()
-        );
+        if swept {
+            eprintln!(
+                "{}: [balance] at {} sweep points: {evaluations} evaluations, {trials} trials in {:.2} s -> {}",
+                scenario.name,
+                searches.len(),
+                started.elapsed().as_secs_f64(),
+                dir.display()
+            );
+        } else if let Some((_, _, text)) = answers.first() {
+            eprintln!("{}: {text} -> {}", scenario.name, dir.display());
+        }
     }
-    let value = answer
-        .value()
-        .map(|(v, lo, hi)| serde_json::json!({ "value": v, "lo": lo, "hi": hi }));
+    let json_value = |v: &Option<(f64, f64, f64)>| {
+        v.map(|(v, lo, hi)| serde_json::json!({ "value": v, "lo": lo, "hi": hi }))
+    };
+    let mut answer = serde_json::json!({
+        "path": balance.path,
+        "rate": crate::scenario::balance::TARGETS[balance.rate],
+        "target": balance.target,
+    });
+    if swept {
+        answer["points"] = serde_json::Value::Array(
+            answers
+                .iter()
+                .zip(&words)
+                .enumerate()
+                .map(|(p, ((swept, value, _), words))| {
+                    let swept: serde_json::Map<String, serde_json::Value> = swept
+                        .iter()
+                        .map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone())))
+                        .collect();
+                    serde_json::json!({
+                        "point": p,
+                        "swept": swept,
+                        "answer": json_value(value),
+                        "words": words,
+                    })
+                })
+                .collect(),
+        );
+    } else {
+        answer["answer"] = json_value(&answers.first().and_then(|a| a.1)).into();
+        answer["words"] = words.first().cloned().unwrap_or_default().into();
+    }
     Ok(serde_json::json!({
         "scenario": scenario.name,
         "file": scenario.path.display().to_string(),
         "ruleset": scenario.ruleset,
         "seed": scenario.seed,
         "output": dir.display().to_string(),
-        "balance": {
-            "path": balance.path,
-            "rate": crate::scenario::balance::TARGETS[balance.rate],
-            "target": balance.target,
-            "answer": value,
-            "words": words,
-        },
+        "balance": answer,
     }))
 }

@@ -77,6 +77,26 @@ pub fn new_scenario(ruleset: &str, file: Option<&Path>) -> Result<String> {
     Ok(starter)
 }
 
+/// What a `[balance]` search split over shards runs, for `check`: every value of its shard
+/// plan at each of its `points` sweep points, on every shard (or why it cannot be split).
+fn shard_note(b: &crate::scenario::balance::Balance, points: u64) -> String {
+    match b.shard_plan() {
+        Ok(plan) if points > 1 => format!(
+            "with --shard, each of its {} values at every point on every shard, {} in all",
+            plan.len(),
+            plan.len() as u64 * points
+        ),
+        Ok(plan) => format!(
+            "with --shard, each of its {} values on every shard",
+            plan.len()
+        ),
+        Err(_) => format!(
+            "too wide for --shard, which takes at most {} values",
+            crate::scenario::balance::SHARD_MAX_VALUES
+        ),
+    }
+}
+
 /// `duelsim check`: validates every scenario and describes what `run` would do.
 pub fn check(paths: &[PathBuf]) -> Result<String> {
     let scenarios = load_all(paths, None, None)?;
@@ -98,6 +118,32 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
             ),
         };
         let budget = match &s.balance {
+            Some(b) if b.swept() => {
+                let per_point = b.evaluations_at_most();
+                let all = b.evaluations_in_all();
+                let each = match s.precision {
+                    Some(p) => format!(
+                        "each of up to {} trials (until both win rates are within +/-{} at 95%) = up to {} trials",
+                        p.max_trials,
+                        p.half_width,
+                        p.max_trials.saturating_mul(all)
+                    ),
+                    None => format!(
+                        "each of {} trials = up to {} trials",
+                        s.trials,
+                        s.trials.saturating_mul(all)
+                    ),
+                };
+                format!(
+                    "a [balance] search of {} from {} to {} for {} = {} at each of {n} sweep point(s): at most {n} x {per_point} = {all} evaluations ({}), {each}",
+                    b.path,
+                    b.label(b.from),
+                    b.label(b.to),
+                    crate::scenario::balance::TARGETS[b.rate],
+                    b.target,
+                    shard_note(b, n),
+                )
+            }
             Some(b) => format!(
                 "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations ({}), {budget}",
                 b.path,
@@ -106,16 +152,7 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
                 crate::scenario::balance::TARGETS[b.rate],
                 b.target,
                 b.evaluations_at_most(),
-                match b.shard_plan() {
-                    Ok(plan) => format!(
-                        "with --shard, each of its {} values on every shard",
-                        plan.len()
-                    ),
-                    Err(_) => format!(
-                        "too wide for --shard, which takes at most {} values",
-                        crate::scenario::balance::SHARD_MAX_VALUES
-                    ),
-                }
+                shard_note(b, 1),
             ),
             None => budget,
         };

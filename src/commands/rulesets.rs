@@ -148,7 +148,7 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
             "analysis tables",
             "[balance] path / from / to / target",
             "none",
-            "the value of path where a rate crosses target = { a_win_rate = 0.5 }",
+            "the value of path where a rate crosses target = { a_win_rate = 0.5 }, at each [sweep] point",
         ),
         shared(
             "analysis tables",

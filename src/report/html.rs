@@ -277,6 +277,20 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                     p { strong { (note) } }
                     p { "Every value was run on the same dice; each evaluation is a row below (and in balance.csv)." }
                 }
+                @if let Some(super::rulebook::BalanceTable { head, rows, keys, note }) = super::rulebook::balance_table(run) {
+                    h2 { "Balance at each point" }
+                    p {
+                        "Each sweep point has a search of its own, on the same dice as every other: its answer is the one a file of that point alone gives. Every value run is a row of the results below (and in balance.csv)."
+                        (note)
+                    }
+                    (HtmlTable {
+                        head: head.iter().map(text).collect(),
+                        rows: rows.iter().map(|r| r.iter().map(text).collect()).collect(),
+                        keys,
+                        key_headers: false,
+                    }
+                    .markup())
+                }
                 @if !run.complete() {
                     p.over {
                         strong { "Partial run:" } " "

@@ -50,8 +50,25 @@ pub struct BalanceMarks {
     /// The target, a share from 0 to 1.
     pub target: f64,
     /// The value found with its interval (value, lo, hi); `None` when the range does not
-    /// reach the target.
+    /// reach the target (and with a sweep, whose answers are in `points`).
     pub answer: Option<(f64, f64, f64)>,
+    /// The range searched (from, to).
+    pub range: (f64, f64),
+    /// What reaching the target does, in words ("makes the duel even").
+    pub goal: String,
+    /// With a `[sweep]`, the answer at each sweep point in point order; empty without one.
+    pub points: Vec<BalancePoint>,
+}
+
+/// The answer of a `[balance]` search at one sweep point.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BalancePoint {
+    /// The point's swept paths and values, as `summary.csv` writes them.
+    pub swept: Vec<(String, String)>,
+    /// What its search found.
+    pub answer: crate::scenario::balance::Answer,
+    /// The answer in words, as the report says it.
+    pub words: String,
 }
 
 impl<'a> RunResult<'a> {

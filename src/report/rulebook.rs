@@ -122,7 +122,7 @@ pub(super) fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> St
 }
 
 /// A CSV field, quoted when it needs to be.
-fn csv_field(text: &str) -> String {
+pub(super) fn csv_field(text: &str) -> String {
     let text = super::csv::text_cell(text);
     if text.contains([',', '"', '\n']) {
         format!("\"{}\"", text.replace('"', "\"\""))
@@ -181,8 +181,25 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         )
         .into_bytes(),
     )];
-    // A pivot per rate for a sweep of two values.
-    if first.swept.len() == 2 {
+    if let Some(BalanceTable {
+        head,
+        rows,
+        keys,
+        note,
+    }) = balance_table(run)
+    {
+        files.push((
+            "tables/balance.md".to_owned(),
+            format!(
+                "{}\n\nEach row is the search of its sweep point alone, on the same dice as every other; every value run is in balance.csv.{note}\n",
+                markdown(&head, &rows, keys).trim_end()
+            )
+            .into_bytes(),
+        ));
+    }
+    // A pivot per rate for a sweep of two values (not of a [balance]'s values run, which
+    // differ from one sweep point to the next).
+    if first.swept.len() == 2 && run.balance.is_none() {
         let swept = s.swept_values();
         let (row_key, row_values) = &swept[0];
         let (column_key, column_values) = &swept[1];
@@ -241,6 +258,113 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         }
     }
     files
+}
+
+/// Where a target the range does not reach lies, from the rate at its two ends: above the range
+/// (`Some(true)`), below it (`Some(false)`), or unknown when the rate is the same at both.
+pub(crate) fn beyond(at_from: f64, at_to: f64, target: f64) -> Option<bool> {
+    let trend = at_to - at_from;
+    (trend != 0.0).then_some(trend * (target - at_to) > 0.0)
+}
+
+/// The answers of a `[balance]` with a `[sweep]` as a table in words.
+pub(super) struct BalanceTable {
+    /// The column heads.
+    pub(super) head: Vec<String>,
+    /// A row per sweep point: its values, the value found, and the searched rate at the values
+    /// around it.
+    pub(super) rows: Vec<Vec<String>>,
+    /// How many leading columns are the point's values.
+    pub(super) keys: usize,
+    /// A sentence to say under it (a split search's fewer halvings), or nothing.
+    pub(super) note: String,
+}
+
+/// The answers of a `[balance]` with a `[sweep]` as a table in words; `None` for any other run.
+pub(super) fn balance_table(run: &RunResult) -> Option<BalanceTable> {
+    use crate::scenario::balance::Found;
+    let marks = run.balance.as_ref().filter(|m| !m.points.is_empty())?;
+    let s = run.scenario;
+    let first = s.points.first()?;
+    let names = first.model.names();
+    let (path, _) = first.swept.last()?;
+    let title = axis_title(path, names, s.ruleset);
+    let mut head: Vec<String> = marks.points[0]
+        .swept
+        .iter()
+        .map(|(k, _)| axis_title(k, names, s.ruleset))
+        .collect();
+    let keys = head.len();
+    head.push(format!("{title} that {}", marks.goal));
+    head.push(format!(
+        "{} (95% interval), at the values around it",
+        marks.rate
+    ));
+    let pct = |r: (f64, f64, f64)| {
+        format!(
+            "{:.1}% [{:.1}, {:.1}]",
+            100.0 * r.0,
+            100.0 * r.1,
+            100.0 * r.2
+        )
+    };
+    let (from, to) = marks.range;
+    let mut notes: Vec<String> = Vec::new();
+    let rows = marks
+        .points
+        .iter()
+        .map(|point| {
+            let mut row: Vec<String> = point
+                .swept
+                .iter()
+                .map(|(k, v)| value_words(k, v, names, s.ruleset))
+                .collect();
+            let (value, rates) = match point.answer.found {
+                Found::At(at, f) => (format!("{at}"), format!("{} at {at}", pct(f))),
+                Found::Between([(lo, f_lo), (hi, f_hi)]) => (
+                    format!("{lo}–{hi}"),
+                    format!("{} at {lo}, {} at {hi}", pct(f_lo), pct(f_hi)),
+                ),
+                Found::Interpolated {
+                    at: (at, at_lo, at_hi),
+                    around: [(lo, f_lo), (hi, f_hi)],
+                } => (
+                    format!("{at:.2} [{at_lo:.2}, {at_hi:.2}]"),
+                    format!("{} at {lo}, {} at {hi}", pct(f_lo), pct(f_hi)),
+                ),
+                Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => {
+                    let side = match beyond(f_lo.0, f_hi.0, marks.target) {
+                        Some(true) => format!(" (it lies above {to})"),
+                        Some(false) => format!(" (it lies below {from})"),
+                        None => String::new(),
+                    };
+                    (
+                        format!("not reachable from {from} to {to}{side}"),
+                        format!("{} at {lo}, {} at {hi}", pct(f_lo), pct(f_hi)),
+                    )
+                }
+            };
+            if let Some(note) = &point.answer.note
+                && !notes.contains(note)
+            {
+                notes.push(note.clone());
+            }
+            row.push(value);
+            row.push(rates);
+            row
+        })
+        .collect();
+    let note = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" The search was {}.", notes.join("; "))
+    };
+    Some(BalanceTable {
+        head,
+        rows,
+        keys,
+        note,
+    })
 }
 
 #[cfg(test)]

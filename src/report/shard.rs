@@ -310,7 +310,8 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
 
 /// Merges a split `[balance]` search: sums every value's slices, then walks the bisection one
 /// machine walks over those sums, and writes what it would have written (for a real path, with
-/// the split's fewer halvings, said in the answer).
+/// the split's fewer halvings, said in the answer). With a sweep, the same at each point: point
+/// p's value k is the shards' file p * (values in the plan) + k.
 fn merge_balance(
     scenario: &Scenario,
     balance: &crate::scenario::balance::Balance,
@@ -322,36 +323,49 @@ fn merge_balance(
     let plan = balance
         .shard_plan()
         .map_err(|m| InputError::plain(format!("merge: {m}")))?;
-    let mut merged = Vec::with_capacity(plan.len());
-    for (k, &value) in plan.iter().enumerate() {
-        let model = balance.model_at::<registry::Registry>(value)?;
-        let tally = sum(k, &model)?;
-        merged.push((value, model, tally));
-    }
-    let trials = merged.iter().map(|e| e.2.trials).sum();
-    let mut evaluated = Vec::new();
-    let mut answer = balance.search(balance.real_steps(true), |value| {
-        let Some(found) = merged.iter().find(|e| e.0.total_cmp(&value).is_eq()) else {
-            return Err(InputError::plain(format!(
-                "merge: the search asked for {} = {value}, which the shards did not run",
-                balance.path
-            )));
+    let mut trials = 0;
+    let mut searched = Vec::new();
+    for (p, search) in balance.searches().iter().enumerate() {
+        let mut merged = Vec::with_capacity(plan.len());
+        for (k, &value) in plan.iter().enumerate() {
+            let model = search.model_at::<registry::Registry>(value)?;
+            let tally = sum(p * plan.len() + k, &model)?;
+            merged.push((value, model, tally));
+        }
+        trials += merged.iter().map(|e| e.2.trials).sum::<u64>();
+        let mut evaluated = Vec::new();
+        let mut answer = search.search(search.real_steps(true), |value| {
+            let Some(found) = merged.iter().find(|e| e.0.total_cmp(&value).is_eq()) else {
+                return Err(InputError::plain(format!(
+                    "merge: the search asked for {} = {value}, which the shards did not run",
+                    balance.path
+                )));
+            };
+            evaluated.push(found.clone());
+            Ok(super::balance::rate(&found.2, balance.rate))
+        })?;
+        if !balance.integer {
+            answer.note = Some(format!(
+                "split over shards: {} halvings of the range rather than {}",
+                crate::scenario::balance::SHARD_REAL_STEPS,
+                crate::scenario::balance::REAL_STEPS
+            ));
+        }
+        let swept = match (balance.swept(), scenario.points.get(p)) {
+            (true, Some(point)) => point.swept.clone(),
+            _ => Vec::new(),
         };
-        evaluated.push(found.clone());
-        Ok(super::balance::rate(&found.2, balance.rate))
-    })?;
-    if !balance.integer {
-        answer.note = Some(format!(
-            "split over shards: {} halvings of the range rather than {}",
-            crate::scenario::balance::SHARD_REAL_STEPS,
-            crate::scenario::balance::REAL_STEPS
-        ));
+        searched.push(super::balance::Searched {
+            swept,
+            evaluated,
+            answer,
+        });
     }
     let ran = super::balance::Ran { threads, duration };
-    let words = super::balance::write(scenario, balance, evaluated, &answer, ran, output)?;
+    let words = super::balance::write(scenario, balance, searched, ran, output)?;
     Ok((
         scenario.name.clone(),
         trials,
-        format!("{}: {words}\n", scenario.name),
+        super::balance::terminal(scenario, balance, &words),
     ))
 }

@@ -17,6 +17,10 @@
 //! A search split over machines (`run --shard K/N`) cannot wait for one value's result before
 //! choosing the next, so every shard runs its slice of each value the search could ask for
 //! ([`Balance::shard_plan`]), and `merge` walks the same bisection over the merged tallies.
+//!
+//! With a `[sweep]`, the file holds one search per sweep point ([`Balance::searches`]): each is
+//! the search of the file with that point's values written in, on the same seed, so its answer
+//! is the one a file of that point alone would give. The bisection itself is this one code.
 
 use super::Rulesets;
 use super::error::{InputError, Source};
@@ -70,6 +74,19 @@ impl Answer {
             Found::Between([(lo, _), (hi, _)]) => Some(((lo + hi) / 2.0, lo, hi)),
             Found::Interpolated { at, .. } => Some(at),
             Found::Unreachable(_) => None,
+        }
+    }
+
+    /// What reaching the target does, in words: "makes the duel even" (a win rate of one half),
+    /// else "brings the share of duels where Knight dies to 25%".
+    pub fn goal(b: &Balance, names: [&str; 2]) -> String {
+        let outcome = Answer::rate_words(b, names);
+        if b.rate <= 1 && b.target == 0.5 {
+            "makes the duel even".to_owned()
+        } else {
+            let target = format!("{:.4}", 100.0 * b.target);
+            let target = target.trim_end_matches('0').trim_end_matches('.');
+            format!("brings the share of duels where {outcome} to {target}%")
         }
     }
 
@@ -145,14 +162,7 @@ impl Answer {
             )
         };
         let outcome = Answer::rate_words(b, names);
-        let even = b.rate <= 1 && b.target == 0.5;
-        let goal = if even {
-            "makes the duel even".to_owned()
-        } else {
-            let target = format!("{:.4}", 100.0 * b.target);
-            let target = target.trim_end_matches('0').trim_end_matches('.');
-            format!("brings the share of duels where {outcome} to {target}%")
-        };
+        let goal = Answer::goal(b, names);
         let mut words = match self.found {
             Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => format!(
                 "No {title} from {} to {} {goal}: {outcome} {} at {} and {} at {}.",
@@ -209,6 +219,9 @@ pub struct Balance {
     /// The scenario's text and file, to build a model at a value.
     text: String,
     file: PathBuf,
+    /// With a `[sweep]`: each sweep point's text (the file with its values written in, without
+    /// its `[sweep]`), in point order; empty without one.
+    points: Vec<String>,
 }
 
 /// Bisection steps for a real-valued path after the two ends.
@@ -234,6 +247,57 @@ impl Balance {
             REAL_STEPS
         };
         2 + steps
+    }
+
+    /// Whether the file sweeps: a search at each sweep point.
+    pub fn swept(&self) -> bool {
+        !self.points.is_empty()
+    }
+
+    /// The searches a run makes, in point order: one per sweep point (the search of the file
+    /// with that point's values written in, exactly as a file of that point alone), or the
+    /// file's own when it does not sweep.
+    pub fn searches(&self) -> Vec<Balance> {
+        if self.points.is_empty() {
+            return vec![self.clone()];
+        }
+        self.points
+            .iter()
+            .map(|text| Balance {
+                text: text.clone(),
+                ..self.clone_spec()
+            })
+            .collect()
+    }
+
+    /// The same search with no text (the settings alone), for [`Balance::searches`].
+    fn clone_spec(&self) -> Balance {
+        Balance {
+            path: self.path.clone(),
+            from: self.from,
+            to: self.to,
+            integer: self.integer,
+            rate: self.rate,
+            target: self.target,
+            text: String::new(),
+            file: self.file.clone(),
+            points: Vec::new(),
+        }
+    }
+
+    /// The same search run at each of these sweep points' texts (see [`Balance::searches`]).
+    pub(crate) fn at_points(self, points: Vec<String>) -> Balance {
+        Balance { points, ..self }
+    }
+
+    /// The searches of the file: one per sweep point, or one.
+    pub fn search_count(&self) -> usize {
+        self.points.len().max(1)
+    }
+
+    /// The most evaluations of the whole file: each search's most, times the searches.
+    pub fn evaluations_in_all(&self) -> u64 {
+        self.search_count() as u64 * u64::from(self.evaluations_at_most())
     }
 
     /// Bisection steps after the two ends for a real path: fewer when split over shards.
@@ -451,6 +515,7 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
         target: value,
         text: source.text.to_owned(),
         file: source.path.to_owned(),
+        points: Vec::new(),
     }))
 }
 
@@ -468,6 +533,7 @@ mod tests {
             target: 0.5,
             text: String::new(),
             file: PathBuf::new(),
+            points: Vec::new(),
         }
     }
 

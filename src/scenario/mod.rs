@@ -203,33 +203,50 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
     let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;
     let weights = compare::weights(&source)?;
-    if let Some(balance) = balance::read(&source)? {
-        if !axes.is_empty() || !weights.is_empty() {
+    let balance = balance::read(&source)?;
+    if let Some(balance) = &balance {
+        if let Some(weight) = weights.first() {
             return Err(source.error_at(
-                None,
-                Some("balance"),
-                "cannot be combined with a [sweep] or [weights]; expected one of them in a file",
+                Some(weight.span.clone()),
+                Some("weights"),
+                "cannot be combined with [balance]; expected one of [weights] or [balance] in a file",
             ));
         }
-        // Each value the search tries is the file with it written in, read again.
-        sweep::bound_work(
-            &source,
-            source.span_of(&["balance"]),
-            "balance",
-            "evaluations",
-            balance.evaluations_at_most() as usize,
-            text.len() + base.sources.catalogue_bytes(),
-        )?;
-        // The ends must compile: a bad path or value is an error now, not after a long run.
-        balance.model_at::<R>(balance.from)?;
-        balance.model_at::<R>(balance.to)?;
-        if !balance.integer {
-            balance.model_at::<R>((balance.from + balance.to) / 2.0)?;
+        let compared = toml_edit::Document::parse(text).is_ok_and(|d| d.get("compare").is_some());
+        if compared {
+            return Err(source.error_at(
+                source.span_of(&["compare"]),
+                Some("compare"),
+                "cannot be combined with [balance] (every value a search runs, at every sweep point, is on the same dice already); expected one of [compare] or [balance] in a file",
+            ));
         }
-        return Ok(Scenario {
-            balance: Some(balance),
-            ..base
-        });
+        if axes.is_empty() {
+            // Each value the search tries is the file with it written in, read again.
+            sweep::bound_work(
+                &source,
+                source.span_of(&["balance"]),
+                "balance",
+                "evaluations",
+                balance.evaluations_at_most() as usize,
+                text.len() + base.sources.catalogue_bytes(),
+            )?;
+            // The ends must compile: a bad path or value is an error now, not after a long run.
+            check_ends::<R>(balance)?;
+            return Ok(Scenario {
+                balance: Some(balance.clone()),
+                ..base
+            });
+        }
+        if let Some(axis) = axes.iter().find(|a| a.overlaps(&balance.path)) {
+            return Err(InputError {
+                place: axis.place(&source),
+                field: Some(format!("sweep.{}", axis.path)),
+                message: format!(
+                    "sweeps the value [balance] searches (path = \"{}\"), which each search sets itself; expected the sweep to vary other values",
+                    balance.path
+                ),
+            });
+        }
     }
     if !weights.is_empty() {
         if !axes.is_empty() {
@@ -264,6 +281,8 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
         document.to_string().len() + base.sources.catalogue_bytes(),
     )?;
     let mut points = Vec::new();
+    // With a [balance], each point's text: its search is the search of that file.
+    let mut texts = Vec::new();
     for choice in combinations {
         let written = sweep::apply(&source, &document, &axes, &choice)?;
         let values: Vec<(String, String)> = axes
@@ -298,6 +317,16 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
                 message: format!("{} (at the sweep point {at})", e.message),
             }
         })?;
+        if balance.is_some() && point.points.len() != 1 {
+            return Err(source.error_at(
+                source.span_of(&["balance"]),
+                Some("balance"),
+                format!(
+                    "searches one duel at each sweep point, but the point {at} has {} points (a patient with several sets of healers); expected a duel",
+                    point.points.len()
+                ),
+            ));
+        }
         for p in point.points {
             let mut swept = values.clone();
             swept.extend(p.swept);
@@ -306,12 +335,93 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
                 model: p.model,
             });
         }
+        if balance.is_some() {
+            texts.push((at, written));
+        }
+    }
+    if let Some(balance) = balance {
+        return balance_at_points::<R>(&source, base, balance, points, texts);
     }
     let swept: Vec<Vec<(String, String)>> = points.iter().map(|p| p.swept.clone()).collect();
     let baseline = compare::baseline(&source, &swept)?;
     Ok(Scenario {
         points,
         baseline,
+        ..base
+    })
+}
+
+/// Checks that a search's ends (and a real range's middle) compile: a bad path or value is an
+/// error now, not after a long run.
+fn check_ends<R: Rulesets>(balance: &balance::Balance) -> Result<(), InputError> {
+    balance.model_at::<R>(balance.from)?;
+    balance.model_at::<R>(balance.to)?;
+    if !balance.integer {
+        balance.model_at::<R>((balance.from + balance.to) / 2.0)?;
+    }
+    Ok(())
+}
+
+/// A `[balance]` with a `[sweep]`: the sweep's points, each with its own search (the file with
+/// the point's values written in, searched as a file of that point alone would be). `texts` are
+/// the points' values in words (`b.armour = plate`) and texts, in point order. The work is
+/// bounded by every evaluation of every point, and each point's ends must compile.
+fn balance_at_points<R: Rulesets>(
+    source: &Source,
+    base: Scenario<R::Model>,
+    balance: balance::Balance,
+    points: Vec<Point<R::Model>>,
+    texts: Vec<(String, String)>,
+) -> Result<Scenario<R::Model>, InputError> {
+    let span = source.span_of(&["balance"]);
+    let longest = texts.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
+    let per_point = balance.evaluations_at_most() as usize;
+    let evaluations = texts.len().saturating_mul(per_point);
+    // Every evaluation of every point is a tally the run keeps for its report.
+    if evaluations > sweep::MAX_POINTS {
+        return Err(source.error_at(
+            span.clone(),
+            Some("balance"),
+            format!(
+                "searches at {} sweep points of up to {per_point} evaluations each, {evaluations} in all; expected at most {} evaluations (fewer sweep points, or a narrower range)",
+                texts.len(),
+                sweep::MAX_POINTS
+            ),
+        ));
+    }
+    sweep::bound_work(
+        source,
+        span.clone(),
+        "balance",
+        "evaluations",
+        evaluations,
+        longest + base.sources.catalogue_bytes(),
+    )?;
+    let (at, texts): (Vec<String>, Vec<String>) = texts.into_iter().unzip();
+    let balance = balance.at_points(texts);
+    for (search, at) in balance.searches().iter().zip(&at) {
+        check_ends::<R>(search).map_err(|e| {
+            // The point's text has no [sweep]: its lines are not the file's, so the error is
+            // placed at its key in the file as written.
+            let place = e
+                .field
+                .as_deref()
+                .and_then(|f| source.span_of(&f.split('.').collect::<Vec<_>>()))
+                .map_or_else(
+                    || source.error_at(span.clone(), None, "").place,
+                    |s| source.error_at(Some(s), None, "").place,
+                );
+            InputError {
+                place,
+                field: e.field,
+                message: format!("{} (at the sweep point {at})", e.message),
+            }
+        })?;
+    }
+    Ok(Scenario {
+        points,
+        baseline: None,
+        balance: Some(balance),
         ..base
     })
 }

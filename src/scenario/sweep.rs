@@ -98,6 +98,17 @@ impl Axis {
         let plain = plain.join(".");
         field == plain || field.starts_with(&format!("{plain}.")) || field == self.path
     }
+
+    /// Whether this axis sets the value at `path` or a value around or inside it (`rules.table`
+    /// and `rules.table[2]`): a `[balance]` path may not be swept. A path that does not parse
+    /// overlaps nothing (reading it reports it).
+    pub fn overlaps(&self, path: &str) -> bool {
+        let Ok(other) = parse_path(path) else {
+            return false;
+        };
+        let n = self.segments.len().min(other.len());
+        self.segments[..n] == other[..n]
+    }
 }
 
 /// One step of a dotted path.
@@ -749,6 +760,19 @@ mod tests {
             };
             assert!(e.message.contains(expected), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn a_path_overlaps_itself_as_written_and_what_lies_around_or_inside_it() {
+        let text = "[sweep]\n\"rules.table[2]\" = [[1, 2]]\n\"b.melee_ml\" = [50]\n";
+        let axes = axes(&source(text)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(axes[0].overlaps("rules.table.2"));
+        assert!(axes[0].overlaps("rules.table[2][1]"));
+        assert!(axes[0].overlaps("rules.table"));
+        assert!(!axes[0].overlaps("rules.table[3]"));
+        assert!(axes[1].overlaps("\"b\".melee_ml"));
+        assert!(!axes[1].overlaps("a.melee_ml"));
+        assert!(!axes[1].overlaps("b.melee"));
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! `assets/fonts`, so no system font is needed.
 
 mod aftermath;
+mod answers;
 mod bars;
 mod exact;
 mod heatmap;
@@ -237,7 +238,10 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         charts.push(duel_outcomes(run));
     }
     charts.extend(recovery_outcomes(run));
-    if let Some(marks) = &run.balance {
+    if let Some(marks) = run.balance.as_ref().filter(|m| !m.points.is_empty()) {
+        // A search at each sweep point: the values found against the swept values.
+        charts.extend(answers::answers(run, names, marks));
+    } else if let Some(marks) = &run.balance {
         // A search's probes are points, not a curve: its own chart instead of the win rates.
         charts.extend(balance(run, names, marks));
     } else if duel && !axes.is_empty() {

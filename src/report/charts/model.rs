@@ -28,6 +28,26 @@ pub(super) struct Series {
     pub(super) points_only: bool,
 }
 
+/// What a `[balance]` search found at one sweep point, as its chart draws it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Answered {
+    /// The value with its interval (value, lo, hi).
+    At(f64, f64, f64),
+    /// Not reachable in the range: the crossing lies above its upper end.
+    Above,
+    /// Not reachable in the range: the crossing lies below its lower end.
+    Below,
+    /// Not reachable in the range, and the rate is the same at both ends.
+    Unknown,
+}
+
+/// One line of an answers chart: its label and the answer at each x.
+#[derive(Debug, Clone)]
+pub(super) struct AnswerSeries {
+    pub(super) label: String,
+    pub(super) points: Vec<(f64, Answered)>,
+}
+
 /// What one chart shows, independent of the backend.
 #[derive(Debug, Clone)]
 pub(super) enum Plot {
@@ -62,6 +82,23 @@ pub(super) enum Plot {
     /// Small multiples: line charts side by side, two to a row, each with its title (a swept
     /// value that all its curves share).
     Panels { panels: Vec<(String, Plot)> },
+    /// The value a `[balance]` found at each sweep point against the first swept value, a line
+    /// per value of the others, each value's interval a whisker.
+    Answers {
+        /// What the lines' labels are.
+        legend_title: String,
+        x_label: String,
+        y_label: String,
+        /// The names of the x positions 0, 1, ... when the first swept value is not a number;
+        /// empty when it is (its values are the positions).
+        categories: Vec<String>,
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        /// The range searched: its ends are drawn, and a point out of reach sits on one.
+        range: (f64, f64),
+        series: Vec<AnswerSeries>,
+        integer_x: bool,
+    },
     Heatmap {
         x_label: String,
         y_label: String,

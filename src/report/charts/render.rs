@@ -2,6 +2,7 @@
 //! the SVG backend (with the title and caption as the document's own, and hover regions) and
 //! on the bitmap written as PNG.
 
+use super::answers::draw_answers;
 use super::bars::{draw_bars, draw_forest, draw_stacked};
 use super::heatmap::{CellTable, cell_table, draw_heatmap};
 use super::lines::draw_lines;
@@ -168,6 +169,29 @@ fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> 
             y_label,
             *x_range,
             *y_range,
+            series,
+            *integer_x,
+        )
+        .map(|()| Vec::new()),
+        Plot::Answers {
+            legend_title,
+            x_label,
+            y_label,
+            categories,
+            x_range,
+            y_range,
+            range,
+            series,
+            integer_x,
+        } => draw_answers(
+            body,
+            legend_title,
+            x_label,
+            y_label,
+            categories,
+            *x_range,
+            *y_range,
+            *range,
             series,
             *integer_x,
         )
