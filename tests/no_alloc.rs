@@ -2,6 +2,8 @@
 //! every shipped scenario of every ruleset in the registry (`scenarios/<id>/`), after their
 //! tallies were made, and must see no allocation at all.
 
+mod common;
+
 use duelsim::dice::FastDice;
 use duelsim::engine::trial_seed;
 use duelsim::log::NoLog;
@@ -80,18 +82,9 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
     );
 
     // Every ruleset of the registry, with every shipped scenario of its folder.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     for entry in &registry::RULESETS {
         let mut checked = 0;
-        for file in std::fs::read_dir(root.join(entry.id))
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-        {
-            let path = file.path();
-            if path.extension().is_none_or(|e| e != "toml") {
-                continue;
-            }
+        for path in common::shipped_scenarios(entry.id) {
             let scenario = match registry::load(&path) {
                 Ok(s) => s,
                 Err(e) => panic!("{e}"),

@@ -3,6 +3,8 @@
 //! scenario and in three against three; and the shipped +1 steps stay in step on common dice,
 //! at least 90% of the gains the keyed streams were built to reach (issue 37).
 
+mod common;
+
 use duelsim::dice::{FastDice, StreamCheck};
 use duelsim::engine::{Job, Shard, run_point, trial_seed};
 use duelsim::log::NoLog;
@@ -37,18 +39,9 @@ fn check_scenario(what: &str, scenario: &Scenario, trials: u64) {
 
 #[test]
 fn every_shipped_scenario_draws_each_streams_dice_once_a_trial() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios");
     let mut checked = 0;
     for entry in &registry::RULESETS {
-        for file in std::fs::read_dir(root.join(entry.id))
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-        {
-            let path = file.path();
-            if path.extension().is_none_or(|e| e != "toml") {
-                continue;
-            }
+        for path in common::shipped_scenarios(entry.id) {
             let scenario = registry::load(&path).unwrap_or_else(|e| panic!("{e}"));
             check_scenario(&path.display().to_string(), &scenario, 1000);
             checked += 1;

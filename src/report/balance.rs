@@ -140,23 +140,52 @@ pub fn write(
         goal: Answer::goal(balance, names),
         points: answers,
     };
-    let searched = Scenario {
+    let evaluations = Evaluations {
         points,
-        balance: None,
-        baseline: None,
-        ..scenario.clone()
-    };
-    let result = RunResult {
-        scenario: &searched,
         tallies,
-        threads: ran.threads,
-        duration: ran.duration,
-        notes: Vec::new(),
-        extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
-        balance: Some(marks),
+        csv,
     };
-    super::write_all(&result, dir)?;
+    evaluations.write(scenario, ran, Vec::new(), Some(marks), dir)?;
     Ok(words)
+}
+
+/// Every value a run evaluated, as the points of a sweep: the scenario's outputs are written
+/// for them, with `balance.csv`.
+struct Evaluations {
+    points: Vec<Point>,
+    tallies: Vec<Tally>,
+    csv: String,
+}
+
+impl Evaluations {
+    /// Writes the outputs of `scenario` as these evaluations, with `notes` and the chart's
+    /// `marks`.
+    fn write(
+        self,
+        scenario: &Scenario,
+        ran: Ran,
+        notes: Vec<String>,
+        marks: Option<super::BalanceMarks>,
+        dir: &Path,
+    ) -> Result<()> {
+        let searched = Scenario {
+            points: self.points,
+            balance: None,
+            baseline: None,
+            ..scenario.clone()
+        };
+        let result = RunResult {
+            scenario: &searched,
+            tallies: self.tallies,
+            threads: ran.threads,
+            duration: ran.duration,
+            notes,
+            extra_files: vec![("balance.csv".to_owned(), self.csv.into_bytes())],
+            balance: marks,
+        };
+        super::write_all(&result, dir)?;
+        Ok(())
+    }
 }
 
 /// A value found, as `balance.csv` writes it: an integer as one, else to six decimals at most.
@@ -255,21 +284,11 @@ fn write_one(
         });
         tallies.push(tally);
     }
-    let searched = Scenario {
+    let evaluations = Evaluations {
         points,
-        balance: None,
-        baseline: None,
-        ..scenario.clone()
-    };
-    let result = RunResult {
-        scenario: &searched,
         tallies,
-        threads: ran.threads,
-        duration: ran.duration,
-        notes: vec![words],
-        extra_files: vec![("balance.csv".to_owned(), csv.into_bytes())],
-        balance: marks,
+        csv,
     };
-    super::write_all(&result, dir)?;
-    Ok(result.notes.first().cloned().unwrap_or_default())
+    evaluations.write(scenario, ran, vec![words.clone()], marks, dir)?;
+    Ok(words)
 }

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)] // each test binary uses some of them
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -11,6 +12,21 @@ pub fn duelsim(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"))
+}
+
+/// The shipped scenario files of a ruleset (`scenarios/<id>/*.toml`), in name order.
+pub fn shipped_scenarios(ruleset: &str) -> Vec<PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios")
+        .join(ruleset);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .filter_map(Result::ok)
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Whether an error is one headline line, optionally followed by the three lines of the file
