@@ -191,10 +191,10 @@ const GAMMA: u64 = 0xa076_1d64_78bd_642f;
 
 /// The fast source: counter-based keyed streams, one source per trial (a source reused across
 /// trials would name the same streams again and roll the same dice: seed each trial's own,
-/// as `engine::trial_seed` does). A stream starts at the trial's seed plus SplitMix64's mix of
-/// its key, and its `k`th die is wyrand's output at that start plus `k` increments: naming a
-/// stream costs one mix, a die one 128-bit multiply (a short chain, which matters where the
-/// rules branch on the die at once). Each 64-bit output gives one die (or two, for
+/// as `engine::trial_seed` does). A stream starts at the trial's seed plus its key's fields
+/// spread by their own constants ([`Stream::start`]), and its `k`th die is wyrand's output at
+/// that start plus `k` increments: naming a stream costs a few independent multiplies, a die one
+/// 128-bit multiply (a short chain, which matters where the rules branch on the die at once). Each 64-bit output gives one die (or two, for
 /// [`Dice::pair`]) with Lemire's unbiased reduction.
 #[derive(Clone, Debug)]
 pub struct FastDice {
@@ -869,6 +869,57 @@ mod tests {
                 .map(|&c| (c as f64 - expected).powi(2) / expected)
                 .sum();
             assert!(chi2 < 510.0, "seed {seed}: chi-square {chi2}");
+        }
+    }
+
+    #[test]
+    fn no_two_streams_of_a_trial_run_into_each_other() {
+        // Two streams' states are a fixed distance apart, Δstart, the same in every trial: they
+        // would roll the same dice, shifted by m, if Δstart = m × GAMMA for a small m. Every
+        // difference of purposes, fighters and nth (below 64, 64 and 16) and of rounds (below
+        // 10,000, the round limit's most) is checked against a million draws either way, by
+        // meeting in the middle: Δstart / GAMMA (mod 2^64) must be farther than that from 0.
+        let inverse = {
+            // Newton's iteration for GAMMA's inverse modulo 2^64.
+            let mut x = GAMMA;
+            for _ in 0..6 {
+                x = x.wrapping_mul(2u64.wrapping_sub(GAMMA.wrapping_mul(x)));
+            }
+            x
+        };
+        assert_eq!(GAMMA.wrapping_mul(inverse), 1);
+        let start = |p: i64, f: i64, n: i64, r: i64| {
+            (p as u64)
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+                .wrapping_add((f as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
+                .wrapping_add((n as u64).wrapping_mul(0x1656_67b1_9e37_79f9))
+                .wrapping_add((r as u64).wrapping_mul(0xd6e8_feb8_6659_fd93))
+        };
+        // The constants are the ones Stream::start uses.
+        let s = Stream::new(5, 7, 9).nth(3);
+        assert_eq!(s.start(), start(5, 7, 3, 9));
+        let mut small: Vec<u64> = Vec::new();
+        for p in -63..=63 {
+            for f in -63..=63 {
+                for n in -15..=15 {
+                    small.push(start(p, f, n, 0).wrapping_mul(inverse));
+                }
+            }
+        }
+        small.sort_unstable();
+        let reach: u64 = 1 << 20;
+        for r in -9_999i64..=9_999 {
+            let b = start(0, 0, 0, r).wrapping_mul(inverse);
+            // a + b within ±reach of 0: a in [-b - reach, -b + reach] (mod 2^64).
+            let low = b.wrapping_neg().wrapping_sub(reach);
+            let from = small.partition_point(|&a| a < low);
+            let near = small[from..]
+                .iter()
+                .chain(&small[..from])
+                .take_while(|&&a| a.wrapping_sub(low) <= 2 * reach)
+                .count();
+            // Only the stream with itself (every difference 0) is that close.
+            assert_eq!(near, usize::from(r == 0), "round difference {r}");
         }
     }
 

@@ -77,6 +77,20 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         (a, b)
     }
 
+    // The streams go to the source: `trace --seed` rolls each purpose from its own stream, as
+    // a run does.
+    fn stream(&mut self, stream: crate::dice::Stream) {
+        self.inner.stream(stream);
+    }
+
+    fn purpose(&mut self, purpose: u32) {
+        self.inner.purpose(purpose);
+    }
+
+    fn switch(&mut self, purpose: u32, fighter: usize) {
+        self.inner.switch(purpose, fighter);
+    }
+
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }
