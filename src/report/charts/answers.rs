@@ -6,7 +6,9 @@
 
 use super::labels::{axis_title, value_phrase, value_words};
 use super::model::{AnswerSeries, Answered, Chart, MAX_SERIES, Plot, Series, WIDTH, spread};
-use super::style::{DrawResult, FONT, PALETTE, axis_number, err, legend_layout, marker};
+use super::style::{
+    DrawResult, FONT, PALETTE, axis_number, draw_legend_title, err, legend_layout, marker,
+};
 use crate::report::{BalanceMarks, RunResult};
 use crate::scenario::balance::Found;
 use plotters::coord::Shift;
@@ -344,20 +346,7 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
         }
     }
     // The legend under the plot, as a line chart's.
-    let title_rows = i32::from(!legend_title.is_empty());
-    if !legend_title.is_empty() {
-        legend
-            .draw(&Text::new(
-                legend_title.to_owned(),
-                (84, 18),
-                (FONT, 17)
-                    .into_font()
-                    .style(FontStyle::Bold)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))
-            .map_err(err)?;
-    }
+    let title_rows = draw_legend_title(&legend, legend_title)?;
     let column_px = (width as i32 - 84) / columns as i32;
     for (i, entry) in entries.iter().enumerate() {
         let (col, row) = ((i % columns) as i32, (i / columns) as i32);

@@ -3,7 +3,8 @@
 
 use super::model::Series;
 use super::style::{
-    DASHES, DrawResult, FONT, MARKERS_PER_SERIES, PALETTE, axis_number, err, legend_layout, marker,
+    DASHES, DrawResult, FONT, MARKERS_PER_SERIES, PALETTE, axis_number, draw_legend_title, err,
+    legend_layout, marker,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -63,20 +64,7 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    let title_rows = i32::from(!legend_title.is_empty());
-    if !legend_title.is_empty() {
-        legend
-            .draw(&Text::new(
-                legend_title.to_owned(),
-                (84, 18),
-                (FONT, 17)
-                    .into_font()
-                    .style(FontStyle::Bold)
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))
-            .map_err(err)?;
-    }
+    let title_rows = draw_legend_title(&legend, legend_title)?;
     let column_px = (width as i32 - 84) / columns as i32;
     let plotted = chart.plotting_area().clone();
     let pixels = plotted.strip_coord_spec();

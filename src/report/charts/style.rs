@@ -6,6 +6,7 @@ use super::model::Series;
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor;
 use std::sync::OnceLock;
 
 /// Colours that stay apart for colour-blind readers (Okabe and Ito), then black.
@@ -106,6 +107,31 @@ pub(super) fn marker<DB: DrawingBackend>(
         )),
     }
     .map_err(err)
+}
+
+/// Draws a legend's title (bold, at its top left) when it has one; returns the rows it takes.
+pub(super) fn draw_legend_title<DB: DrawingBackend>(
+    legend: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<i32> {
+    if title.is_empty() {
+        return Ok(0);
+    }
+    legend
+        .draw(&Text::new(
+            title.to_owned(),
+            (84, 18),
+            (FONT, 17)
+                .into_font()
+                .style(FontStyle::Bold)
+                .color(&BLACK)
+                .pos(text_anchor::Pos::new(
+                    text_anchor::HPos::Left,
+                    text_anchor::VPos::Center,
+                )),
+        ))
+        .map_err(err)?;
+    Ok(1)
 }
 
 /// The legend of a line chart laid out in columns under the plot: (columns, rows, height).
