@@ -13,6 +13,7 @@
 
 use super::body::Zone;
 use super::injury::{Aspect, BleedingTable, Injuries, ShockState};
+use super::outcome::{Choice, Chosen};
 use super::skill::{Defence, StarTable};
 use crate::stats::Side;
 
@@ -327,7 +328,30 @@ pub struct Melee {
     /// it) and blocking with its shield, found once by [`Melee::new`] from `fighters` and
     /// `rules`: every exchange reads them.
     heft: [FighterHeft; 2],
+    /// The TAs each fighter takes for each kind of victory ([`Choice`], in the order of
+    /// [`Choice::ALL`]) and each count of TAs up to [`CHOSEN_COUNTS`], found once by
+    /// [`Melee::new`] with [`Melee::choose_for`]: every exchange won reads them.
+    pub(super) tas: [[[Chosen; CHOSEN_COUNTS]; 4]; 2],
+    /// Each fighter's strike EML before aim, fatigue, prone and impairment (Melee ML, Heft,
+    /// Reach and Thrust) against what the other designates ([`Against`]), out of Close and in
+    /// Close, found once by [`Melee::new`]: every opposed test reads them.
+    strike_base: [[[i32; 2]; 3]; 2],
 }
+
+/// What a defender designates for the attacker's Reach Penalty or Thrust Bonus.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Against {
+    /// Nothing: the defender Ignores ("Neither Reach Penalty nor Thrust Bonus apply").
+    Nothing,
+    /// Its unarmed strike mode: no weapon in hand.
+    Unarmed,
+    /// Its readied weapon.
+    Weapon,
+}
+
+/// The counts of TAs whose choice [`Melee::new`] tabulates: every count the star table gives
+/// (at most four stars, so three TAs) and more.
+pub(super) const CHOSEN_COUNTS: usize = 8;
 
 /// A fighter's Heft penalties, as [`Melee::heft_penalty`] finds them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -346,11 +370,31 @@ impl Melee {
             names,
             rules,
             heft: [FighterHeft::default(); 2],
+            tas: [[[Chosen::default(); CHOSEN_COUNTS]; 4]; 2],
+            strike_base: [[[0; 2]; 3]; 2],
         };
         melee.heft = melee.fighters.map(|f| FighterHeft {
             weapon: melee.heft_penalty(&f, &f.weapon, false),
             shield: f.shield.map_or(0, |s| melee.heft_penalty(&f, &s, true)),
         });
+        for side in Side::BOTH {
+            let base = melee.fighters[side.index()].melee_ml - melee.weapon_heft(side);
+            for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
+                for close in [false, true] {
+                    let reach = melee.designated(side.other(), against).map_or(0, |o| {
+                        melee.reach_and_thrust(&melee.fighters[side.index()].weapon, o, close)
+                    });
+                    melee.strike_base[side.index()][against as usize][usize::from(close)] =
+                        base + reach;
+                }
+            }
+            for choice in Choice::ALL {
+                for count in 0..CHOSEN_COUNTS {
+                    melee.tas[side.index()][choice as usize][count] =
+                        melee.choose_for(side, choice, count as u32);
+                }
+            }
+        }
         melee
     }
 
@@ -399,40 +443,83 @@ impl Melee {
         against: Option<&Weapon>,
         close: bool,
     ) -> (i32, bool) {
+        let f = &self.fighters[side.index()];
+        let reach = against.map_or(0, |o| self.reach_and_thrust(&f.weapon, o, close));
+        self.strike_eml_from(side, states, f.melee_ml - self.weapon_heft(side) + reach)
+    }
+
+    /// [`Melee::strike_eml`] against what the other fighter designates, its Reach Penalty or
+    /// Thrust Bonus read from the table [`Melee::new`] fills.
+    #[inline]
+    pub(super) fn strike_eml_against(
+        &self,
+        side: Side,
+        states: &[State; 2],
+        against: Against,
+        close: bool,
+    ) -> (i32, bool) {
+        let base = self.strike_base[side.index()][against as usize][usize::from(close)];
+        let eml = self.strike_eml_from(side, states, base);
+        debug_assert_eq!(
+            eml,
+            self.strike_eml(side, states, self.designated(side.other(), against), close),
+            "fighters changed after Melee::new"
+        );
+        eml
+    }
+
+    /// What `side` designates for its foe's Reach Penalty or Thrust Bonus.
+    fn designated(&self, side: Side, against: Against) -> Option<&Weapon> {
+        let f = &self.fighters[side.index()];
+        match against {
+            Against::Nothing => None,
+            Against::Unarmed => Some(&f.unarmed),
+            Against::Weapon => Some(&f.weapon),
+        }
+    }
+
+    /// The Reach Penalty and Thrust Bonus of striking with `w` against `o`: the longer Reach
+    /// penalises the shorter (in Close, the longer), a thrust with the longer Reach (in Close,
+    /// the shorter) gains; 5 a point of difference.
+    fn reach_and_thrust(&self, w: &Weapon, o: &Weapon, close: bool) -> i32 {
+        let step = self.rules.reach_step;
+        let mut eml = 0;
+        let shorter = if close {
+            w.reach > o.reach
+        } else {
+            w.reach < o.reach
+        };
+        if shorter {
+            eml -= step * (w.reach - o.reach).abs();
+        }
+        let thrust_wins = if close {
+            w.reach < o.reach
+        } else {
+            w.reach > o.reach
+        };
+        if w.thrust && thrust_wins {
+            eml += step * (w.reach - o.reach).abs();
+        }
+        eml
+    }
+
+    /// A strike's EML from `base` (Melee ML, Heft, Reach and Thrust): aim, fatigue, prone and
+    /// impairment.
+    #[inline]
+    fn strike_eml_from(&self, side: Side, states: &[State; 2], base: i32) -> (i32, bool) {
         let state = &states[side.index()];
         let f = &self.fighters[side.index()];
-        let w = &f.weapon;
-        let mut eml = f.melee_ml;
+        let mut eml = base - f.fatigue;
         // "Striking a prone target while standing allows for any default ZN with no aim
         // penalty."
         let prone_target = states[side.other().index()].prone && !state.prone;
         if f.aim != 1 && !prone_target {
             eml -= self.rules.aim_penalty;
         }
-        eml -= self.weapon_heft(side) + f.fatigue;
         if state.prone {
             eml -= self.rules.prone_penalty;
         }
-        if let Some(o) = against {
-            let step = self.rules.reach_step;
-            let shorter = if close {
-                w.reach > o.reach
-            } else {
-                w.reach < o.reach
-            };
-            if shorter {
-                eml -= step * (w.reach - o.reach).abs();
-            }
-            let thrust_wins = if close {
-                w.reach < o.reach
-            } else {
-                w.reach > o.reach
-            };
-            if w.thrust && thrust_wins {
-                eml += step * (w.reach - o.reach).abs();
-            }
-        }
-        let arms = if w.two_handed {
+        let arms = if f.weapon.two_handed {
             Arms::Both
         } else {
             Arms::Weapon
@@ -471,7 +558,6 @@ impl Melee {
         side: Side,
         states: &[State; 2],
         defence: Defence,
-        attacker_weapon: &Weapon,
         close: bool,
     ) -> (i32, bool) {
         let state = &states[side.index()];
@@ -514,7 +600,7 @@ impl Melee {
                     };
                 (eml, prohibited)
             }
-            Defence::Counterstrike => self.strike_eml(side, states, Some(attacker_weapon), close),
+            Defence::Counterstrike => self.strike_eml_against(side, states, Against::Weapon, close),
             Defence::Ignore => return (0, false),
         };
         (eml - outnumbered, prohibited)

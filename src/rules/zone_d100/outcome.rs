@@ -6,7 +6,7 @@
 //! exchange.
 
 use super::injury::ShockState;
-use super::melee::{Advantage, Arms, Melee, State, StrikeReport};
+use super::melee::{Advantage, Against, Arms, Melee, State, StrikeReport};
 use super::skill::{Defence, Mishap, Stars, SuccessLevel, Test};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -45,11 +45,11 @@ impl Melee {
         // Otherwise the defender designates its readied weapon, or with none in hand ("An
         // unarmed defender may designate punch, bite, or claw") its unarmed strike mode.
         let against = match defence {
-            Defence::Ignore => None,
-            _ if unarmed => Some(&d.unarmed),
-            _ => Some(&d.weapon),
+            Defence::Ignore => Against::Nothing,
+            _ if unarmed => Against::Unarmed,
+            _ => Against::Weapon,
         };
-        let (a_eml, a_prohibited) = self.strike_eml(attacker, states, against, close);
+        let (a_eml, a_prohibited) = self.strike_eml_against(attacker, states, against, close);
         let a_arms = if a.weapon.two_handed {
             Arms::Both
         } else {
@@ -82,7 +82,7 @@ impl Melee {
         let d_test = if defence == Defence::Ignore {
             None
         } else {
-            let (eml, prohibited) = self.defence_eml(defender, states, defence, &a.weapon, close);
+            let (eml, prohibited) = self.defence_eml(defender, states, defence, close);
             let mut t = if prohibited {
                 // A defence with a Grievously injured zone is an automatic CF.
                 let arms = match defence {
@@ -257,37 +257,67 @@ impl Melee {
             Stars::Attacker(n) => Victory::Strike {
                 striker: attacker,
                 counter: false,
-                tas: self.choose(
+                tas: self.chosen(
                     attacker,
+                    if defence == Defence::Ignore {
+                        Choice::StrikeUnopposed
+                    } else {
+                        Choice::Strike
+                    },
                     n - 1,
-                    &[
-                        Advantage::Action,
-                        Advantage::Impact,
-                        Advantage::Precision,
-                        Advantage::Setup,
-                    ],
-                    defence == Defence::Ignore,
                 ),
             },
             Stars::Defender(n) if defence == Defence::Counterstrike => Victory::Strike {
                 striker: defender,
                 counter: true,
-                tas: self.choose(
-                    defender,
-                    n - 1,
-                    &[Advantage::Impact, Advantage::Precision],
-                    false,
-                ),
+                tas: self.chosen(defender, Choice::Counterstrike, n - 1),
             },
             Stars::Defender(n) => Victory::Defended {
-                tas: self.choose(
-                    defender,
-                    n - 1,
-                    &[Advantage::Action, Advantage::Setup],
-                    false,
-                ),
+                tas: self.chosen(defender, Choice::Defended, n - 1),
             },
             Stars::NoStrike => Victory::NoStrike,
+        }
+    }
+
+    /// The TAs `side` takes for `count` TAs of a victory of this kind: [`Melee::choose`] with
+    /// the kind's allowed TAs, read from the table [`Melee::new`] fills with it (every count a
+    /// star table gives; a larger one is chosen here).
+    #[inline]
+    pub(super) fn chosen(&self, side: Side, choice: Choice, count: u32) -> Chosen {
+        let Some(&tas) = self.tas[side.index()][choice as usize].get(count as usize) else {
+            return self.choose_for(side, choice, count);
+        };
+        debug_assert_eq!(
+            tas,
+            self.choose_for(side, choice, count),
+            "fighters changed after Melee::new"
+        );
+        tas
+    }
+
+    /// [`Melee::choose`] with the TAs a victory of this kind allows.
+    pub(super) fn choose_for(&self, side: Side, choice: Choice, count: u32) -> Chosen {
+        match choice {
+            Choice::Strike | Choice::StrikeUnopposed => self.choose(
+                side,
+                count,
+                &[
+                    Advantage::Action,
+                    Advantage::Impact,
+                    Advantage::Precision,
+                    Advantage::Setup,
+                ],
+                choice == Choice::StrikeUnopposed,
+            ),
+            Choice::Counterstrike => self.choose(
+                side,
+                count,
+                &[Advantage::Impact, Advantage::Precision],
+                false,
+            ),
+            Choice::Defended => {
+                self.choose(side, count, &[Advantage::Action, Advantage::Setup], false)
+            }
         }
     }
 
@@ -395,6 +425,29 @@ pub enum Victory {
     },
     /// Both failed: no strike.
     NoStrike,
+}
+
+/// The kinds of victory whose TAs a fighter chooses ([`Melee::choose_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The attacker's strike against a defence: Action, Impact, Precision or Setup.
+    Strike,
+    /// The attacker's strike against Ignore: Impact or Precision.
+    StrikeUnopposed,
+    /// The defender's Counterstrike: Impact or Precision.
+    Counterstrike,
+    /// A Block or Dodge that won: Action or Setup.
+    Defended,
+}
+
+impl Choice {
+    /// Every kind, in the order of the table [`Melee::new`] fills.
+    pub const ALL: [Choice; 4] = [
+        Choice::Strike,
+        Choice::StrikeUnopposed,
+        Choice::Counterstrike,
+        Choice::Defended,
+    ];
 }
 
 /// The opposed test of an exchange ([`Melee::contest`]).
