@@ -283,7 +283,7 @@ impl Melee {
             x.impairs = true;
             if x.severity() == Severity::Minor {
                 let slot = zone_slot(x);
-                state.by_zone[slot].minor += 1;
+                state.minor_impairs(slot);
             }
         }
         if state.shock == ShockState::Killed {
