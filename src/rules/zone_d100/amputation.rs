@@ -45,7 +45,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 let mut w = wound(edge_il, hr, row, edge, grim, self.cauterised[i], site);
                 w.lasting = true;
                 w.born = self.day;
-                w.minor_day = (edge_il <= 1).then_some(self.day);
+                w.minor_day = if edge_il <= 1 { self.day } else { u32::MAX };
                 Ok(w)
             }
             _ => Ok(Healing::default()),

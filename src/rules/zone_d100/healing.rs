@@ -104,7 +104,7 @@ pub struct Outcome {
 }
 
 /// A treated injury on the healing clock.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Healing {
     pub(super) il: i32,
     pub(super) hr: i32,
@@ -117,10 +117,32 @@ pub(super) struct Healing {
     /// The day the injury was incurred (the fight, or an amputation): its Healing Roll clock
     /// and its days to Minor start there.
     pub(super) born: u32,
-    pub(super) minor_day: Option<u32>,
+    /// The day the injury healed to Minor (IL1 or less): `u32::MAX` until then, so the first
+    /// such day is the least of the days it was Minor on.
+    pub(super) minor_day: u32,
     pub(super) zone: usize,
     pub(super) location_shock: i32,
     pub(super) live: bool,
+}
+
+impl Default for Healing {
+    /// No wound: healed, not yet Minor on any day.
+    fn default() -> Self {
+        Healing {
+            il: 0,
+            hr: 0,
+            infection_chance: false,
+            lasting: false,
+            grim: false,
+            cauterised: false,
+            next_roll: 0,
+            born: 0,
+            minor_day: u32::MAX,
+            zone: 0,
+            location_shock: 0,
+            live: false,
+        }
+    }
 }
 
 impl Healing {

@@ -184,7 +184,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         }
         // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
         for w in wounds.iter().filter(|w| w.lasting) {
-            let days = w.minor_day.unwrap_or(self.day).saturating_sub(w.born);
+            let days = w.minor_day.min(self.day).saturating_sub(w.born);
             let permanent = (5 * (days as i32 / 20)).min(25);
             self.out.permanent[w.zone] = self.out.permanent[w.zone].max(permanent);
         }
@@ -197,7 +197,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     fn healing_rolls(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
         let day = self.day;
         for (i, w) in wounds.iter_mut().enumerate() {
-            if !w.live || w.next_roll != day {
+            if !w.live | (w.next_roll != day) {
                 continue;
             }
             let eml = self.patient.healing_base * w.hr;
@@ -220,15 +220,15 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     w.il.max(0)
                 )
             });
-            if w.il <= 1 && w.minor_day.is_none() {
-                w.minor_day = Some(day);
-            }
-            if w.il <= 0 {
-                w.live = false;
-            } else {
+            // Selects, not branches: whether a roll healed the wound is the dice's.
+            w.minor_day = w.minor_day.min(if w.il <= 1 { day } else { u32::MAX });
+            w.live = w.il > 0;
+            // A healed wound's next roll is never read: with the fixed period it is set anyway,
+            // so only a random period (its d3 rolled while the wound heals) waits on the roll.
+            if w.live | !self.care.random_period {
                 w.next_roll = day + self.period();
             }
-            if t.level == SuccessLevel::CriticalFailure && w.infection_chance {
+            if (t.level == SuccessLevel::CriticalFailure) & w.infection_chance {
                 self.out.infected = true;
                 self.log
                     .say(|| format!("day {day}: the injury is infected"));

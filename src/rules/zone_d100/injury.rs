@@ -212,13 +212,15 @@ impl Injuries {
     /// by one; a G5 stays 5 but counts Injury Shock 6. Returns the index raised.
     pub fn compound<D: Dice>(&mut self, new: usize, dice: &mut D) -> Option<usize> {
         let n = *self.get(new)?;
-        let same = |x: &Injury| x.location == n.location && x.side == n.side && x.class == n.class;
+        // Non-short-circuit `&`: the three comparisons are data, not three branches on it.
+        let same =
+            |x: &Injury| (x.location == n.location) & (x.side == n.side) & (x.class == n.class);
         // One pass: the others of its class at its location, and the total IL of them all.
         let mut others = 0;
         let mut total = 0u32;
         for x in self.iter() {
             let counted = same(x);
-            others += u32::from(counted && x.order != n.order);
+            others += u32::from(counted & (x.order != n.order));
             total += u32::from(x.il) * u32::from(counted);
         }
         if others == 0 {
@@ -243,7 +245,7 @@ impl Injuries {
 /// A glancing blow (step 3.2): an Edge or Point strike of effective impact 1 to 4 against
 /// rigid armour inflicts no M1, but Injury Shock 1 and +10 to the Shock roll.
 pub fn glancing(aspect: Aspect, effective: i32, rigid: bool) -> bool {
-    rigid && matches!(aspect, Aspect::Edge | Aspect::Point) && (1..=4).contains(&effective)
+    rigid & matches!(aspect, Aspect::Edge | Aspect::Point) & (1..=4).contains(&effective)
 }
 
 /// The BLEEDING table: for each circle shade (white, grey, black), which aspects make a

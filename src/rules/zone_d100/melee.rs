@@ -523,11 +523,7 @@ impl Melee {
         if state.prone {
             eml -= self.rules.prone_penalty;
         }
-        let arms = if f.weapon.two_handed {
-            Arms::Both
-        } else {
-            Arms::Weapon
-        };
+        let arms = [Arms::Weapon, Arms::Both][usize::from(f.weapon.two_handed)];
         let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
         (eml - impairment, prohibited)
     }
@@ -535,7 +531,7 @@ impl Melee {
     /// A Block by `side` is made with its shield: it has one, whole.
     #[inline]
     pub(super) fn blocks_with_shield(&self, side: Side, state: &State) -> bool {
-        self.fighters[side.index()].shield.is_some() && !state.shield_broken
+        self.fighters[side.index()].shield.is_some() & !state.shield_broken
     }
 
     /// The arms a Block uses: the shield arm for a shield ("ARM IMPAIRED TESTS (RIGHT OR

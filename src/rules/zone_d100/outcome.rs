@@ -75,7 +75,7 @@ impl Melee {
             a_test.level = a_test.level.lowered();
         }
         let d_state = &states[defender.index()];
-        if d_state.shock == ShockState::Unconscious || d_state.dead {
+        if (d_state.shock == ShockState::Unconscious) | d_state.dead {
             // Helpless: a CS Ignore result.
             a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
         }

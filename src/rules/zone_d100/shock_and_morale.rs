@@ -21,11 +21,11 @@ impl Melee {
     ) {
         let f = &self.fighters[side.index()];
         let s = &mut states[side.index()];
-        if s.dead || s.routed {
+        if s.dead | s.routed {
             return;
         }
         // "at the end of the target's next turn": not the turn in which the state came.
-        let due = s.reroll_due && s.shock_turn < s.turn;
+        let due = s.reroll_due & (s.shock_turn < s.turn);
         match s.shock {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
@@ -81,7 +81,7 @@ impl Melee {
             }
             _ => {}
         }
-        if self.rules.morale && s.morale_due && s.shock == ShockState::None {
+        if self.rules.morale & s.morale_due & (s.shock == ShockState::None) {
             s.morale_due = false;
             let t = Test::roll(
                 dice,

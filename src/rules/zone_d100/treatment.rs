@@ -261,7 +261,7 @@ pub(super) fn wound(
         cauterised,
         next_roll: 0,
         born: 0,
-        minor_day: (il <= 1).then_some(0),
+        minor_day: if il <= 1 { 0 } else { u32::MAX },
         zone: site.0,
         location_shock: site.1,
         live: true,
