@@ -16,12 +16,6 @@ const LEFT_ARM: usize = 2;
 const RIGHT_ARM: usize = 3;
 const LEGS: usize = 4;
 
-/// The bits of an index of [`State::by_use`]: the left arm, the right arm, the legs used (the
-/// head and torso always are).
-const LEFT_ARM_USED: usize = 1;
-const RIGHT_ARM_USED: usize = 2;
-const LEGS_USED: usize = 4;
-
 /// The slot of [`State::by_zone`] an injury counts in.
 pub(super) fn zone_slot(injury: &Injury) -> usize {
     match (zone_of_location(injury.location), injury.side) {
@@ -41,38 +35,6 @@ impl State {
             by_zone[zone_slot(injury)].count(injury);
         }
         self.by_zone = by_zone;
-        self.sum_uses();
-    }
-
-    /// Recomputes [`State::by_use`] from [`State::by_zone`].
-    fn sum_uses(&mut self) {
-        for (uses, sum) in self.by_use.iter_mut().enumerate() {
-            let mut total = self.by_zone[HEAD];
-            for (bit, zone) in [
-                (LEFT_ARM_USED, LEFT_ARM),
-                (RIGHT_ARM_USED, RIGHT_ARM),
-                (LEGS_USED, LEGS),
-            ] {
-                if uses & bit != 0 {
-                    let z = self.by_zone[zone];
-                    total.minor += z.minor;
-                    total.serious += z.serious;
-                    total.grievous |= z.grievous;
-                }
-            }
-            let torso = self.by_zone[TORSO];
-            total.minor += torso.minor;
-            total.serious += torso.serious;
-            total.grievous |= torso.grievous;
-            *sum = total;
-        }
-    }
-
-    /// A Minor injury in zone `slot` of [`State::by_zone`] impairs from now on (its Shock roll
-    /// failed).
-    pub(super) fn minor_impairs(&mut self, slot: usize) {
-        self.by_zone[slot].minor += 1;
-        self.sum_uses();
     }
 
     /// Adds injury `index` to [`State::by_zone`]: the same as [`State::summarise`] after an
@@ -80,7 +42,6 @@ impl State {
     pub fn count_injury(&mut self, index: usize) {
         if let Some(injury) = self.injuries.get(index) {
             self.by_zone[zone_slot(injury)].count(injury);
-            self.sum_uses();
         }
     }
 }
@@ -112,25 +73,6 @@ impl Melee {
     /// The impairment of a test that uses the head, torso, these arms and (if `legs`) the legs,
     /// and whether a Grievous injury prohibits it.
     pub fn impairment_of(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
-        let (weapon_arm, other_arm) = if self.fighters[side.index()].right_handed {
-            (RIGHT_ARM_USED, LEFT_ARM_USED)
-        } else {
-            (LEFT_ARM_USED, RIGHT_ARM_USED)
-        };
-        let uses = if arms.weapon_arm() { weapon_arm } else { 0 }
-            | if arms.other_arm() { other_arm } else { 0 }
-            | if legs { LEGS_USED } else { 0 };
-        let sum = state.by_use[uses];
-        let found = (
-            sum.minor * self.rules.minor_impairment + sum.serious * self.rules.serious_impairment,
-            sum.grievous,
-        );
-        debug_assert_eq!(found, self.impairment_by_zone(side, state, arms, legs));
-        found
-    }
-
-    /// [`Melee::impairment_of`] summed over the zones of [`State::by_zone`] the test uses.
-    fn impairment_by_zone(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
         let f = &self.fighters[side.index()];
         let (weapon_arm, other_arm) = if f.right_handed {
             (RIGHT_ARM, LEFT_ARM)

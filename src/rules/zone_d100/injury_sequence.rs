@@ -283,7 +283,7 @@ impl Melee {
             x.impairs = true;
             if x.severity() == Severity::Minor {
                 let slot = zone_slot(x);
-                state.minor_impairs(slot);
+                state.by_zone[slot].minor += 1;
             }
         }
         if state.shock == ShockState::Killed {

@@ -162,10 +162,6 @@ pub struct State {
     /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
     /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
     pub by_zone: [ZoneInjuries; 5],
-    /// The injuries of the zones a test uses, summed from [`State::by_zone`] for each choice of
-    /// arms and legs (the index's bits: left arm, right arm, legs; the head and torso always),
-    /// kept in step with it so a test's impairment is one read.
-    pub by_use: [ZoneInjuries; 8],
     /// Location Shock and Injury Level of the injury whose Shock roll last raised the shock
     /// state (a coma's HR).
     pub last_shock: (u8, u8),
