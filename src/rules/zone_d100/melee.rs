@@ -731,6 +731,67 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn the_strike_eml_read_from_the_table_is_the_one_the_rules_find() {
+        // Melee::new keeps each fighter's Melee ML, Heft, Reach Penalty and Thrust Bonus against
+        // what the other designates; the aim, prone, fatigue and impairment go on top at each
+        // test. Against every designation, in and out of Close, prone or not, aimed or not,
+        // impaired or not: the same EML as the rules' own function.
+        let spear = Weapon {
+            reach: 7,
+            thrust: true,
+            aspect: Aspect::Point,
+            heft: 14,
+            two_handed: true,
+            ..BROADSWORD
+        };
+        let dagger = Weapon {
+            reach: 1,
+            thrust: true,
+            ..BROADSWORD
+        };
+        let mut checked = 0;
+        for (a_weapon, b_weapon) in [(BROADSWORD, spear), (dagger, spear), (spear, dagger)] {
+            for aim in [1, 4] {
+                let mut a = fighter(Defence::Counterstrike);
+                a.weapon = a_weapon;
+                a.aim = aim;
+                a.fatigue = 5;
+                let mut b = fighter(Defence::Block);
+                b.weapon = b_weapon;
+                b.off_hand = true;
+                let m = melee(a, b);
+                for prone in [[false, false], [true, false], [false, true], [true, true]] {
+                    let mut states = [State::default(); 2];
+                    states[0].prone = prone[0];
+                    states[1].prone = prone[1];
+                    states[1]
+                        .injuries
+                        .add(crate::rules::zone_d100::injury::Injury::new(
+                            Location::Forearm,
+                            Aspect::Edge,
+                            3,
+                        ));
+                    states[1].summarise();
+                    for side in Side::BOTH {
+                        for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
+                            for close in [false, true] {
+                                let designated = m.designated(side.other(), against);
+                                assert_eq!(
+                                    m.strike_eml_against(side, &states, against, close),
+                                    m.strike_eml(side, &states, designated, close),
+                                    "{side:?} against {against:?}, close {close}, prone {prone:?}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 3 * 2 * 4 * 2 * 3 * 2);
+    }
+
+    #[test]
     fn heft_two_handed_off_hand_and_shields() {
         let m = melee(fighter(Defence::Block), fighter(Defence::Block));
         let f = Fighter {
