@@ -13,7 +13,6 @@
 
 use super::body::Zone;
 use super::injury::{Aspect, BleedingTable, Injuries, ShockState};
-use super::outcome::{Choice, Chosen};
 use super::skill::{Defence, StarTable};
 use crate::stats::Side;
 
@@ -336,6 +335,42 @@ pub struct Melee {
     /// Reach and Thrust) against what the other designates ([`Against`]), out of Close and in
     /// Close, found once by [`Melee::new`]: every opposed test reads them.
     strike_base: [[[i32; 2]; 3]; 2],
+}
+
+/// The TAs a victory buys.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Chosen {
+    /// Bonus actions.
+    pub action: u32,
+    /// Impact TAs.
+    pub impact: u32,
+    /// Precision TAs.
+    pub precision: u32,
+    /// Setup TAs.
+    pub setup: u32,
+}
+
+/// The kinds of victory whose TAs a fighter chooses ([`Melee::choose_for`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The attacker's strike against a defence: Action, Impact, Precision or Setup.
+    Strike,
+    /// The attacker's strike against Ignore: Impact or Precision.
+    StrikeUnopposed,
+    /// The defender's Counterstrike: Impact or Precision.
+    Counterstrike,
+    /// A Block or Dodge that won: Action or Setup.
+    Defended,
+}
+
+impl Choice {
+    /// Every kind, in the order of the table [`Melee::new`] fills.
+    pub const ALL: [Choice; 4] = [
+        Choice::Strike,
+        Choice::StrikeUnopposed,
+        Choice::Counterstrike,
+        Choice::Defended,
+    ];
 }
 
 /// What a defender designates for the attacker's Reach Penalty or Thrust Bonus.

@@ -7,6 +7,7 @@
 
 use super::injury::ShockState;
 use super::melee::{Advantage, Against, Arms, Melee, State, StrikeReport};
+pub use super::melee::{Choice, Chosen};
 use super::skill::{Defence, Mishap, Stars, SuccessLevel, Test};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -427,29 +428,6 @@ pub enum Victory {
     NoStrike,
 }
 
-/// The kinds of victory whose TAs a fighter chooses ([`Melee::choose_for`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Choice {
-    /// The attacker's strike against a defence: Action, Impact, Precision or Setup.
-    Strike,
-    /// The attacker's strike against Ignore: Impact or Precision.
-    StrikeUnopposed,
-    /// The defender's Counterstrike: Impact or Precision.
-    Counterstrike,
-    /// A Block or Dodge that won: Action or Setup.
-    Defended,
-}
-
-impl Choice {
-    /// Every kind, in the order of the table [`Melee::new`] fills.
-    pub const ALL: [Choice; 4] = [
-        Choice::Strike,
-        Choice::StrikeUnopposed,
-        Choice::Counterstrike,
-        Choice::Defended,
-    ];
-}
-
 /// The opposed test of an exchange ([`Melee::contest`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Contest {
@@ -461,19 +439,6 @@ pub struct Contest {
     pub defender: Option<Test>,
     /// Who won, by how many stars.
     pub stars: Stars,
-}
-
-/// The TAs a victory buys.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Chosen {
-    /// Bonus actions.
-    pub action: u32,
-    /// Impact TAs.
-    pub impact: u32,
-    /// Precision TAs.
-    pub precision: u32,
-    /// Setup TAs.
-    pub setup: u32,
 }
 
 #[cfg(test)]
