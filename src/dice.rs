@@ -769,6 +769,15 @@ mod tests {
         }
     }
 
+    /// Pearson's chi-square of `counts` against the same count in every cell.
+    fn chi_square_uniform(counts: &[u64]) -> f64 {
+        let expected = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
     #[test]
     fn fast_d20_is_uniform_within_chi_square_bound() {
         // 20 faces, 19 degrees of freedom: the 0.9999 quantile of chi-square(19) is about 49.5.
@@ -778,11 +787,7 @@ mod tests {
         for _ in 0..n {
             counts[dice.d(20, "test") as usize] += 1;
         }
-        let expected = f64::from(n) / 20.0;
-        let chi2: f64 = counts[1..]
-            .iter()
-            .map(|&c| (c as f64 - expected).powi(2) / expected)
-            .sum();
+        let chi2 = chi_square_uniform(&counts[1..]);
         assert!(chi2 < 49.5, "chi-square {chi2}");
     }
 
@@ -797,11 +802,7 @@ mod tests {
             assert!((1..=20).contains(&b) && (1..=20).contains(&w));
             counts[((b - 1) * 20 + (w - 1)) as usize] += 1;
         }
-        let expected = f64::from(n) / 400.0;
-        let chi2: f64 = counts
-            .iter()
-            .map(|&c| (c as f64 - expected).powi(2) / expected)
-            .sum();
+        let chi2 = chi_square_uniform(&counts);
         assert!(chi2 < 510.0, "chi-square {chi2}");
     }
 
@@ -863,11 +864,7 @@ mod tests {
                 let y = dice.d(20, "y");
                 counts[((x - 1) * 20 + (y - 1)) as usize] += 1;
             }
-            let expected = f64::from(n) / 400.0;
-            let chi2: f64 = counts
-                .iter()
-                .map(|&c| (c as f64 - expected).powi(2) / expected)
-                .sum();
+            let chi2 = chi_square_uniform(&counts);
             assert!(chi2 < 510.0, "seed {seed}: chi-square {chi2}");
         }
     }
