@@ -330,7 +330,7 @@ pub struct Melee {
     /// The TAs each fighter takes for each kind of victory ([`Choice`], in the order of
     /// [`Choice::ALL`]) and each count of TAs up to [`CHOSEN_COUNTS`], found once by
     /// [`Melee::new`] with [`Melee::choose_for`]: every exchange won reads them.
-    pub(super) tas: [[[Chosen; CHOSEN_COUNTS]; 4]; 2],
+    pub(super) tas: [[[Chosen; CHOSEN_COUNTS]; 3]; 2],
     /// Each fighter's strike EML before aim, fatigue, prone and impairment (Melee ML, Heft,
     /// Reach and Thrust) against what the other designates ([`Against`]), out of Close and in
     /// Close, found once by [`Melee::new`]: every opposed test reads them.
@@ -350,27 +350,21 @@ pub struct Chosen {
     pub setup: u32,
 }
 
-/// The kinds of victory whose TAs a fighter chooses ([`Melee::choose_for`]).
+/// The TAs a victory lets a fighter choose from ([`Melee::choose_for`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Choice {
     /// The attacker's strike against a defence: Action, Impact, Precision or Setup.
     Strike,
-    /// The attacker's strike against Ignore: Impact or Precision.
-    StrikeUnopposed,
-    /// The defender's Counterstrike: Impact or Precision.
-    Counterstrike,
+    /// A blow that allows only Impact or Precision: the attacker's strike against Ignore, the
+    /// defender's Counterstrike, a missile's strike.
+    ImpactOrPrecision,
     /// A Block or Dodge that won: Action or Setup.
     Defended,
 }
 
 impl Choice {
     /// Every kind, in the order of the table [`Melee::new`] fills.
-    pub const ALL: [Choice; 4] = [
-        Choice::Strike,
-        Choice::StrikeUnopposed,
-        Choice::Counterstrike,
-        Choice::Defended,
-    ];
+    pub const ALL: [Choice; 3] = [Choice::Strike, Choice::ImpactOrPrecision, Choice::Defended];
 }
 
 /// What a defender designates for the attacker's Reach Penalty or Thrust Bonus.
@@ -405,7 +399,7 @@ impl Melee {
             names,
             rules,
             heft: [FighterHeft::default(); 2],
-            tas: [[[Chosen::default(); CHOSEN_COUNTS]; 4]; 2],
+            tas: [[[Chosen::default(); CHOSEN_COUNTS]; 3]; 2],
             strike_base: [[[0; 2]; 3]; 2],
         };
         melee.heft = melee.fighters.map(|f| FighterHeft {

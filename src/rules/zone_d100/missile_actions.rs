@@ -174,12 +174,7 @@ impl ZoneD100 {
                 bonus_impact,
                 ..
             } => {
-                let mut tas = m.choose(
-                    actor,
-                    stars - 1,
-                    &[melee::Advantage::Impact, melee::Advantage::Precision],
-                    false,
-                );
+                let mut tas = m.chosen(actor, melee::Choice::ImpactOrPrecision, stars - 1);
                 tas.precision += u32::from(precision);
                 let zone_die = match band.trajectory {
                     missile::Trajectory::Direct => band.zone_die,
@@ -319,6 +314,9 @@ pub(super) mod tests {
         };
         change(&mut bow, archer);
         archer.missile = Some((bow, ml));
+        // The melee model tabulates what it reads of its fighters: built again from them.
+        let m = &duel.melee;
+        duel.melee = melee::Melee::new(m.fighters, m.names.clone(), m.rules);
         duel
     }
 

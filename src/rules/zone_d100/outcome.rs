@@ -261,7 +261,7 @@ impl Melee {
                 tas: self.chosen(
                     attacker,
                     if defence == Defence::Ignore {
-                        Choice::StrikeUnopposed
+                        Choice::ImpactOrPrecision
                     } else {
                         Choice::Strike
                     },
@@ -271,7 +271,7 @@ impl Melee {
             Stars::Defender(n) if defence == Defence::Counterstrike => Victory::Strike {
                 striker: defender,
                 counter: true,
-                tas: self.chosen(defender, Choice::Counterstrike, n - 1),
+                tas: self.chosen(defender, Choice::ImpactOrPrecision, n - 1),
             },
             Stars::Defender(n) => Victory::Defended {
                 tas: self.chosen(defender, Choice::Defended, n - 1),
@@ -299,7 +299,7 @@ impl Melee {
     /// [`Melee::choose`] with the TAs a victory of this kind allows.
     pub(super) fn choose_for(&self, side: Side, choice: Choice, count: u32) -> Chosen {
         match choice {
-            Choice::Strike | Choice::StrikeUnopposed => self.choose(
+            Choice::Strike => self.choose(
                 side,
                 count,
                 &[
@@ -308,34 +308,23 @@ impl Melee {
                     Advantage::Precision,
                     Advantage::Setup,
                 ],
-                choice == Choice::StrikeUnopposed,
             ),
-            Choice::Counterstrike => self.choose(
-                side,
-                count,
-                &[Advantage::Impact, Advantage::Precision],
-                false,
-            ),
-            Choice::Defended => {
-                self.choose(side, count, &[Advantage::Action, Advantage::Setup], false)
+            Choice::ImpactOrPrecision => {
+                self.choose(side, count, &[Advantage::Impact, Advantage::Precision])
             }
+            Choice::Defended => self.choose(side, count, &[Advantage::Action, Advantage::Setup]),
         }
     }
 
-    /// The TAs to take: the fighter's preferences among those the result allows. Inlined, so
-    /// each caller's fixed list of allowed TAs folds into its tests.
-    #[inline]
-    pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage], ignore: bool) -> Chosen {
+    /// The TAs to take: the fighter's preferences among those the result allows ([`Melee::new`]
+    /// tabulates them for every kind of victory: [`Melee::chosen`] reads them).
+    pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage]) -> Chosen {
         let mut chosen = Chosen::default();
         let prefs = self.fighters[side.index()].advantages;
-        let allowed_here = |a: &Advantage| {
-            allowed.contains(a)
-                && (!ignore || matches!(a, Advantage::Impact | Advantage::Precision))
-        };
         // The allowed preferences in order, found once.
         let mut order = [Advantage::Action; 4];
         let mut allowed_count = 0;
-        for a in prefs.iter().filter(|a| allowed_here(a)) {
+        for a in prefs.iter().filter(|a| allowed.contains(a)) {
             order[allowed_count] = *a;
             allowed_count += 1;
         }
