@@ -8,6 +8,7 @@
 //! d20s instead (the cost of one die, as `dice/d20` benches it).
 
 use duelsim::dice::{Dice, FastDice};
+use duelsim::engine::trial_seed;
 use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
 use duelsim::rules::registry;
@@ -59,7 +60,11 @@ fn main() -> ExitCode {
     };
     duelsim::with_model!(&point.model, m => {
         let mut tally = Tally::new(m.shape());
-        for _ in 0..trials {
+        // Each trial its own dice, as a run and the bench roll them: one source reused across
+        // trials would name the same streams again and roll the same trial over and over, which
+        // a branch predictor (real or simulated) learns.
+        for trial in 0..trials {
+            let mut dice = FastDice::seed_from_u64(trial_seed(2, trial));
             m.trial(&mut dice, &mut NoLog, black_box(&mut tally));
         }
         black_box(&tally);
