@@ -303,29 +303,19 @@ pub(super) fn record_attack(tally: &mut Tally, side: Side, attack: &Attack) {
     );
 }
 
-impl Ruleset for D6Pool {
-    fn shape(&self) -> TallyShape {
-        TallyShape {
-            round_limit: self.round_limit,
-            max_damage: 40,
-            horizon_days: self.healing.horizon_days.u32(),
-            extras: EXTRAS,
-            sides: self.roster.sides.map(|n| n as u32),
-        }
-    }
-
-    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        if !self.pairs.is_empty() {
-            return self.fight(dice, log, tally);
-        }
-        let mut states = [
-            State::start(&self.fighters[0]),
-            State::start(&self.fighters[1]),
-        ];
+impl D6Pool {
+    /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each:
+    /// the winner (none on a draw) and the rounds fought.
+    #[inline(always)]
+    fn rounds<const FIRST: usize, D: Dice, L: Log>(
+        &self,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let first = if FIRST == 0 { Side::A } else { Side::B };
         let out_at = self.rules.out_at.i32();
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
-        let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
         let mut rounds = 0;
         'duel: for round in 1..=self.round_limit {
@@ -345,7 +335,7 @@ impl Ruleset for D6Pool {
                     continue;
                 }
                 dice.stream(Stream::new(purpose::ATTACK, i, round));
-                let attack = self.attack(actor, &mut states, dice, log);
+                let attack = self.attack(actor, states, dice, log);
                 record_attack(tally, actor, &attack);
                 let foe = actor.other().index();
                 if states[foe].health <= out_at {
@@ -360,6 +350,38 @@ impl Ruleset for D6Pool {
                 }
             }
         }
+        (winner, rounds)
+    }
+}
+
+impl Ruleset for D6Pool {
+    fn shape(&self) -> TallyShape {
+        TallyShape {
+            round_limit: self.round_limit,
+            max_damage: 40,
+            horizon_days: self.healing.horizon_days.u32(),
+            extras: EXTRAS,
+            sides: self.roster.sides.map(|n| n as u32),
+        }
+    }
+
+    fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        if !self.pairs.is_empty() {
+            return self.fight(dice, log, tally);
+        }
+        let mut states = [
+            State::start(&self.fighters[0]),
+            State::start(&self.fighters[1]),
+        ];
+        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        let first = self.rules.first_strike.roll(dice);
+        log.say(|| format!("{} strikes first", self.names[first.index()]));
+        // The rounds, with the first to strike fixed at compile time: each fighter's state and
+        // dice stream are then read from fixed places, not by a side found at run time.
+        let (winner, rounds) = match first {
+            Side::A => self.rounds::<0, D, L>(&mut states, dice, log, tally),
+            Side::B => self.rounds::<1, D, L>(&mut states, dice, log, tally),
+        };
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
