@@ -111,6 +111,49 @@ impl ZoneD100 {
         dice.purpose(purpose::END_OF_TURN);
         m.end_of_turn(actor, states, dice, log);
     }
+
+    /// The duel's rounds from the start, the fighter of index `FIRST` acting first in each:
+    /// the winner (none when the round limit is reached) and the rounds fought.
+    #[inline(always)]
+    fn rounds<const FIRST: usize, D: Dice, L: Log>(
+        &self,
+        states: &mut [State; 2],
+        range: &mut Range,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let first = if FIRST == 0 { Side::A } else { Side::B };
+        let mut rounds = 0;
+        let mut winner = None;
+        let mut turn = 0;
+        'duel: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for actor in [first, first.other()] {
+                turn += 1;
+                states[0].turn = turn;
+                states[1].turn = turn;
+                states[0].round = round;
+                states[1].round = round;
+                if dice.exhausted() {
+                    break 'duel;
+                }
+                dice.stream(Stream::new(purpose::TURN, actor.index(), round));
+                self.act(actor, [Side::A, Side::B], states, range, dice, log, tally);
+                let out = [self.out(&states[0]), self.out(&states[1])];
+                if out[0] || out[1] {
+                    winner = match out {
+                        [false, true] => Some(Side::A),
+                        [true, false] => Some(Side::B),
+                        _ => None,
+                    };
+                    break 'duel;
+                }
+            }
+        }
+        (winner, rounds)
+    }
 }
 
 impl Ruleset for ZoneD100 {
@@ -145,42 +188,12 @@ impl Ruleset for ZoneD100 {
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: who acts first)") - 1) as usize & 1]
         };
         log.say(|| format!("{} acts first", self.names[first.index()]));
-        let mut rounds = 0;
-        let mut winner = None;
-        let mut turn = 0;
-        'duel: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for actor in [first, first.other()] {
-                turn += 1;
-                states[0].turn = turn;
-                states[1].turn = turn;
-                states[0].round = round;
-                states[1].round = round;
-                if dice.exhausted() {
-                    break 'duel;
-                }
-                dice.stream(Stream::new(purpose::TURN, actor.index(), round));
-                self.act(
-                    actor,
-                    [Side::A, Side::B],
-                    &mut states,
-                    &mut range,
-                    dice,
-                    log,
-                    tally,
-                );
-                let out = [self.out(&states[0]), self.out(&states[1])];
-                if out[0] || out[1] {
-                    winner = match out {
-                        [false, true] => Some(Side::A),
-                        [true, false] => Some(Side::B),
-                        _ => None,
-                    };
-                    break 'duel;
-                }
-            }
-        }
+        // The rounds, with the first to act fixed at compile time: each turn's fighter is then
+        // read from fixed places, not by a side found at run time.
+        let (mut winner, rounds) = match first {
+            Side::A => self.rounds::<0, D, L>(&mut states, &mut range, dice, log, tally),
+            Side::B => self.rounds::<1, D, L>(&mut states, &mut range, dice, log, tally),
+        };
         if winner.is_none() && !dice.exhausted() {
             // The round limit with one fighter down (INC, or helpless when the victor strikes
             // the helpless): the one standing has won.
