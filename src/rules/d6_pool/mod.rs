@@ -314,7 +314,7 @@ impl D6Pool {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let first = if FIRST == 0 { Side::A } else { Side::B };
+        let first = Side::BOTH[FIRST];
         let out_at = self.rules.out_at.i32();
         let mut winner = None;
         let mut rounds = 0;

@@ -233,7 +233,7 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let first = if FIRST == 0 { Side::A } else { Side::B };
+        let first = Side::BOTH[FIRST];
         let mut winner = None;
         let mut rounds = 0;
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:

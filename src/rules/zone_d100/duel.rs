@@ -123,7 +123,7 @@ impl ZoneD100 {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let first = if FIRST == 0 { Side::A } else { Side::B };
+        let first = Side::BOTH[FIRST];
         let mut rounds = 0;
         let mut winner = None;
         let mut turn = 0;
