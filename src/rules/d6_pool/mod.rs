@@ -304,53 +304,68 @@ pub(super) fn record_attack(tally: &mut Tally, side: Side, attack: &Attack) {
 }
 
 impl D6Pool {
-    /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each:
-    /// the winner (none on a draw) and the rounds fought.
+    /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each
+    /// and the other (`SECOND`) after: the winner (none on a draw) and the rounds fought.
     #[inline(always)]
-    fn rounds<const FIRST: usize, D: Dice, L: Log>(
+    fn rounds<const FIRST: usize, const SECOND: usize, D: Dice, L: Log>(
         &self,
         states: &mut [State; 2],
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let first = Side::BOTH[FIRST];
-        let out_at = self.rules.out_at.i32();
-        let mut winner = None;
         let mut rounds = 0;
-        'duel: for round in 1..=self.round_limit {
+        for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
-            for actor in [first, first.other()] {
-                if dice.exhausted() {
-                    break 'duel;
-                }
-                let i = actor.index();
-                if self.rules.stun_loses_attack && states[i].standing.stunned {
-                    log.say(|| format!("{} is stunned and loses its attack", self.names[i]));
-                    states[i].standing = Standing {
-                        stunned: true,
-                        ..Standing::default()
-                    };
-                    continue;
-                }
-                dice.stream(Stream::new(purpose::ATTACK, i, round));
-                let attack = self.attack(actor, states, dice, log);
-                record_attack(tally, actor, &attack);
-                let foe = actor.other().index();
-                if states[foe].health <= out_at {
-                    log.say(|| {
-                        format!(
-                            "{} is out of the fight at health {}: {} wins",
-                            self.names[foe], states[foe].health, self.names[i]
-                        )
-                    });
-                    winner = Some(actor);
-                    break 'duel;
-                }
+            // The two turns written out, each with its fighter a constant.
+            let ended = self
+                .turn_of::<FIRST, D, L>(round, states, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, D, L>(round, states, dice, log, tally));
+            if let Some(winner) = ended {
+                return (winner, rounds);
             }
         }
-        (winner, rounds)
+        (None, rounds)
+    }
+
+    /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,
+    /// `Some(winner)` once it ended (the foe out of the fight, or scripted dice run out).
+    #[inline(always)]
+    fn turn_of<const ACTOR: usize, D: Dice, L: Log>(
+        &self,
+        round: u32,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Option<Option<Side>> {
+        if dice.exhausted() {
+            return Some(None);
+        }
+        let actor = Side::BOTH[ACTOR];
+        if self.rules.stun_loses_attack && states[ACTOR].standing.stunned {
+            log.say(|| format!("{} is stunned and loses its attack", self.names[ACTOR]));
+            states[ACTOR].standing = Standing {
+                stunned: true,
+                ..Standing::default()
+            };
+            return None;
+        }
+        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        let attack = self.attack(actor, states, dice, log);
+        record_attack(tally, actor, &attack);
+        let foe = 1 - ACTOR;
+        if states[foe].health <= self.rules.out_at.i32() {
+            log.say(|| {
+                format!(
+                    "{} is out of the fight at health {}: {} wins",
+                    self.names[foe], states[foe].health, self.names[ACTOR]
+                )
+            });
+            return Some(Some(actor));
+        }
+        None
     }
 }
 
@@ -379,8 +394,8 @@ impl Ruleset for D6Pool {
         // The rounds, with the first to strike fixed at compile time: each fighter's state and
         // dice stream are then read from fixed places, not by a side found at run time.
         let (winner, rounds) = match first {
-            Side::A => self.rounds::<0, D, L>(&mut states, dice, log, tally),
-            Side::B => self.rounds::<1, D, L>(&mut states, dice, log, tally),
+            Side::A => self.rounds::<0, 1, D, L>(&mut states, dice, log, tally),
+            Side::B => self.rounds::<1, 0, D, L>(&mut states, dice, log, tally),
         };
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));

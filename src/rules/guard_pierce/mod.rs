@@ -223,62 +223,81 @@ impl GuardPierce {
         self.pair(i, foe)
     }
 
-    /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each:
-    /// the winner (none on a draw) and the rounds fought.
+    /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each
+    /// and the other (`SECOND`) after: the winner (none on a draw) and the rounds fought.
     #[inline(always)]
-    fn rounds<const FIRST: usize, D: Dice, L: Log>(
+    fn rounds<const FIRST: usize, const SECOND: usize, D: Dice, L: Log>(
         &self,
         rows: &mut [WoundRows; 2],
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let first = Side::BOTH[FIRST];
-        let mut winner = None;
         let mut rounds = 0;
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
         // kept here, found again when a wound is marked or cleared.
-        let turns_of = |rows: &[WoundRows; 2]| [self.turn(Side::A, rows), self.turn(Side::B, rows)];
-        let mut turns = turns_of(rows);
-        'duel: for round in 1..=self.round_limit {
+        let mut turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+        for round in 1..=self.round_limit {
             rounds = round;
             log.say(|| format!("round {round}"));
-            for actor in [first, first.other()] {
-                if dice.exhausted() {
-                    break 'duel;
-                }
-                let (recovers, faces) = turns[actor.index()];
-                if recovers {
-                    dice.stream(Stream::new(purpose::RECOVER, actor.index(), round));
-                    if self.recover_action(actor, &mut rows[actor.index()], dice, log) {
-                        turns = turns_of(rows);
-                    }
-                    continue;
-                }
-                dice.stream(Stream::new(purpose::ATTACK, actor.index(), round));
-                let attack = self.attack_on(actor, faces, rows, dice, log);
-                if attack.hits == 0 {
-                    // A miss marks nothing: both fighters are as they were, in the fight.
-                    continue;
-                }
-                tally.record_hit(actor, attack.marked[0].max(attack.marked[1]), true);
-                turns = turns_of(rows);
-                let target = rows[actor.other().index()];
-                let track = &self.fighters[actor.other().index()].track;
-                if !target.can_act(track) || target.dead(track) {
-                    log.say(|| {
-                        format!(
-                            "{} is out of the fight: {} wins",
-                            self.names[actor.other().index()],
-                            self.names[actor.index()]
-                        )
-                    });
-                    winner = Some(actor);
-                    break 'duel;
-                }
+            // The two turns written out, each with its fighter a constant.
+            let ended = self
+                .turn_of::<FIRST, D, L>(round, &mut turns, rows, dice, log, tally)
+                .or_else(|| {
+                    self.turn_of::<SECOND, D, L>(round, &mut turns, rows, dice, log, tally)
+                });
+            if let Some(winner) = ended {
+                return (winner, rounds);
             }
         }
-        (winner, rounds)
+        (None, rounds)
+    }
+
+    /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,
+    /// `Some(winner)` once it ended (a fighter out of the fight, or scripted dice run out).
+    #[inline(always)]
+    fn turn_of<const ACTOR: usize, D: Dice, L: Log>(
+        &self,
+        round: u32,
+        turns: &mut [(bool, HitFaces); 2],
+        rows: &mut [WoundRows; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Option<Option<Side>> {
+        let actor = Side::BOTH[ACTOR];
+        if dice.exhausted() {
+            return Some(None);
+        }
+        let (recovers, faces) = turns[ACTOR];
+        if recovers {
+            dice.stream(Stream::new(purpose::RECOVER, ACTOR, round));
+            if self.recover_action(actor, &mut rows[ACTOR], dice, log) {
+                *turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+            }
+            return None;
+        }
+        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        let attack = self.attack_on(actor, faces, rows, dice, log);
+        if attack.hits == 0 {
+            // A miss marks nothing: both fighters are as they were, in the fight.
+            return None;
+        }
+        tally.record_hit(actor, attack.marked[0].max(attack.marked[1]), true);
+        *turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+        let target = rows[1 - ACTOR];
+        let track = &self.fighters[1 - ACTOR].track;
+        if !target.can_act(track) || target.dead(track) {
+            log.say(|| {
+                format!(
+                    "{} is out of the fight: {} wins",
+                    self.names[1 - ACTOR],
+                    self.names[ACTOR]
+                )
+            });
+            return Some(Some(actor));
+        }
+        None
     }
 
     /// What `side` does on its turn with these wounds: whether it takes the Recover action (its
@@ -313,8 +332,8 @@ impl Ruleset for GuardPierce {
         // The rounds, with the first to strike fixed at compile time: each fighter's wounds,
         // turn and dice stream are then read from fixed places, not by a side found at run time.
         let (winner, rounds) = match first {
-            Side::A => self.rounds::<0, D, L>(&mut rows, dice, log, tally),
-            Side::B => self.rounds::<1, D, L>(&mut rows, dice, log, tally),
+            Side::A => self.rounds::<0, 1, D, L>(&mut rows, dice, log, tally),
+            Side::B => self.rounds::<1, 0, D, L>(&mut rows, dice, log, tally),
         };
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
