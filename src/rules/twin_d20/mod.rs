@@ -242,36 +242,12 @@ impl TwinD20 {
         dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
-        let mut winner = None;
-        let mut rounds = 0;
-        'duel: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for attacker in [first, first.other()] {
-                if dice.exhausted() {
-                    break 'duel;
-                }
-                let defender = attacker.other();
-                let (a, d) = (attacker.index(), defender.index());
-                dice.stream(Stream::new(purpose::ATTACK, a, round));
-                let strike = self.strike_between(a, d, &mut wounds[d], dice, log);
-                tally.record_hit(attacker, strike.dealt, strike.hit);
-                let fighter = &self.fighters[d];
-                if wounds[d].highest() > fighter.toughness {
-                    log.say(|| {
-                        format!(
-                            "{} is incapacitated (Wound {} above Toughness {}): {} wins",
-                            self.roster.fighter_names[d],
-                            wounds[d].highest(),
-                            fighter.toughness,
-                            self.names[a]
-                        )
-                    });
-                    winner = Some(attacker);
-                    break 'duel;
-                }
-            }
-        }
+        // The rounds, with the first to strike fixed at compile time: each turn's fighters,
+        // wounds and dice stream are then read from fixed places, not by a side found at run time.
+        let (winner, rounds) = match first {
+            Side::A => self.rounds::<0, 1, D, L>(&mut wounds, dice, log, tally),
+            Side::B => self.rounds::<1, 0, D, L>(&mut wounds, dice, log, tally),
+        };
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
@@ -290,6 +266,66 @@ impl TwinD20 {
                 tally.record_recovery(side, &recovery);
             }
         }
+    }
+
+    /// The duel's rounds, the fighter of index `FIRST` striking first in each and the other
+    /// (`SECOND`) after: the winner (none on a draw) and the rounds fought.
+    #[inline(always)]
+    fn rounds<const FIRST: usize, const SECOND: usize, D: Dice, L: Log>(
+        &self,
+        wounds: &mut [WoundCircles; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let mut rounds = 0;
+        for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            // The two turns written out, each with its fighter a constant.
+            let ended = self
+                .turn_of::<FIRST, SECOND, D, L>(round, wounds, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, FIRST, D, L>(round, wounds, dice, log, tally));
+            if let Some(winner) = ended {
+                return (winner, rounds);
+            }
+        }
+        (None, rounds)
+    }
+
+    /// The strike of the fighter of index `A` at the fighter of index `D` in `round`: `None`
+    /// while the duel goes on, `Some(winner)` once it ended (the defender incapacitated, or
+    /// scripted dice run out).
+    #[inline(always)]
+    fn turn_of<const A: usize, const D: usize, Di: Dice, L: Log>(
+        &self,
+        round: u32,
+        wounds: &mut [WoundCircles; 2],
+        dice: &mut Di,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Option<Option<Side>> {
+        if dice.exhausted() {
+            return Some(None);
+        }
+        let attacker = Side::BOTH[A];
+        dice.stream(Stream::new(purpose::ATTACK, A, round));
+        let strike = self.strike_between(A, D, &mut wounds[D], dice, log);
+        tally.record_hit(attacker, strike.dealt, strike.hit);
+        let fighter = &self.fighters[D];
+        if wounds[D].highest() > fighter.toughness {
+            log.say(|| {
+                format!(
+                    "{} is incapacitated (Wound {} above Toughness {}): {} wins",
+                    self.roster.fighter_names[D],
+                    wounds[D].highest(),
+                    fighter.toughness,
+                    self.names[A]
+                )
+            });
+            return Some(Some(attacker));
+        }
+        None
     }
 
     /// One fight of the point's fighters (at most `N`), its aftermath and healing.
