@@ -70,6 +70,7 @@ use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 /// The id scenarios use.
 pub const ID: &str = "wound-levels";
 
+use actions::Plan;
 pub use actions::Withdraw;
 pub use attack::{FireMode, WeaponKind};
 pub use schema::{ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, WeaponSpec};
@@ -257,6 +258,71 @@ impl WoundLevels {
     }
 }
 
+/// What both fighters' actions in a turn read and change.
+struct TurnActions<'a> {
+    turn: u32,
+    declared: &'a [Plan; 2],
+    dodges_left: &'a mut [u32; 2],
+    states: &'a mut [State; 2],
+    engaged: bool,
+}
+
+impl WoundLevels {
+    /// The turn's actions in initiative order: the fighter of index `FAST`, then `SLOW`.
+    #[inline(always)]
+    fn actions<const FAST: usize, const SLOW: usize, D: Dice, L: Log>(
+        &self,
+        mut t: TurnActions,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        self.actions_of::<FAST, D, L>(&mut t, dice, log, tally);
+        self.actions_of::<SLOW, D, L>(&mut t, dice, log, tally);
+    }
+
+    /// The declared actions of the fighter of index `SIDE` in turn `turn` (a reload, then its
+    /// attacks while it can reach, is loaded and is not out): the fighter is a compile-time
+    /// constant, so its state, plan and streams are read from fixed places.
+    #[inline(always)]
+    fn actions_of<const SIDE: usize, D: Dice, L: Log>(
+        &self,
+        t: &mut TurnActions,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let TurnActions {
+            turn,
+            declared,
+            ref mut dodges_left,
+            ref mut states,
+            engaged,
+        } = *t;
+        let side = Side::BOTH[SIDE];
+        let me = &self.fighters[SIDE];
+        let plan = declared[SIDE];
+        if Self::level(states[SIDE].damage) >= 6 {
+            return;
+        }
+        if plan.reload {
+            states[SIDE].ammo = me.clip;
+            states[SIDE].spare_clips -= 1;
+            log.say(|| format!("  {} reloads", self.names[SIDE]));
+        }
+        for k in 0..plan.attacks {
+            let reach = engaged || me.kind.is_ranged() || plan.throw;
+            let loaded = !me.kind.is_ranged() || plan.throw || states[SIDE].ammo > 0;
+            if !reach || !loaded || Self::level(states[SIDE].damage) >= 6 {
+                break;
+            }
+            dice.stream(Stream::new(purpose::ATTACK, SIDE, turn).nth(k));
+            let dealt = self.attack(side, declared, dodges_left, states, engaged, dice, log);
+            tally.record_hit(side, dealt.unwrap_or(0), dealt.is_some());
+        }
+    }
+}
+
 impl Ruleset for WoundLevels {
     fn shape(&self) -> TallyShape {
         TallyShape {
@@ -323,36 +389,17 @@ impl Ruleset for WoundLevels {
             // Actions in initiative order; dodges answer the other's attacks.
             let declared = plans;
             let mut dodges_left = plans.map(|p| p.dodges);
-            for side in [fast, slow] {
-                let me = &self.fighters[side.index()];
-                let plan = declared[side.index()];
-                if Self::level(states[side.index()].damage) >= 6 {
-                    continue;
-                }
-                if plan.reload {
-                    states[side.index()].ammo = me.clip;
-                    states[side.index()].spare_clips -= 1;
-                    log.say(|| format!("  {} reloads", self.names[side.index()]));
-                }
-                for k in 0..plan.attacks {
-                    let reach = engaged || me.kind.is_ranged() || plan.throw;
-                    let loaded =
-                        !me.kind.is_ranged() || plan.throw || states[side.index()].ammo > 0;
-                    if !reach || !loaded || Self::level(states[side.index()].damage) >= 6 {
-                        break;
-                    }
-                    dice.stream(Stream::new(purpose::ATTACK, side.index(), turn).nth(k));
-                    let dealt = self.attack(
-                        side,
-                        &declared,
-                        &mut dodges_left,
-                        &mut states,
-                        engaged,
-                        dice,
-                        log,
-                    );
-                    tally.record_hit(side, dealt.unwrap_or(0), dealt.is_some());
-                }
+            // The two fighters' actions, each with its fighter a compile-time constant.
+            let t = TurnActions {
+                turn,
+                declared: &declared,
+                dodges_left: &mut dodges_left,
+                states: &mut states,
+                engaged,
+            };
+            match fast {
+                Side::A => self.actions::<0, 1, D, L>(t, dice, log, tally),
+                Side::B => self.actions::<1, 0, D, L>(t, dice, log, tally),
             }
             // Movement at the end of the turn.
             dice.stream(Stream::new(purpose::MOVE, fast.index(), turn));
