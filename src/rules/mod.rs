@@ -57,6 +57,29 @@ impl FirstStrike {
     }
 }
 
+/// The rounds of a duel in which the two fighters take their turns in a fixed order, from
+/// round 1 to `round_limit`: `round_turns(round, log)` plays round `round`'s two turns and says
+/// whether the duel ended (`Some(winner)`, none when scripted dice ran out) or goes on
+/// (`None`). The winner (none on a draw) and the rounds fought. Each ruleset's closure calls
+/// its `turn_of` with the fighter as a compile-time constant, so the turns are written out, not
+/// looped over a two-side array the compiler would not unroll.
+#[inline(always)]
+pub fn alternate_rounds<L: Log>(
+    round_limit: u32,
+    log: &mut L,
+    mut round_turns: impl FnMut(u32, &mut L) -> Option<Option<Side>>,
+) -> (Option<Side>, u32) {
+    let mut rounds = 0;
+    for round in 1..=round_limit {
+        rounds = round;
+        log.say(|| format!("round {round}"));
+        if let Some(winner) = round_turns(round, log) {
+            return (winner, rounds);
+        }
+    }
+    (None, rounds)
+}
+
 pub use crate::scenario::schema::Parameter;
 
 /// Test support: asserts that a ruleset's documented `[rules]` and `[healing]` defaults are

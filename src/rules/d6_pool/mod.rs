@@ -57,8 +57,8 @@ pub mod purpose {
     pub const HEAL: u32 = 7;
 }
 use crate::log::Log;
-use crate::rules::Ruleset;
 use crate::rules::roster::{Enrolled, Roster};
+use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 /// The id scenarios use.
@@ -314,19 +314,10 @@ impl D6Pool {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let mut rounds = 0;
-        for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            // The two turns written out, each with its fighter a constant.
-            let ended = self
-                .turn_of::<FIRST, D, L>(round, states, dice, log, tally)
-                .or_else(|| self.turn_of::<SECOND, D, L>(round, states, dice, log, tally));
-            if let Some(winner) = ended {
-                return (winner, rounds);
-            }
-        }
-        (None, rounds)
+        alternate_rounds(self.round_limit, log, |round, log| {
+            self.turn_of::<FIRST, D, L>(round, states, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, D, L>(round, states, dice, log, tally))
+        })
     }
 
     /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,

@@ -55,9 +55,9 @@ pub mod purpose {
     pub const RECOVERY: u32 = 7;
 }
 use crate::log::Log;
-use crate::rules::Ruleset;
 use crate::rules::roster::{Enrolled, Roster};
 use crate::rules::two_d20::{HitFaces, highest_row};
+use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 pub use attack::Attack;
@@ -233,24 +233,13 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let mut rounds = 0;
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
         // kept here, found again when a wound is marked or cleared.
         let mut turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
-        for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            // The two turns written out, each with its fighter a constant.
-            let ended = self
-                .turn_of::<FIRST, D, L>(round, &mut turns, rows, dice, log, tally)
-                .or_else(|| {
-                    self.turn_of::<SECOND, D, L>(round, &mut turns, rows, dice, log, tally)
-                });
-            if let Some(winner) = ended {
-                return (winner, rounds);
-            }
-        }
-        (None, rounds)
+        alternate_rounds(self.round_limit, log, |round, log| {
+            self.turn_of::<FIRST, D, L>(round, &mut turns, rows, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, D, L>(round, &mut turns, rows, dice, log, tally))
+        })
     }
 
     /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,

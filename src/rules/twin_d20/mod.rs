@@ -52,8 +52,8 @@ pub mod purpose {
     pub const RECOVERY: u32 = 4;
 }
 use crate::log::Log;
-use crate::rules::Ruleset;
 use crate::rules::two_d20::HitFaces;
+use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
@@ -278,19 +278,10 @@ impl TwinD20 {
         log: &mut L,
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
-        let mut rounds = 0;
-        for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            // The two turns written out, each with its fighter a constant.
-            let ended = self
-                .turn_of::<FIRST, SECOND, D, L>(round, wounds, dice, log, tally)
-                .or_else(|| self.turn_of::<SECOND, FIRST, D, L>(round, wounds, dice, log, tally));
-            if let Some(winner) = ended {
-                return (winner, rounds);
-            }
-        }
-        (None, rounds)
+        alternate_rounds(self.round_limit, log, |round, log| {
+            self.turn_of::<FIRST, SECOND, D, L>(round, wounds, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, FIRST, D, L>(round, wounds, dice, log, tally))
+        })
     }
 
     /// The strike of the fighter of index `A` at the fighter of index `D` in `round`: `None`
