@@ -305,7 +305,8 @@ pub(super) fn record_attack(tally: &mut Tally, side: Side, attack: &Attack) {
 
 impl D6Pool {
     /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each
-    /// and the other (`SECOND`) after: the winner (none on a draw) and the rounds fought.
+    /// and the other (`SECOND`, `1 - FIRST`, which a const generic cannot compute) after: the
+    /// winner (none on a draw) and the rounds fought.
     #[inline(always)]
     fn rounds<const FIRST: usize, const SECOND: usize, D: Dice, L: Log>(
         &self,

@@ -269,7 +269,8 @@ impl TwinD20 {
     }
 
     /// The duel's rounds, the fighter of index `FIRST` striking first in each and the other
-    /// (`SECOND`) after: the winner (none on a draw) and the rounds fought.
+    /// (`SECOND`, `1 - FIRST`, which a const generic cannot compute) after: the winner (none
+    /// on a draw) and the rounds fought.
     #[inline(always)]
     fn rounds<const FIRST: usize, const SECOND: usize, D: Dice, L: Log>(
         &self,
@@ -279,39 +280,40 @@ impl TwinD20 {
         tally: &mut Tally,
     ) -> (Option<Side>, u32) {
         alternate_rounds(self.round_limit, log, |round, log| {
-            self.turn_of::<FIRST, SECOND, D, L>(round, wounds, dice, log, tally)
-                .or_else(|| self.turn_of::<SECOND, FIRST, D, L>(round, wounds, dice, log, tally))
+            self.turn_of::<FIRST, D, L>(round, wounds, dice, log, tally)
+                .or_else(|| self.turn_of::<SECOND, D, L>(round, wounds, dice, log, tally))
         })
     }
 
-    /// The strike of the fighter of index `A` at the fighter of index `D` in `round`: `None`
-    /// while the duel goes on, `Some(winner)` once it ended (the defender incapacitated, or
-    /// scripted dice run out).
+    /// The strike of the fighter of index `ACTOR` at the other in `round`: `None` while the
+    /// duel goes on, `Some(winner)` once it ended (the defender incapacitated, or scripted dice
+    /// run out).
     #[inline(always)]
-    fn turn_of<const A: usize, const D: usize, Di: Dice, L: Log>(
+    fn turn_of<const ACTOR: usize, D: Dice, L: Log>(
         &self,
         round: u32,
         wounds: &mut [WoundCircles; 2],
-        dice: &mut Di,
+        dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
     ) -> Option<Option<Side>> {
         if dice.exhausted() {
             return Some(None);
         }
-        let attacker = Side::BOTH[A];
-        dice.stream(Stream::new(purpose::ATTACK, A, round));
-        let strike = self.strike_between(A, D, &mut wounds[D], dice, log);
+        let attacker = Side::BOTH[ACTOR];
+        let defender = 1 - ACTOR;
+        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        let strike = self.strike_between(ACTOR, defender, &mut wounds[defender], dice, log);
         tally.record_hit(attacker, strike.dealt, strike.hit);
-        let fighter = &self.fighters[D];
-        if wounds[D].highest() > fighter.toughness {
+        let fighter = &self.fighters[defender];
+        if wounds[defender].highest() > fighter.toughness {
             log.say(|| {
                 format!(
                     "{} is incapacitated (Wound {} above Toughness {}): {} wins",
-                    self.roster.fighter_names[D],
-                    wounds[D].highest(),
+                    self.roster.fighter_names[defender],
+                    wounds[defender].highest(),
                     fighter.toughness,
-                    self.names[A]
+                    self.names[ACTOR]
                 )
             });
             return Some(Some(attacker));
