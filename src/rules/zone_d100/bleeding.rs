@@ -56,6 +56,10 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         induced_by: Option<(i32, i32)>,
     ) -> Result<u32, Cause> {
         let care = self.care;
+        // The Blood Stoppage Roll's EML before the tourniquet, the bleeders' penalty and the F
+        // bonus: the same for every roll.
+        let staunch_ml = care.best_ml() + if care.cauterise { 30 } else { 0 };
+        let tourniquet = if care.tourniquet { 20 } else { 0 };
         let mut f_bonus = [0; MAX];
         let mut minute = start;
         let n = self.injuries.len().min(MAX);
@@ -79,11 +83,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     let limb = self.injuries.get(i).is_some_and(|x| {
                         matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
                     });
-                    let eml = care.best_ml()
-                        + if care.cauterise { 30 } else { 0 }
-                        + if care.tourniquet && limb { 20 } else { 0 }
-                        - penalty
-                        + f_bonus[i];
+                    let eml = staunch_ml + tourniquet * i32::from(limb) - penalty + f_bonus[i];
                     // The F bonus is for the next Staunch roll only.
                     f_bonus[i] = 0;
                     let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");

@@ -39,24 +39,30 @@ impl Aspect {
     }
 }
 
-/// Injury severity.
+/// Injury severity. The discriminants are the columns of the M, S, G tables (`as usize`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
     /// M (IL1).
-    Minor,
+    Minor = 0,
     /// S (IL2–3).
-    Serious,
+    Serious = 1,
     /// G (IL4–5).
-    Grievous,
+    Grievous = 2,
 }
 
 /// The severity of an injury level.
+#[inline]
 pub fn severity(il: u8) -> Severity {
-    match il {
-        0 | 1 => Severity::Minor,
-        2 | 3 => Severity::Serious,
-        _ => Severity::Grievous,
-    }
+    // Read from a table: the level comes from the dice, so a branch on it is a guess.
+    const BY_LEVEL: [Severity; 6] = [
+        Severity::Minor,
+        Severity::Minor,
+        Severity::Serious,
+        Severity::Serious,
+        Severity::Grievous,
+        Severity::Grievous,
+    ];
+    BY_LEVEL[usize::from(il.min(5))]
 }
 
 /// The INJURY table: the least effective impact for IL1 to IL5.
@@ -365,6 +371,29 @@ pub enum ShockState {
     Killed,
 }
 
+/// [`ShockState::stack`] for every pair: STN on STN is INC, INC on INC is UNC, otherwise the
+/// worse of the two.
+const STACKED: [[ShockState; 5]; 5] = {
+    use ShockState::{Incapacitated, Killed, None, Stunned, Unconscious};
+    const ALL: [ShockState; 5] = [None, Stunned, Incapacitated, Unconscious, Killed];
+    let mut table = [[None; 5]; 5];
+    let mut a = 0;
+    while a < 5 {
+        let mut b = 0;
+        while b < 5 {
+            table[a][b] = match (ALL[a], ALL[b]) {
+                (Stunned, Stunned) => Incapacitated,
+                (Incapacitated, Incapacitated) => Unconscious,
+                _ if a >= b => ALL[a],
+                _ => ALL[b],
+            };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+};
+
 impl ShockState {
     /// The state of a Shock State Index: 6 or less none, 7 STN, 8 INC, 9 UNC, 10+ KIA.
     pub fn of_index(shk: i32) -> ShockState {
@@ -379,12 +408,10 @@ impl ShockState {
 
     /// A new state on top of the current one: STN on STN becomes INC, INC on INC becomes UNC;
     /// otherwise the more severe applies.
+    #[inline]
     pub fn stack(self, new: ShockState) -> ShockState {
-        match (self, new) {
-            (ShockState::Stunned, ShockState::Stunned) => ShockState::Incapacitated,
-            (ShockState::Incapacitated, ShockState::Incapacitated) => ShockState::Unconscious,
-            (a, b) => a.max(b),
-        }
+        // Read from a table: the states come from dice, so a branch on them is a guess.
+        STACKED[self as usize][new as usize]
     }
 
     /// The usual abbreviation.
@@ -671,6 +698,38 @@ mod tests {
         );
         assert_eq!(Unconscious.stack(Stunned), Unconscious);
         assert_eq!(Stunned.stack(Unconscious), Unconscious);
+        // Every pair, as the table holds it: "only the most severe Shock State applies at one
+        // time", but for the two that raise the state.
+        let all = [None, Stunned, Incapacitated, Unconscious, Killed];
+        for now in all {
+            for new in all {
+                let expected = match (now, new) {
+                    (Stunned, Stunned) => Incapacitated,
+                    (Incapacitated, Incapacitated) => Unconscious,
+                    _ if now > new => now,
+                    _ => new,
+                };
+                assert_eq!(now.stack(new), expected, "{now:?} then {new:?}");
+            }
+        }
+        // The severity of every level a strike can leave (the M, S, G columns).
+        let by_level = [0, 1, 2, 3, 4, 5].map(severity);
+        assert_eq!(
+            by_level,
+            [
+                Severity::Minor,
+                Severity::Minor,
+                Severity::Serious,
+                Severity::Serious,
+                Severity::Grievous,
+                Severity::Grievous
+            ]
+        );
+        assert_eq!(
+            severity(6),
+            Severity::Grievous,
+            "a level past 5 stays Grievous"
+        );
     }
 
     #[test]

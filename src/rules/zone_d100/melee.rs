@@ -578,6 +578,7 @@ impl Melee {
     }
 
     /// The defender's test EML for its defence (not Ignore).
+    #[inline]
     pub(super) fn defence_eml(
         &self,
         side: Side,

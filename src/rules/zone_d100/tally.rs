@@ -6,7 +6,7 @@
 use super::ZoneD100;
 use super::body::Zone;
 use super::healing;
-use super::injury::{self, Severity};
+use super::injury;
 use super::melee;
 use crate::stats::{Extra, ExtraKind, Side, Tally, consecutive};
 
@@ -300,11 +300,7 @@ fn injury_column(injured: Side, zone: Zone, il: u8) -> usize {
         Zone::Torso => 2,
         Zone::Leg => 3,
     };
-    let s = match injury::severity(il) {
-        Severity::Minor => 0,
-        Severity::Serious => 1,
-        Severity::Grievous => 2,
-    };
+    let s = injury::severity(il) as usize;
     INJURIES + injured.index() * 12 + z * 3 + s
 }
 

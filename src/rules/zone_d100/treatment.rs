@@ -8,7 +8,7 @@
 use super::body::Zone;
 use super::healing::{Cause, Healing, Timeline};
 use super::impairment::zone_of_location;
-use super::injury::{Aspect, Class, Severity, ShockState, severity};
+use super::injury::{Aspect, Class, ShockState, severity};
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -202,11 +202,7 @@ fn zone_index(zone: Zone) -> usize {
 
 /// The column of a severity in the TREATMENT ROLL tables (M, S, G).
 pub(super) fn severity_index(il: u8) -> usize {
-    match severity(il) {
-        Severity::Minor => 0,
-        Severity::Serious => 1,
-        Severity::Grievous => 2,
-    }
+    severity(il) as usize
 }
 
 /// The treatment an injury of this kind and level requires: the table's, except that a
