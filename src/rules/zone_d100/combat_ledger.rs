@@ -299,7 +299,7 @@ fn morale_and_injury_mishaps_follow_the_compounded_injury() {
             side: BodySide::Centre,
             ..crate::rules::zone_d100::injury::Injury::new(Location::Abdomen, Aspect::Edge, 1)
         });
-    states[1].summarise();
+    m.summarise(Side::B, &mut states[1]);
     let story = strike_with(&m, &mut states, &[5, 7, 1, 1, 11]);
     assert!(story.contains("compound injury"), "{story}");
     assert!(states[1].morale_due, "{story}");
@@ -336,7 +336,7 @@ fn a_two_handed_weapon_takes_both_arms_impairment_and_a_shield_block_the_shield_
         let m = melee(a, fighter(Defence::Block));
         let mut states = [State::default(); 2];
         states[0].injuries.add(off_arm);
-        states[0].summarise();
+        m.summarise(Side::A, &mut states[0]);
         let (story, _) = exchange(&m, &mut states, &[100, 51]);
         assert!(
             story.contains(&format!("attacks defender: 100 vs {eml}")),
@@ -348,7 +348,7 @@ fn a_two_handed_weapon_takes_both_arms_impairment_and_a_shield_block_the_shield_
     let m = melee(fighter(Defence::Block), shield);
     let mut states = [State::default(); 2];
     states[1].injuries.add(off_arm);
-    states[1].summarise();
+    m.summarise(Side::B, &mut states[1]);
     let (story, _) = exchange(&m, &mut states, &[100, 51]);
     assert!(story.contains("defender Block 51 vs EML50"), "{story}");
 }
@@ -361,7 +361,7 @@ fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() 
     let mut states = [State::default(); 2];
     let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
     states[1].injuries.add(leg);
-    states[1].summarise();
+    m.summarise(Side::B, &mut states[1]);
     let (story, _) = exchange(&m, &mut states, &[100]);
     assert!(story.contains("defender stumbles: falls prone"), "{story}");
     assert_eq!(
@@ -376,7 +376,7 @@ fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() 
             Aspect::Edge,
             4,
         ));
-    arm.summarise();
+    m.summarise(Side::B, &mut arm);
     assert_eq!(
         m.automatic_cf(Side::B, &arm, Arms::Weapon, 50).mishap(),
         Some(Mishap::Fumble)
@@ -440,7 +440,7 @@ fn a_setup_does_not_lift_an_automatic_cf() {
     let mut states = [State::default(); 2];
     let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
     states[1].injuries.add(leg);
-    states[1].summarise();
+    m.summarise(Side::B, &mut states[1]);
     states[1].take_setup();
     let (story, _) = exchange(&m, &mut states, &[100]);
     assert!(story.contains("defender stumbles: falls prone"), "{story}");
@@ -590,12 +590,12 @@ fn land_with(m: &Melee, states: &mut [State; 2], blow: Blow, dice: &[u32]) -> St
 }
 
 /// The defender with this injury on record.
-fn wounded(location: Location, side: BodySide, aspect: Aspect, il: u8) -> [State; 2] {
+fn wounded(m: &Melee, location: Location, side: BodySide, aspect: Aspect, il: u8) -> [State; 2] {
     let mut states = [State::default(); 2];
     let mut x = Injury::new(location, aspect, il);
     x.side = side;
     states[1].injuries.add(x);
-    states[1].summarise();
+    m.summarise(Side::B, &mut states[1]);
     states
 }
 
@@ -775,7 +775,7 @@ fn a_compounded_g5_gives_injury_shock_6_and_a_compounded_s2_its_raised_level() {
     // in step 4.2"; "If a Compound Injury occurred in step 3.1, then use its IL instead." A G5B
     // left thigh on record, a new M1 to it (impact 1), compound d10 1, Shock S: 3 + 6 + 0 = 9.
     let m = melee(fighter(Defence::Block), fighter(Defence::Block));
-    let mut states = wounded(Location::Thigh, BodySide::Left, Aspect::Blunt, 5);
+    let mut states = wounded(&m, Location::Thigh, BodySide::Left, Aspect::Blunt, 5);
     let story = land_with(
         &m,
         &mut states,
@@ -785,7 +785,7 @@ fn a_compounded_g5_gives_injury_shock_6_and_a_compounded_s2_its_raised_level() {
     assert!(story.contains("compound injury"), "{story}");
     assert!(story.contains("SHK 9 -> UNC"), "{story}");
     // An S2E abdomen on record, a new M1, compound d10 1: S3; Shock S: 4 + 3 + 0 = 7.
-    let mut states = wounded(Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
+    let mut states = wounded(&m, Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
     let story = land_with(
         &m,
         &mut states,
@@ -802,7 +802,7 @@ fn the_shock_roll_takes_fatigue_but_not_impairment() {
     let mut target = fighter(Defence::Block);
     target.fatigue = 10;
     let m = melee(fighter(Defence::Block), target);
-    let mut states = wounded(Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
+    let mut states = wounded(&m, Location::Abdomen, BodySide::Centre, Aspect::Edge, 2);
     let story = land_with(&m, &mut states, blow(1, 20, Aspect::Edge), &[1, 1, 1, 50]);
     assert!(story.contains("Shock roll 50 vs EML55"), "{story}");
 }
@@ -908,7 +908,7 @@ fn a_severed_location_is_not_tested_for_amputation_again() {
     // "CF Location severed": once. A severed G5E left thigh on record, a new M1 Edge to it,
     // compound d10 1: the G5 compounds (Injury Shock 6) with no second Strength test.
     let m = melee(fighter(Defence::Block), fighter(Defence::Block));
-    let mut states = wounded(Location::Thigh, BodySide::Left, Aspect::Edge, 5);
+    let mut states = wounded(&m, Location::Thigh, BodySide::Left, Aspect::Edge, 5);
     if let Some(x) = states[1].injuries.get_mut(0) {
         x.severed = true;
     }
@@ -1114,7 +1114,7 @@ fn a_shield_block_is_a_shield_arm_action() {
         (BodySide::Left, 2, "defender Block 51 vs EML50: F"),
         (BodySide::Left, 4, "defender Block 100 vs EML60: CF"),
     ] {
-        let mut states = wounded(Location::Forearm, side, Aspect::Edge, il);
+        let mut states = wounded(&m, Location::Forearm, side, Aspect::Edge, il);
         let dice: &[u32] = if il == 4 && side == BodySide::Left {
             &[100]
         } else {
@@ -1127,7 +1127,7 @@ fn a_shield_block_is_a_shield_arm_action() {
     let mut two = fighter(Defence::Block);
     two.weapon.two_handed = true;
     let m = melee(fighter(Defence::Block), two);
-    let mut states = wounded(Location::Forearm, BodySide::Left, Aspect::Edge, 4);
+    let mut states = wounded(&m, Location::Forearm, BodySide::Left, Aspect::Edge, 4);
     let (story, _) = exchange(&m, &mut states, &[100]);
     assert!(story.contains("defender Block 100 vs EML60: CF"), "{story}");
 }

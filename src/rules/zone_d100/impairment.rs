@@ -59,6 +59,51 @@ impl ZoneInjuries {
 }
 
 impl Melee {
+    /// Recomputes `state`'s zone sums from its injuries (after a compound, or an injury that
+    /// took another's place) and the impairment its tests read.
+    pub fn summarise(&self, side: Side, state: &mut State) {
+        state.summarise();
+        self.refresh_impairment(side, state);
+    }
+
+    /// Adds injury `index` to `state`'s zone sums (an injury that joined the record and changed
+    /// no other) and refreshes the impairment its tests read.
+    pub fn count_injury(&self, side: Side, state: &mut State, index: usize) {
+        state.count_injury(index);
+        self.refresh_impairment(side, state);
+    }
+
+    /// Weighs `state.by_zone` into [`State::impairment_by_arms`]: for each choice of arms, the
+    /// head, torso, legs and those arms, as [`Melee::zone_impairment`] sums them. Called
+    /// whenever `by_zone` changes.
+    pub(super) fn refresh_impairment(&self, side: Side, state: &mut State) {
+        let (weapon_arm, other_arm) = self.arm_slots(side);
+        let (minor, serious) = (self.rules.minor_impairment, self.rules.serious_impairment);
+        let weigh = |z: usize| {
+            let zone = &state.by_zone[z];
+            (zone.minor * minor + zone.serious * serious, zone.grievous)
+        };
+        let add = |a: (i32, bool), b: (i32, bool)| (a.0 + b.0, a.1 | b.1);
+        let core = add(add(weigh(HEAD), weigh(TORSO)), weigh(LEGS));
+        let (weapon, other) = (weigh(weapon_arm), weigh(other_arm));
+        let mut by_arms = [(0, false); 4];
+        by_arms[Arms::None as usize] = core;
+        by_arms[Arms::Weapon as usize] = add(core, weapon);
+        by_arms[Arms::Shield as usize] = add(core, other);
+        by_arms[Arms::Both as usize] = add(add(core, weapon), other);
+        state.impairment_by_arms = by_arms;
+    }
+
+    /// The slots of [`State::by_zone`] of `side`'s weapon arm and other arm.
+    #[inline]
+    fn arm_slots(&self, side: Side) -> (usize, usize) {
+        if self.fighters[side.index()].right_handed {
+            (RIGHT_ARM, LEFT_ARM)
+        } else {
+            (LEFT_ARM, RIGHT_ARM)
+        }
+    }
+
     /// The impairment of a test that uses these zones (head, torso and legs always for Melee
     /// and Dodge; the weapon arm for Melee and Block).
     pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
@@ -71,14 +116,26 @@ impl Melee {
     }
 
     /// The impairment of a test that uses the head, torso, these arms and (if `legs`) the legs,
-    /// and whether a Grievous injury prohibits it.
+    /// and whether a Grievous injury prohibits it: read from [`State::impairment_by_arms`] for
+    /// a test with the legs (every melee and missile test), summed for one without.
+    #[inline]
     pub fn impairment_of(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
-        let f = &self.fighters[side.index()];
-        let (weapon_arm, other_arm) = if f.right_handed {
-            (RIGHT_ARM, LEFT_ARM)
+        if legs {
+            let kept = state.impairment_by_arms[arms as usize];
+            debug_assert_eq!(
+                kept,
+                self.zone_impairment(side, state, arms, true),
+                "by_zone changed without Melee::refresh_impairment"
+            );
+            kept
         } else {
-            (LEFT_ARM, RIGHT_ARM)
-        };
+            self.zone_impairment(side, state, arms, false)
+        }
+    }
+
+    /// The impairment of a test summed over the zones it uses, from `state.by_zone`.
+    fn zone_impairment(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
+        let (weapon_arm, other_arm) = self.arm_slots(side);
         let minor = self.rules.minor_impairment;
         let mut total = 0;
         let mut prohibited = false;
@@ -102,12 +159,7 @@ impl Melee {
     /// prohibiting zone's: a Fumble for the head or an arm (the weapon slips), a Stumble for
     /// the torso or legs. The roll stands for the CF's ones digit (100: Fumble, 95: Stumble).
     pub fn automatic_cf(&self, side: Side, state: &State, arms: Arms, eml: i32) -> Test {
-        let f = &self.fighters[side.index()];
-        let (weapon_arm, other_arm) = if f.right_handed {
-            (RIGHT_ARM, LEFT_ARM)
-        } else {
-            (LEFT_ARM, RIGHT_ARM)
-        };
+        let (weapon_arm, other_arm) = self.arm_slots(side);
         let fumbles = state.by_zone[HEAD].grievous
             || (arms.weapon_arm() && state.by_zone[weapon_arm].grievous)
             || (arms.other_arm() && state.by_zone[other_arm].grievous);
@@ -121,9 +173,7 @@ impl Melee {
     /// The weapon arm is Grievously injured: "the location is rendered immediately unusable",
     /// so a dropped weapon stays on the ground.
     pub fn weapon_arm_unusable(&self, side: Side, state: &State) -> bool {
-        let f = &self.fighters[side.index()];
-        let arm = if f.right_handed { RIGHT_ARM } else { LEFT_ARM };
-        state.by_zone[arm].grievous
+        state.by_zone[self.arm_slots(side).0].grievous
     }
 
     /// A Grievous leg: "the victim falls prone", and standing or moving is an action of an
@@ -158,14 +208,14 @@ mod tests {
         let mut state = State::default();
         let injury = |location, il| Injury::new(location, Aspect::Edge, il);
         state.injuries.add(injury(Location::Abdomen, 2));
-        state.summarise();
+        m.summarise(Side::A, &mut state);
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (10, false),
             "S2 abdomen: 10"
         );
         state.injuries.add(injury(Location::Thigh, 1));
-        state.summarise();
+        m.summarise(Side::A, &mut state);
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (10, false),
@@ -175,7 +225,7 @@ mod tests {
             impairs: true,
             ..injury(Location::Thigh, 1)
         });
-        state.summarise();
+        m.summarise(Side::A, &mut state);
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (15, false),
@@ -185,14 +235,14 @@ mod tests {
             side: BodySide::Left,
             ..injury(Location::Forearm, 4)
         });
-        state.summarise();
+        m.summarise(Side::A, &mut state);
         assert_eq!(
             m.impairment(Side::A, &state, true, true),
             (15, false),
             "the left arm does not wield the sword"
         );
         state.injuries.add(injury(Location::Forearm, 4));
-        state.summarise();
+        m.summarise(Side::A, &mut state);
         assert!(
             m.impairment(Side::A, &state, true, true).1,
             "a Grievous weapon arm prohibits"
@@ -206,7 +256,12 @@ mod tests {
     #[test]
     fn counting_a_new_injury_keeps_the_zone_sums_of_a_whole_summary() {
         // Every location, side, level and impairing flag, added one by one to a record: the
-        // new injury counted alone gives the sums of summarising the whole record again.
+        // new injury counted alone gives the sums of summarising the whole record again, and
+        // the impairment every choice of arms reads is the sum over its zones, for a
+        // right-handed fighter (A) and a left-handed one (B).
+        let mut left_handed = fighter(Defence::Block);
+        left_handed.right_handed = false;
+        let m = melee(fighter(Defence::Block), left_handed);
         let locations = [
             Location::Skull,
             Location::Face,
@@ -221,24 +276,34 @@ mod tests {
         ];
         let sides = [BodySide::Centre, BodySide::Left, BodySide::Right];
         let mut cases = 0;
-        for (n, &location) in locations.iter().enumerate() {
-            for (k, &side) in sides.iter().enumerate() {
-                let mut state = State::default();
-                for il in 1..=5u8 {
-                    let injury = Injury {
-                        side,
-                        impairs: (n + k + usize::from(il)) % 2 == 0,
-                        ..Injury::new(location, Aspect::Edge, il)
-                    };
-                    let index = state.injuries.add(injury);
-                    state.count_injury(index);
-                    let counted = state.by_zone;
-                    state.summarise();
-                    assert_eq!(counted, state.by_zone, "{location:?} {side:?} IL{il}");
-                    cases += 1;
+        for fighter in Side::BOTH {
+            for (n, &location) in locations.iter().enumerate() {
+                for (k, &side) in sides.iter().enumerate() {
+                    let mut state = State::default();
+                    for il in 1..=5u8 {
+                        let injury = Injury {
+                            side,
+                            impairs: (n + k + usize::from(il)) % 2 == 0,
+                            ..Injury::new(location, Aspect::Edge, il)
+                        };
+                        let index = state.injuries.add(injury);
+                        m.count_injury(fighter, &mut state, index);
+                        let counted = (state.by_zone, state.impairment_by_arms);
+                        m.summarise(fighter, &mut state);
+                        let what = format!("{fighter:?} {location:?} {side:?} IL{il}");
+                        assert_eq!(counted, (state.by_zone, state.impairment_by_arms), "{what}");
+                        for arms in [Arms::None, Arms::Weapon, Arms::Shield, Arms::Both] {
+                            assert_eq!(
+                                state.impairment_by_arms[arms as usize],
+                                m.zone_impairment(fighter, &state, arms, true),
+                                "{what} {arms:?}"
+                            );
+                        }
+                        cases += 1;
+                    }
                 }
             }
         }
-        assert_eq!(cases, 150);
+        assert_eq!(cases, 300);
     }
 }

@@ -182,9 +182,9 @@ impl Melee {
             // The zone sums: the new injury added to them, or all again when it raised another
             // or took the place of one (a full record). A glancing blow records nothing.
             if raised.is_none() && state.injuries.len() > recorded {
-                state.count_injury(index);
+                self.count_injury(target, state, index);
             } else {
-                state.summarise();
+                self.summarise(target, state);
             }
             let mut worst = index;
             if let Some(r) = raised {
@@ -284,6 +284,7 @@ impl Melee {
             if x.severity() == Severity::Minor {
                 let slot = zone_slot(x);
                 state.by_zone[slot].minor += 1;
+                self.refresh_impairment(target, state);
             }
         }
         if state.shock == ShockState::Killed {

@@ -161,6 +161,12 @@ pub struct State {
     /// Serious injuries, and whether any is Grievous. Kept in step with `injuries` by
     /// [`State::summarise`] so a test's impairment costs no walk over the injuries.
     pub by_zone: [ZoneInjuries; 5],
+    /// The impairment of a test that uses the head, torso and legs and these arms (indexed by
+    /// [`Arms`]), and whether a Grievous zone prohibits it: `by_zone` weighed by the rules'
+    /// Minor and Serious impairment and the fighter's weapon arm. [`Melee::summarise`] and
+    /// [`Melee::count_injury`] keep it in step with `by_zone`, so a test reads one entry where
+    /// it summed five zones (a fight's tests outnumber its injuries three to one).
+    pub impairment_by_arms: [(i32, bool); 4],
     /// Location Shock and Injury Level of the injury whose Shock roll last raised the shock
     /// state (a coma's HR).
     pub last_shock: (u8, u8),
@@ -801,7 +807,7 @@ pub(super) mod tests {
                             Aspect::Edge,
                             3,
                         ));
-                    states[1].summarise();
+                    m.summarise(Side::B, &mut states[1]);
                     for side in Side::BOTH {
                         for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
                             for close in [false, true] {

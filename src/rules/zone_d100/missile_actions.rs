@@ -280,7 +280,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             2,
         ));
-        states[1].summarise();
+        duel.melee.summarise(Side::B, &mut states[1]);
         let story = shot_at(&duel, range, &mut states, &[99]);
         assert!(story.contains("(Direct, Evading target): EML55"), "{story}");
         states[1].injuries.add(injury::Injury::new(
@@ -288,7 +288,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             4,
         ));
-        states[1].summarise();
+        duel.melee.summarise(Side::B, &mut states[1]);
         let story = shot_at(&duel, range, &mut states, &[99]);
         assert!(story.contains("(Direct, Still target): EML75"), "{story}");
     }
@@ -439,7 +439,7 @@ pub(super) mod tests {
         let mut hurt = injury::Injury::new(body::Location::UpperArm, injury::Aspect::Edge, 2);
         hurt.side = off_arm;
         states[0].injuries.add(hurt);
-        states[0].summarise();
+        duel.melee.summarise(Side::A, &mut states[0]);
         let story = shot_at(&duel, at(100), &mut states.clone(), &[99]);
         assert!(story.contains("EML65"), "a thrower's off arm: {story}");
         let story = shot_at(&archer_duel(), at(100), &mut states, &[99]);
@@ -457,7 +457,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             2,
         ));
-        states[0].summarise();
+        duel.melee.summarise(Side::A, &mut states[0]);
         let story = shot_at(&duel, at(100), &mut states, &[99]);
         assert!(story.contains("(Direct, Still target): EML60"), "{story}");
     }
