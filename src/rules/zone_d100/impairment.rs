@@ -28,8 +28,11 @@ pub(super) fn zone_slot(injury: &Injury) -> usize {
 }
 
 impl State {
-    /// Recomputes [`State::by_zone`] from the injuries (after an injury or a compound).
-    pub fn summarise(&mut self) {
+    /// Recomputes [`State::by_zone`] from the injuries (after an injury or a compound). Alone
+    /// it leaves [`State::impairment_by_arms`] as it was: a fighter's state goes through
+    /// [`Melee::summarise`], which refreshes both (a recovery patient makes no melee or
+    /// missile test, so this alone does for it).
+    pub(super) fn summarise(&mut self) {
         let mut by_zone = [ZoneInjuries::default(); 5];
         for injury in self.injuries.iter() {
             by_zone[zone_slot(injury)].count(injury);
@@ -38,8 +41,9 @@ impl State {
     }
 
     /// Adds injury `index` to [`State::by_zone`]: the same as [`State::summarise`] after an
-    /// injury joined the record and changed no other (no compound, none given way).
-    pub fn count_injury(&mut self, index: usize) {
+    /// injury joined the record and changed no other (no compound, none given way). Called
+    /// through [`Melee::count_injury`], which refreshes the impairment too.
+    fn count_injury(&mut self, index: usize) {
         if let Some(injury) = self.injuries.get(index) {
             self.by_zone[zone_slot(injury)].count(injury);
         }
