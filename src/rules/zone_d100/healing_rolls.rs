@@ -6,6 +6,7 @@
 //! and step 8 IMPAIRMENT (permanent impairment by the days to heal to Minor).
 
 use super::healing::{Cause, Healing, Timeline, hr_step, infection_weakness};
+use super::injury::ShockState;
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
 use crate::log::Log;
@@ -24,8 +25,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let mut treated = false;
         self.day = 0;
         loop {
-            let day = self.day;
-            if !treated && day >= treated_on {
+            if !treated && self.day >= treated_on {
+                let day = self.day;
                 treated = true;
                 for (i, w) in wounds.iter_mut().enumerate() {
                     *w = self.treat(i)?;
@@ -38,6 +39,17 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     w.next_roll = next;
                 }
             }
+            // The quiet days, on a loop of their own, until one of them brings an event only
+            // this loop handles (see `quiet_days`).
+            if treated
+                && self.infection.is_none()
+                && self.coma.is_none()
+                && self.shock == ShockState::None
+                && self.quiet_days(wounds)?
+            {
+                break;
+            }
+            let day = self.day;
             // One pass over the wounds, without a branch on any of them: any still healing, any
             // grim (a Shock Roll every day), and the next Healing Roll. Nothing changes them
             // before today's Healing Rolls but an infection, which stops those rolls.
@@ -53,8 +65,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             let daily = grim || self.infection.is_some();
             let mut next = next_healing;
             if treated && !live && self.bp == 0 && self.coma.is_none() {
-                self.out.recovery.days_to_whole = Some(day);
-                self.log.say(|| format!("whole after {day} days"));
+                self.whole();
                 break;
             }
             // The next day anything happens: every day while an infection or a grim wound
@@ -75,12 +86,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 next.max(day + 1)
             };
             if next > care.horizon_days || self.dice.exhausted() {
-                if let Some(c) = self.coma {
-                    self.out.comatose_at_horizon = true;
-                    self.out.coma_days = care.horizon_days - c.started;
-                }
-                self.log
-                    .say(|| format!("not whole at the horizon ({} days)", care.horizon_days));
+                self.horizon();
                 break;
             }
             self.day = next;
@@ -125,32 +131,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             // Blood regeneration every ten days (Endurance, with only weakness other than
             // anaemia); an infection does not stop it.
             if self.bp > 0 && day >= self.next_blood {
-                self.next_blood = day + 10;
-                if self.blood_skip {
-                    self.blood_skip = false;
-                } else {
-                    let weakness = self.infection.map_or(0, |(hr, _)| infection_weakness(hr));
-                    let t = Test::roll(
-                        self.dice,
-                        self.patient.endurance_ml - weakness,
-                        "d100 (blood regeneration: Endurance)",
-                    );
-                    match t.level {
-                        SuccessLevel::CriticalFailure => self.blood_skip = true,
-                        SuccessLevel::Failure => {}
-                        SuccessLevel::Success => self.bp = self.bp.saturating_sub(1),
-                        SuccessLevel::CriticalSuccess => self.bp = self.bp.saturating_sub(2),
-                    }
-                    let bp = self.bp;
-                    self.log.say(|| {
-                        format!(
-                            "day {day}: blood regeneration {} vs EML{}: {}: {bp} BP left",
-                            t.roll,
-                            t.eml,
-                            t.level.abbreviation()
-                        )
-                    });
-                }
+                self.regenerate_blood();
             }
             // Healing Rolls only on a day one is due (the earliest due is today at the latest).
             if !infected && next_healing <= day {
@@ -192,8 +173,105 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         Ok(())
     }
 
+    /// The days after the treatment while no infection, coma, grim wound or pending shock
+    /// lasts: nothing happens on them but Healing Rolls and blood regeneration, in the order
+    /// and on the days the loop of `heal_until_whole` would roll them, without its daily
+    /// questions. Returns `true` when the timeline ended (whole or at the horizon), `false`
+    /// when the next day is one for that loop (an infection, a coma or a grim wound began).
+    fn quiet_days(&mut self, wounds: &mut [Healing]) -> Result<bool, Cause> {
+        loop {
+            let mut live = false;
+            let mut grim = false;
+            let mut next_healing = u32::MAX;
+            for w in wounds.iter() {
+                live |= w.live;
+                grim |= w.shocks_daily();
+                next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
+            }
+            if grim | self.infection.is_some() | self.coma.is_some() {
+                return Ok(false);
+            }
+            let day = self.day;
+            if !live && self.bp == 0 {
+                self.whole();
+                return Ok(true);
+            }
+            let mut next = next_healing;
+            if self.bp > 0 {
+                next = next.min(self.next_blood);
+            }
+            let next = if next == u32::MAX {
+                day + 1
+            } else {
+                next.max(day + 1)
+            };
+            if next > self.care.horizon_days || self.dice.exhausted() {
+                self.horizon();
+                return Ok(true);
+            }
+            self.day = next;
+            if self.bp > 0 && next >= self.next_blood {
+                self.regenerate_blood();
+            }
+            if next_healing <= next {
+                self.healing_rolls(wounds)?;
+            }
+        }
+    }
+
+    /// Whole today: the days to whole.
+    fn whole(&mut self) {
+        let day = self.day;
+        self.out.recovery.days_to_whole = Some(day);
+        self.log.say(|| format!("whole after {day} days"));
+    }
+
+    /// Not whole at the horizon; a coma still running there counts its days up to it.
+    fn horizon(&mut self) {
+        let horizon = self.care.horizon_days;
+        if let Some(c) = self.coma {
+            self.out.comatose_at_horizon = true;
+            self.out.coma_days = horizon - c.started;
+        }
+        self.log
+            .say(|| format!("not whole at the horizon ({horizon} days)"));
+    }
+
+    /// Blood regeneration, due today: Endurance, with only weakness other than anaemia; a CF
+    /// skips the next period's roll too.
+    fn regenerate_blood(&mut self) {
+        let day = self.day;
+        self.next_blood = day + 10;
+        if self.blood_skip {
+            self.blood_skip = false;
+            return;
+        }
+        let weakness = self.infection.map_or(0, |(hr, _)| infection_weakness(hr));
+        let t = Test::roll(
+            self.dice,
+            self.patient.endurance_ml - weakness,
+            "d100 (blood regeneration: Endurance)",
+        );
+        match t.level {
+            SuccessLevel::CriticalFailure => self.blood_skip = true,
+            SuccessLevel::Failure => {}
+            SuccessLevel::Success => self.bp = self.bp.saturating_sub(1),
+            SuccessLevel::CriticalSuccess => self.bp = self.bp.saturating_sub(2),
+        }
+        let bp = self.bp;
+        self.log.say(|| {
+            format!(
+                "day {day}: blood regeneration {} vs EML{}: {}: {bp} BP left",
+                t.roll,
+                t.eml,
+                t.level.abbreviation()
+            )
+        });
+    }
+
     /// The Healing Rolls due today, against HB × HR: S −1 IL, CS −2; a CF (with Cauterisation
     /// a failure ending 3, 5, 8 or 0) infects an injury whose treatment left the chance.
+    #[inline(always)]
     fn healing_rolls(&mut self, wounds: &mut [Healing]) -> Result<(), Cause> {
         let day = self.day;
         for (i, w) in wounds.iter_mut().enumerate() {
