@@ -45,6 +45,20 @@ pub enum Location {
     Jaw,
 }
 
+/// How many locations there are.
+pub const LOCATIONS: usize = 21;
+
+impl Location {
+    /// Every location, in the order of the enum (a location's index into tables).
+    pub const ALL: [Location; LOCATIONS] = {
+        use Location::*;
+        [
+            Skull, Face, Neck, Shoulder, UpperArm, Elbow, Forearm, Hand, Thorax, Abdomen, Pelvis,
+            Thigh, Knee, Calf, Foot, Eye, Nose, Cheek, Ear, Mouth, Jaw,
+        ]
+    };
+}
+
 impl std::fmt::Display for Location {
     /// The location's name in the rules' words: "upper arm", "thigh".
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -364,6 +378,13 @@ pub fn roll_location<D: Dice>(
 mod tests {
     use super::*;
     use crate::dice::ScriptedDice;
+
+    #[test]
+    fn every_location_is_at_its_own_index_of_all() {
+        for (i, location) in Location::ALL.into_iter().enumerate() {
+            assert_eq!(location as usize, i, "{location}");
+        }
+    }
 
     #[test]
     fn location_example_aim_zn4_d6_roll_2_ld_7_is_the_abdomen() {

@@ -4,7 +4,7 @@
 //! and TESTS WITH GRIEVOUS INJURY: a Grievous zone prohibits the test (an automatic CF with the
 //! zone's mishap), a Grievous weapon arm or leg is unusable. Also the zone of each location.
 
-use super::body::{BodySide, Location, Zone};
+use super::body::{BodySide, LOCATIONS, Location, Zone};
 use super::injury::{Injury, Severity};
 use super::melee::{Arms, Melee, State, ZoneInjuries};
 use super::skill::{SuccessLevel, Test};
@@ -16,15 +16,28 @@ const LEFT_ARM: usize = 2;
 const RIGHT_ARM: usize = 3;
 const LEGS: usize = 4;
 
-/// The slot of [`State::by_zone`] an injury counts in.
+/// The slot of [`State::by_zone`] an injury counts in. Read from a table: the location comes
+/// from the dice, so a jump on it is a guess.
 pub(super) fn zone_slot(injury: &Injury) -> usize {
-    match (zone_of_location(injury.location), injury.side) {
-        (Zone::Head, _) => HEAD,
-        (Zone::Torso, _) => TORSO,
-        (Zone::Arm, BodySide::Left) => LEFT_ARM,
-        (Zone::Arm, _) => RIGHT_ARM,
-        (Zone::Leg, _) => LEGS,
+    const fn slot(location: Location, left: bool) -> u8 {
+        (match (zone_by_rule(location), left) {
+            (Zone::Head, _) => HEAD,
+            (Zone::Torso, _) => TORSO,
+            (Zone::Arm, true) => LEFT_ARM,
+            (Zone::Arm, false) => RIGHT_ARM,
+            (Zone::Leg, _) => LEGS,
+        }) as u8
     }
+    const SLOTS: [[u8; 2]; LOCATIONS] = {
+        let mut slots = [[0; 2]; LOCATIONS];
+        let mut i = 0;
+        while i < LOCATIONS {
+            slots[i] = [slot(Location::ALL[i], false), slot(Location::ALL[i], true)];
+            i += 1;
+        }
+        slots
+    };
+    usize::from(SLOTS[injury.location as usize][usize::from(injury.side == BodySide::Left)])
 }
 
 impl State {
@@ -54,11 +67,11 @@ impl ZoneInjuries {
     /// Counts one injury of this zone: a Minor one once it impairs, a Serious one, a Grievous one.
     #[inline]
     fn count(&mut self, injury: &Injury) {
-        match injury.severity() {
-            Severity::Minor => self.minor += i32::from(injury.impairs),
-            Severity::Serious => self.serious += 1,
-            Severity::Grievous => self.grievous = true,
-        }
+        // Without a branch: the severity comes from the dice.
+        let severity = injury.severity();
+        self.minor += i32::from((severity == Severity::Minor) & injury.impairs);
+        self.serious += i32::from(severity == Severity::Serious);
+        self.grievous |= severity == Severity::Grievous;
     }
 }
 
@@ -187,8 +200,23 @@ impl Melee {
     }
 }
 
-/// The zone of a location.
-pub fn zone_of_location(location: Location) -> Zone {
+/// The zone of a location. Read from a table: the location comes from the dice, so a jump on
+/// it is a guess.
+pub const fn zone_of_location(location: Location) -> Zone {
+    const ZONES: [Zone; LOCATIONS] = {
+        let mut zones = [Zone::Head; LOCATIONS];
+        let mut i = 0;
+        while i < LOCATIONS {
+            zones[i] = zone_by_rule(Location::ALL[i]);
+            i += 1;
+        }
+        zones
+    };
+    ZONES[location as usize]
+}
+
+/// The zone of a location, as the rules list them.
+const fn zone_by_rule(location: Location) -> Zone {
     use Location::*;
     match location {
         Skull | Face | Neck | Eye | Nose | Cheek | Ear | Mouth | Jaw => Zone::Head,
