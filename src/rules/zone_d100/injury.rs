@@ -165,7 +165,12 @@ pub struct Injuries {
 impl Default for Injuries {
     fn default() -> Self {
         Injuries {
-            items: [Injury::new(Location::Skull, Aspect::Blunt, 0); MAX_INJURIES],
+            // The unused slots hold a blank whose fields are all the first of their kinds,
+            // so a fresh record is zeroed memory, written a vector at a time.
+            items: [Injury {
+                side: BodySide::Centre,
+                ..Injury::new(Location::Skull, Aspect::Blunt, 0)
+            }; MAX_INJURIES],
             len: 0,
             received: 0,
         }
