@@ -18,7 +18,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         &mut self,
         i: usize,
         edge_il: u8,
-        site: (usize, i32),
+        site: (u8, i32),
     ) -> Result<Healing, Cause> {
         let care = self.care;
         self.log

@@ -120,7 +120,8 @@ pub(super) struct Healing {
     /// The day the injury healed to Minor (IL1 or less): `u32::MAX` until then, so the first
     /// such day is the least of the days it was Minor on.
     pub(super) minor_day: u32,
-    pub(super) zone: usize,
+    /// The zone's index in [`Outcome::permanent`].
+    pub(super) zone: u8,
     pub(super) location_shock: i32,
     pub(super) live: bool,
 }

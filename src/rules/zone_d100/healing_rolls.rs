@@ -29,7 +29,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 let day = self.day;
                 treated = true;
                 for (i, w) in wounds.iter_mut().enumerate() {
-                    *w = self.treat(i)?;
+                    self.treat(i, w)?;
                 }
                 for w in wounds.iter_mut().filter(|w| w.live) {
                     let mut next = w.born + self.period();
@@ -167,7 +167,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         for w in wounds.iter().filter(|w| w.lasting) {
             let days = w.minor_day.min(self.day).saturating_sub(w.born);
             let permanent = (5 * (days as i32 / 20)).min(25);
-            self.out.permanent[w.zone] = self.out.permanent[w.zone].max(permanent);
+            let zone = usize::from(w.zone);
+            self.out.permanent[zone] = self.out.permanent[zone].max(permanent);
         }
         self.out.recovery.impairment = self.out.permanent.iter().sum::<i32>().max(0) as u32;
         Ok(())

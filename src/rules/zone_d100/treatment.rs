@@ -191,7 +191,7 @@ const fn build_table(kind: Kind) -> Table {
     }
 }
 
-fn zone_index(zone: Zone) -> usize {
+fn zone_index(zone: Zone) -> u8 {
     match zone {
         Zone::Head => 0,
         Zone::Torso => 1,
@@ -246,7 +246,7 @@ pub(super) fn wound(
     t: &Table,
     grim: bool,
     cauterised: bool,
-    site: (usize, i32),
+    site: (u8, i32),
 ) -> Healing {
     Healing {
         il: i32::from(il),
@@ -361,9 +361,12 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// Steps 4 and 5 for injury `i` on day `self.day`: the Treatment Roll(s), the cap, the
     /// result's effects (HR, infection chance, permanent impairment, a grim wound, a new
     /// Bleeder, healing at once, amputation).
-    pub(super) fn treat(&mut self, i: usize) -> Result<Healing, Cause> {
+    /// Writes the treated wound into `slot` in place (a copy of a record just built field by
+    /// field would wait on its stores).
+    pub(super) fn treat(&mut self, i: usize, slot: &mut Healing) -> Result<(), Cause> {
         let Some(injury) = self.injuries.get(i).copied() else {
-            return Ok(Healing::default());
+            *slot = Healing::default();
+            return Ok(());
         };
         let care = self.care;
         let kind = match injury.aspect {
@@ -396,10 +399,10 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     injury.location, injury.il
                 )
             });
-            let mut w = wound(injury.il, 2, 0, table(Kind::Edge), true, area, site);
-            w.infection_chance = false;
-            w.lasting = true;
-            return Ok(w);
+            *slot = wound(injury.il, 2, 0, table(Kind::Edge), true, area, site);
+            slot.infection_chance = false;
+            slot.lasting = true;
+            return Ok(());
         }
         let treatment = required_treatment(kind, t, injury.il);
         let boxed = matches!(treatment, Treatment::Sur | Treatment::Ext | Treatment::Amp);
@@ -459,19 +462,22 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         match t.effect[row][sev] {
             Heal => {
                 self.log.say(|| "  healed by the treatment".to_owned());
-                Ok(Healing::default())
+                *slot = Healing::default();
             }
-            Hr(hr) => Ok(wound(
-                injury.il,
-                hr,
-                row,
-                t,
-                sev == 2 && (row == 0 || area),
-                self.cauterised[i] || area,
-                site,
-            )),
-            Amputate(edge_il) => self.amputation_wound(i, edge_il, site),
+            Hr(hr) => {
+                *slot = wound(
+                    injury.il,
+                    hr,
+                    row,
+                    t,
+                    sev == 2 && (row == 0 || area),
+                    self.cauterised[i] || area,
+                    site,
+                );
+            }
+            Amputate(edge_il) => *slot = self.amputation_wound(i, edge_il, site)?,
         }
+        Ok(())
     }
 }
 
