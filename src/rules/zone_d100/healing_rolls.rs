@@ -50,18 +50,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 break;
             }
             let day = self.day;
-            // One pass over the wounds, without a branch on any of them: any still healing, any
-            // grim (a Shock Roll every day), and the next Healing Roll. Nothing changes them
-            // before today's Healing Rolls but an infection, which stops those rolls.
-            let mut live = false;
-            let mut grim = false;
-            let mut next_healing = u32::MAX;
-            for w in wounds.iter() {
-                live |= w.live;
-                grim |= w.shocks_daily();
-                // A healed wound's roll is never due: its day is ORed up to u32::MAX.
-                next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
-            }
+            // Nothing changes the wounds before today's Healing Rolls but an infection, which
+            // stops those rolls.
+            let (live, grim, next_healing) = survey(wounds);
             let daily = grim || self.infection.is_some();
             let mut next = next_healing;
             if treated && !live && self.bp == 0 && self.coma.is_none() {
@@ -181,14 +172,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// when the next day is one for that loop (an infection, a coma or a grim wound began).
     fn quiet_days(&mut self, wounds: &mut [Healing]) -> Result<bool, Cause> {
         loop {
-            let mut live = false;
-            let mut grim = false;
-            let mut next_healing = u32::MAX;
-            for w in wounds.iter() {
-                live |= w.live;
-                grim |= w.shocks_daily();
-                next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
-            }
+            let (live, grim, next_healing) = survey(wounds);
             if grim | self.infection.is_some() | self.coma.is_some() {
                 return Ok(false);
             }
@@ -327,6 +311,22 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         }
         Ok(())
     }
+}
+
+/// One pass over the wounds, without a branch on any of them: any still healing, any grim (a
+/// Shock Roll every day), and the day of the next Healing Roll.
+#[inline(always)]
+fn survey(wounds: &[Healing]) -> (bool, bool, u32) {
+    let mut live = false;
+    let mut grim = false;
+    let mut next_healing = u32::MAX;
+    for w in wounds {
+        live |= w.live;
+        grim |= w.shocks_daily();
+        // A healed wound's roll is never due: its day is ORed up to u32::MAX.
+        next_healing = next_healing.min(w.next_roll | u32::from(!w.live).wrapping_neg());
+    }
+    (live, grim, next_healing)
 }
 
 #[cfg(test)]
