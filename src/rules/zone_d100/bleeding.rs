@@ -12,7 +12,7 @@ use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
 use crate::log::Log;
 
-fn blood_box(bp: u32) -> ShockState {
+const fn blood_box(bp: usize) -> ShockState {
     match bp {
         0 => ShockState::None,
         1 => ShockState::Stunned,
@@ -22,22 +22,57 @@ fn blood_box(bp: u32) -> ShockState {
     }
 }
 
+/// The shock state after checking off `points` boxes (0 to 3) beyond the `bp` already checked
+/// (0 to 3; a fourth kills), each box's state stacked in turn on the state before:
+/// `[state][bp][points]`. Built at compile time from the stacking rule; read, not looped,
+/// because the points come from the dice. Stacking never lowers a state, so the state rose
+/// at some box exactly when the last one is above the first.
+const AFTER_BLOOD_LOSS: [[[ShockState; 4]; 4]; 5] = {
+    use ShockState::{Incapacitated, Killed, None, Stunned, Unconscious};
+    const STATES: [ShockState; 5] = [None, Stunned, Incapacitated, Unconscious, Killed];
+    let mut table = [[[None; 4]; 4]; 5];
+    let mut state = 0;
+    while state < 5 {
+        let mut bp = 0;
+        while bp < 4 {
+            let mut points = 0;
+            while points < 4 {
+                let mut after = STATES[state];
+                let mut lost = 1;
+                while lost <= points {
+                    after = after.stack(blood_box(bp + lost));
+                    lost += 1;
+                }
+                table[state][bp][points] = after;
+                points += 1;
+            }
+            bp += 1;
+        }
+        state += 1;
+    }
+    table
+};
+
 impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// Checks off one box of the SHOCK STATE table a Blood Loss Point: the patient suffers
     /// its state (stacking), induced by bleeder `i`.
     fn lose_blood(&mut self, points: u32, i: usize, induced_by: Option<(i32, i32)>) {
-        if points > 0 && self.bp == 0 {
-            // "Every ten days after suffering the blood loss".
-            self.next_blood = self.day + 10;
-            self.blood_skip = false;
-        }
-        for _ in 0..points {
-            self.bp += 1;
-            let before = self.shock;
-            self.shock = self.shock.stack(blood_box(self.bp));
-            if self.shock > before {
-                self.induced = induced_by.unwrap_or_else(|| self.injury_shock(i));
-            }
+        debug_assert!(self.bp < 4 && points < 4, "a fourth Blood Loss Point kills");
+        // Selects, not branches: the points come from the dice.
+        // "Every ten days after suffering the blood loss".
+        let first = (points > 0) & (self.bp == 0);
+        self.next_blood = if first {
+            self.day + 10
+        } else {
+            self.next_blood
+        };
+        self.blood_skip &= !first;
+        let before = self.shock;
+        self.shock =
+            AFTER_BLOOD_LOSS[before as usize][self.bp.min(3) as usize][points.min(3) as usize];
+        self.bp += points;
+        if self.shock > before {
+            self.induced = induced_by.unwrap_or_else(|| self.injury_shock(i));
         }
     }
 
@@ -84,8 +119,6 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                         matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
                     });
                     let eml = staunch_ml + tourniquet * i32::from(limb) - penalty + f_bonus[i];
-                    // The F bonus is for the next Staunch roll only.
-                    f_bonus[i] = 0;
                     let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");
                     let eml = t.eml;
                     self.log.say(|| {
@@ -95,16 +128,20 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                             t.level.abbreviation()
                         )
                     });
-                    match t.level {
-                        SuccessLevel::CriticalFailure => {}
-                        SuccessLevel::Failure => f_bonus[i] = if care.cauterise { 0 } else { 10 },
-                        SuccessLevel::Success => stop_after = true,
-                        SuccessLevel::CriticalSuccess => {
-                            bleeding[i] = false;
-                            treated -= 1;
-                            self.cauterised[i] |= care.cauterise;
-                            continue;
-                        }
+                    // Selects where the dice decide, one branch for a CS: an F gives the next
+                    // Staunch roll (only that one) +10, an S stops the bleeding after this
+                    // period's advance roll, a CS at once.
+                    f_bonus[i] = if (t.level == SuccessLevel::Failure) & !care.cauterise {
+                        10
+                    } else {
+                        0
+                    };
+                    stop_after = t.level == SuccessLevel::Success;
+                    if t.level == SuccessLevel::CriticalSuccess {
+                        bleeding[i] = false;
+                        treated -= 1;
+                        self.cauterised[i] |= care.cauterise;
+                        continue;
                     }
                 }
                 // Strength, excluding all fatigue and impairment penalties.
@@ -113,12 +150,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     self.patient.strength_ml,
                     "d100 (Blood Loss Advance Roll: Strength)",
                 );
-                let points = match t.level {
-                    SuccessLevel::CriticalFailure => 3,
-                    SuccessLevel::Failure => 2,
-                    SuccessLevel::Success => 1,
-                    SuccessLevel::CriticalSuccess => 0,
-                };
+                // CF 3, F 2, S 1, CS 0: counted from the level, not matched on it.
+                let points = 3 - t.level as u32;
                 self.lose_blood(points, i, induced_by);
                 let (bp, state) = (self.bp, self.shock);
                 self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));

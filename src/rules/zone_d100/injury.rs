@@ -414,7 +414,7 @@ impl ShockState {
     /// A new state on top of the current one: STN on STN becomes INC, INC on INC becomes UNC;
     /// otherwise the more severe applies.
     #[inline]
-    pub fn stack(self, new: ShockState) -> ShockState {
+    pub const fn stack(self, new: ShockState) -> ShockState {
         // Read from a table: the states come from dice, so a branch on them is a guess.
         STACKED[self as usize][new as usize]
     }
