@@ -28,16 +28,14 @@ const fn blood_box(bp: usize) -> ShockState {
 /// because the points come from the dice. Stacking never lowers a state, so the state rose
 /// at some box exactly when the last one is above the first.
 const AFTER_BLOOD_LOSS: [[[ShockState; 4]; 4]; 5] = {
-    use ShockState::{Incapacitated, Killed, None, Stunned, Unconscious};
-    const STATES: [ShockState; 5] = [None, Stunned, Incapacitated, Unconscious, Killed];
-    let mut table = [[[None; 4]; 4]; 5];
+    let mut table = [[[ShockState::None; 4]; 4]; 5];
     let mut state = 0;
     while state < 5 {
         let mut bp = 0;
         while bp < 4 {
             let mut points = 0;
             while points < 4 {
-                let mut after = STATES[state];
+                let mut after = ShockState::ALL[state];
                 let mut lost = 1;
                 while lost <= points {
                     after = after.stack(blood_box(bp + lost));

@@ -45,7 +45,7 @@ pub enum Location {
     Jaw,
 }
 
-/// How many locations there are.
+/// Number of locations in [`Location`] (for per-location arrays).
 pub const LOCATIONS: usize = 21;
 
 impl Location {

@@ -379,8 +379,8 @@ pub enum ShockState {
 /// [`ShockState::stack`] for every pair: STN on STN is INC, INC on INC is UNC, otherwise the
 /// worse of the two.
 const STACKED: [[ShockState; 5]; 5] = {
-    use ShockState::{Incapacitated, Killed, None, Stunned, Unconscious};
-    const ALL: [ShockState; 5] = [None, Stunned, Incapacitated, Unconscious, Killed];
+    use ShockState::{Incapacitated, None, Stunned, Unconscious};
+    const ALL: [ShockState; 5] = ShockState::ALL;
     let mut table = [[None; 5]; 5];
     let mut a = 0;
     while a < 5 {
@@ -400,6 +400,15 @@ const STACKED: [[ShockState; 5]; 5] = {
 };
 
 impl ShockState {
+    /// Every state, mildest first (a state's index into tables).
+    pub const ALL: [ShockState; 5] = [
+        ShockState::None,
+        ShockState::Stunned,
+        ShockState::Incapacitated,
+        ShockState::Unconscious,
+        ShockState::Killed,
+    ];
+
     /// The state of a Shock State Index: 6 or less none, 7 STN, 8 INC, 9 UNC, 10+ KIA.
     pub fn of_index(shk: i32) -> ShockState {
         match shk {

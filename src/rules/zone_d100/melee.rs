@@ -62,8 +62,7 @@ pub struct Cover {
     pub rigid: bool,
 }
 
-/// Number of locations in [`Location`](super::body::Location) (for per-location arrays).
-pub const LOCATIONS: usize = 21;
+pub use super::body::LOCATIONS;
 
 /// A compiled fighter.
 #[derive(Clone, Copy, Debug, PartialEq)]
