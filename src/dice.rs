@@ -5,7 +5,7 @@
 //! implement it:
 //!
 //! - [`FastDice`]: counter-based keyed streams (wyrand from a stream's own start) with unbiased
-//!   bounded rolls (Lemire's multiply-and-reject), for runs;
+//!   bounded rolls (Lemire's multiply-and-reject), and d6 pools eight dice to a draw, for runs;
 //! - [`ScriptedDice`]: replays given results, for worked examples and `duelsim trace --dice`;
 //!   running out of results is reported as an error, never a panic;
 //! - [`EnumeratingDice`]: walks every outcome of a short sequence, for exact probabilities.
@@ -43,9 +43,10 @@ pub trait Dice {
 
     /// Rolls `n` dice of `sides` faces and counts how many show each of the `K` highest faces:
     /// `counts[k]` is the number showing `sides - K + 1 + k` (a d6 pool's 4s, 5s and 6s with
-    /// `K = 3`). The same as `n` calls of [`Dice::d`] for every source but the enumerating one,
-    /// which walks the distinct counts, each with its multinomial weight, instead of every
-    /// ordered roll.
+    /// `K = 3`). It counts the dice of [`Dice::faces`]: `n` calls of [`Dice::d`] for every
+    /// source but the fast one (whose d6 come eight to a draw, counted by table) and the
+    /// enumerating one, which walks the distinct counts, each with its multinomial weight,
+    /// instead of every ordered roll.
     #[inline]
     fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K]
     where
@@ -53,6 +54,25 @@ pub trait Dice {
     {
         count_one_by_one(self, n, sides, label)
     }
+
+    /// Rolls `n` dice of `sides` faces and hands each result to `each`, in order: the dice of
+    /// [`Dice::count_faces`] one by one, for narration (`duelsim trace`). The same as `n` calls
+    /// of [`Dice::d`] for every source but the fast one, whose d6 pools come eight dice to a
+    /// draw ([`FastDice`]); its `count_faces` counts exactly these dice.
+    #[inline]
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32))
+    where
+        Self: Sized,
+    {
+        for _ in 0..n {
+            each(self.d(sides, label));
+        }
+    }
+
+    /// Whether [`Dice::faces`] draws a pool otherwise than die by die (the fast source's d6
+    /// pools): a source wrapping this one then takes its pools through `faces` to roll the
+    /// same dice.
+    const POOLS: bool = false;
 
     /// Rolls one die of `sides` faces whose result the caller tells apart only by `class`:
     /// everything it does next depends on the face through `class(face)` alone (a d100 test's
@@ -102,7 +122,8 @@ pub trait Dice {
     }
 }
 
-/// [`Dice::count_faces`] die by die: `n` calls of [`Dice::d`], counting the `K` highest faces.
+/// [`Dice::count_faces`] die by die: the dice of [`Dice::faces`] (`n` calls of [`Dice::d`] but
+/// for the fast source's d6), counting the `K` highest faces.
 #[inline]
 fn count_one_by_one<D: Dice, const K: usize>(
     dice: &mut D,
@@ -112,14 +133,13 @@ fn count_one_by_one<D: Dice, const K: usize>(
 ) -> [u32; K] {
     let mut counts = [0u32; K];
     let lowest = sides.saturating_sub(K as u32) + 1;
-    for _ in 0..n {
-        let face = dice.d(sides, label);
+    dice.faces(n, sides, label, |face| {
         // Branch-free: whether a die is counted is a coin toss the branch predictor would
         // miss half the time.
         for (k, count) in (lowest..).zip(counts.iter_mut()) {
             *count += u32::from(face == k);
         }
-    }
+    });
     counts
 }
 
@@ -186,6 +206,31 @@ fn wyrand(state: u64) -> u64 {
     (t >> 64) as u64 ^ t as u64
 }
 
+/// The d6 a draw of the fast source gives a pool: 6^8 < 2^21, so one 64-bit draw reduced to
+/// `0..6^8` without bias gives eight independent d6 as its base-6 digits.
+const D6_GROUP: u32 = 8;
+
+/// 6^0 to 6^8: the values of zero to eight base-6 digits.
+const POWERS_OF_6: [u64; 9] = [1, 6, 36, 216, 1296, 7776, 46656, 279_936, 1_679_616];
+
+/// For each value of four base-6 digits (four d6, a digit `f` showing face `f + 1`), how many
+/// show each face: face `f + 1`'s count in bits `5f..5f + 5`.
+const D6_FOUR_DICE: [u32; 1296] = {
+    let mut table = [0u32; 1296];
+    let mut v = 0;
+    while v < 1296 {
+        let mut digits = v;
+        let mut i = 0;
+        while i < 4 {
+            table[v] += 1 << (5 * (digits % 6));
+            digits /= 6;
+            i += 1;
+        }
+        v += 1;
+    }
+    table
+};
+
 /// wyrand's increment: odd, so a stream's `k`th state is its start plus `k` of these.
 const GAMMA: u64 = 0xa076_1d64_78bd_642f;
 
@@ -224,6 +269,22 @@ impl FastDice {
         wyrand(self.state)
     }
 
+    /// `dice` d6 (at most [`D6_GROUP`]) from one draw: a value of `0..6^dice` without bias
+    /// (Lemire's reduction of the whole 64-bit draw; the rejection zone is below 2^-43 of it),
+    /// whose base-6 digits are the dice, least significant first.
+    #[inline]
+    fn d6_digits(&mut self, dice: u32) -> u32 {
+        let values = POWERS_OF_6[dice as usize];
+        let mut m = u128::from(self.next_u64()) * u128::from(values);
+        if (m as u64) < values {
+            let threshold = values.wrapping_neg() % values;
+            while (m as u64) < threshold {
+                m = u128::from(self.next_u64()) * u128::from(values);
+            }
+        }
+        (m >> 64) as u32
+    }
+
     /// Reduces a uniform 32-bit value to `1..=sides` without bias (Lemire, "Fast random
     /// integer generation in an interval", 2019): the high half of `x * sides` is uniform once
     /// the low half is outside the biased zone below `2^32 mod sides`; inside it, draw again.
@@ -242,10 +303,64 @@ impl FastDice {
 }
 
 impl Dice for FastDice {
+    const POOLS: bool = true;
+
     #[inline]
     fn d(&mut self, sides: u32, _label: &'static str) -> u32 {
         let x = (self.next_u64() >> 32) as u32;
         self.bounded(x, sides)
+    }
+
+    /// A d6 pool comes eight dice to a draw ([`FastDice::d6_digits`]): the dice are the draw's
+    /// base-6 digits, least significant first; the last draw has as many digits as dice left.
+    /// Other dice come one by one, as [`Dice::d`] rolls them.
+    #[inline]
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32)) {
+        if sides != 6 {
+            for _ in 0..n {
+                each(self.d(sides, label));
+            }
+            return;
+        }
+        let mut left = n;
+        while left > 0 {
+            let dice = left.min(D6_GROUP);
+            let mut digits = self.d6_digits(dice);
+            for _ in 0..dice {
+                each(digits % 6 + 1);
+                digits /= 6;
+            }
+            left -= dice;
+        }
+    }
+
+    /// The dice of [`FastDice::faces`], counted without looking at them one by one: each draw's
+    /// low and high four digits index a table of the faces four dice show
+    /// ([`D6_FOUR_DICE`]); the digits past a draw's last die are 0s, which read as 1s and are
+    /// taken off.
+    #[inline]
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
+        if sides != 6 || K > 6 {
+            return count_one_by_one(self, n, sides, label);
+        }
+        let mut counts = [0u32; K];
+        // The field of the lowest face counted.
+        let lowest = 6 - K;
+        let mut left = n;
+        while left > 0 {
+            let dice = left.min(D6_GROUP);
+            let digits = self.d6_digits(dice);
+            let shown =
+                D6_FOUR_DICE[(digits % 1296) as usize] + D6_FOUR_DICE[(digits / 1296) as usize];
+            for (k, count) in counts.iter_mut().enumerate() {
+                *count += shown >> (5 * (lowest + k)) & 31;
+            }
+            if K == 6 {
+                counts[0] -= D6_GROUP - dice;
+            }
+            left -= dice;
+        }
+        counts
     }
 
     #[inline]
@@ -334,6 +449,18 @@ impl<D: Dice> Dice for StreamCheck<D> {
     fn pair(&mut self, sides: u32, first: &'static str, second: &'static str) -> (u32, u32) {
         self.drew(1);
         self.inner.pair(sides, first, second)
+    }
+
+    const POOLS: bool = D::POOLS;
+
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
+        self.drew(1);
+        self.inner.count_faces(n, sides, label)
+    }
+
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, each: impl FnMut(u32)) {
+        self.drew(1);
+        self.inner.faces(n, sides, label, each);
     }
 
     fn stream(&mut self, stream: Stream) {
@@ -731,6 +858,20 @@ impl<D: Dice> Dice for CountingDice<D> {
         self.inner.pair(sides, first, second)
     }
 
+    const POOLS: bool = D::POOLS;
+
+    #[inline]
+    fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
+        self.rolls += u64::from(n);
+        self.inner.count_faces(n, sides, label)
+    }
+
+    #[inline]
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, each: impl FnMut(u32)) {
+        self.rolls += u64::from(n);
+        self.inner.faces(n, sides, label, each);
+    }
+
     #[inline]
     fn stream(&mut self, stream: Stream) {
         self.inner.stream(stream);
@@ -1034,6 +1175,86 @@ mod tests {
             "{n} d{sides}, the {K} highest faces"
         );
         assert!(scripted.finish().is_ok());
+    }
+
+    #[test]
+    fn the_fast_sources_counts_are_the_faces_it_rolls() {
+        // Its d6 pools come eight to a draw; counting them by table must count exactly the
+        // dice `faces` hands out, for any pool size (whole draws, a part draw, none), any number
+        // of faces counted, and the dice of other sizes one by one as `d` rolls them.
+        fn check<const K: usize>(n: u32, sides: u32, seed: u64) {
+            let mut counted = FastDice::seed_from_u64(seed);
+            let mut rolled = FastDice::seed_from_u64(seed);
+            let mut faces = Vec::new();
+            rolled.faces(n, sides, "d", |f| faces.push(f));
+            assert_eq!(faces.len(), n as usize);
+            assert!(faces.iter().all(|f| (1..=sides).contains(f)), "{faces:?}");
+            let lowest = sides.saturating_sub(K as u32) + 1;
+            let mut expected = [0u32; K];
+            for &f in &faces {
+                if f >= lowest {
+                    expected[(f - lowest) as usize] += 1;
+                }
+            }
+            let got = counted.count_faces::<K>(n, sides, "d");
+            assert_eq!(
+                got, expected,
+                "{n} d{sides}, seed {seed}, {K} highest faces"
+            );
+            // The next die of both sources is the same: they drew alike.
+            assert_eq!(counted.d(20, "next"), rolled.d(20, "next"));
+            if sides != 6 {
+                let mut one_by_one = FastDice::seed_from_u64(seed);
+                let by_d: Vec<u32> = (0..n).map(|_| one_by_one.d(sides, "d")).collect();
+                assert_eq!(faces, by_d, "d{sides} pools are rolled die by die");
+            }
+        }
+        for seed in 0..40 {
+            for n in (0..=20).chain([40, 1023, 2000]) {
+                check::<1>(n, 6, seed);
+                check::<3>(n, 6, seed);
+                check::<6>(n, 6, seed);
+                check::<7>(n, 6, seed);
+                check::<2>(n, 20, seed);
+            }
+        }
+    }
+
+    #[test]
+    fn fast_d6_pools_are_uniform_and_independent_within_chi_square_bound() {
+        // Three neighbouring dice of a pool of eight (one draw) and of a pool of five (the
+        // fourth and fifth die come from the draw's last digits): 216 cells, 215 degrees of
+        // freedom, whose 0.9999 quantile is about 301; and the last die of a draw against the
+        // first of the next (a pool of nine): 36 cells, 35 degrees of freedom, about 75.6.
+        let mut dice = FastDice::seed_from_u64(2024);
+        let pools = 300_000;
+        let mut first = vec![0u64; 216];
+        let mut last = vec![0u64; 216];
+        let mut part = vec![0u64; 216];
+        let mut across = vec![0u64; 36];
+        let cell = |f: &[u32]| f.iter().fold(0, |c, &x| c * 6 + (x - 1) as usize);
+        let mut faces = Vec::with_capacity(9);
+        for _ in 0..pools {
+            faces.clear();
+            dice.faces(8, 6, "d6", |f| faces.push(f));
+            first[cell(&faces[..3])] += 1;
+            last[cell(&faces[5..])] += 1;
+            faces.clear();
+            dice.faces(5, 6, "d6", |f| faces.push(f));
+            part[cell(&faces[2..])] += 1;
+            faces.clear();
+            dice.faces(9, 6, "d6", |f| faces.push(f));
+            across[cell(&faces[7..])] += 1;
+        }
+        for (what, counts, bound) in [
+            ("first three of eight", &first, 301.0),
+            ("last three of eight", &last, 301.0),
+            ("last three of five", &part, 301.0),
+            ("eighth and ninth of nine", &across, 75.6),
+        ] {
+            let chi2 = chi_square_uniform(counts);
+            assert!(chi2 < bound, "{what}: chi-square {chi2}");
+        }
     }
 
     #[test]

@@ -77,6 +77,33 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         (a, b)
     }
 
+    // A pool goes to the source whole when the source rolls pools its own way (the fast
+    // source's d6 pools, eight dice to a draw), so `trace --seed` rolls the dice a run does;
+    // each die is narrated in the order `--dice` replays it. Counted pools come through here
+    // (the default `count_faces` counts the dice of `faces`).
+    const POOLS: bool = D::POOLS;
+
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32)) {
+        if !D::POOLS {
+            for _ in 0..n {
+                each(self.d(sides, label));
+            }
+            return;
+        }
+        let mut rolled = Vec::with_capacity(n as usize);
+        self.inner.faces(n, sides, label, |face| rolled.push(face));
+        for face in rolled {
+            if !self.stopped.get() {
+                let n = self.results.len() + 1;
+                self.results.push(face);
+                self.lines
+                    .borrow_mut()
+                    .push(format!("    die #{n}: {label} = {face}"));
+            }
+            each(face);
+        }
+    }
+
     // The streams go to the source: `trace --seed` rolls each purpose from its own stream, as
     // a run does.
     fn stream(&mut self, stream: crate::dice::Stream) {
