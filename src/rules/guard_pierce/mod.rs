@@ -274,7 +274,12 @@ impl GuardPierce {
             return None;
         }
         tally.record_hit(actor, attack.marked[0].max(attack.marked[1]), true);
-        *turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+        // Only the target's wounds changed: its own turn, and the attacker's hit faces only
+        // when wound penalties lower the Guard too.
+        turns[1 - ACTOR] = self.turn(Side::BOTH[1 - ACTOR], rows);
+        if self.rules.penalty_to_guard {
+            turns[ACTOR] = self.turn(actor, rows);
+        }
         let target = rows[1 - ACTOR];
         let track = &self.fighters[1 - ACTOR].track;
         if !target.can_act(track) || target.dead(track) {
