@@ -455,12 +455,17 @@ impl<D: Dice> Dice for StreamCheck<D> {
     const POOLS: bool = D::POOLS;
 
     fn count_faces<const K: usize>(&mut self, n: u32, sides: u32, label: &'static str) -> [u32; K] {
-        self.drew(1);
+        // An empty pool draws nothing from the stream.
+        if n > 0 {
+            self.drew(u64::from(n));
+        }
         self.inner.count_faces(n, sides, label)
     }
 
     fn faces(&mut self, n: u32, sides: u32, label: &'static str, each: impl FnMut(u32)) {
-        self.drew(1);
+        if n > 0 {
+            self.drew(u64::from(n));
+        }
         self.inner.faces(n, sides, label, each);
     }
 
