@@ -224,3 +224,30 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    //! The trace rolls the dice a run rolls from the same seed.
+    use super::*;
+    use crate::log::NoLog;
+
+    #[test]
+    fn a_seeded_trace_counts_the_trial_a_run_rolls_from_that_seed() {
+        // d6-pool's pools come eight dice to a draw from the fast source; the trace must take
+        // them whole, as a run does, or its story is another trial's.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenarios/d6-pool/berserker-vs-shieldwall.toml");
+        let scenario = registry::load(&path).expect("the shipped scenario loads");
+        let point = &scenario.points[0];
+        for seed in 0..50 {
+            crate::with_model!(&point.model, m => {
+                let (_, used, _) = trace_with(m, FastDice::seed_from_u64(seed));
+                let mut traced = Tally::new(m.shape());
+                m.trial(&mut ScriptedDice::new(used), &mut NoLog, &mut traced);
+                let mut run = Tally::new(m.shape());
+                m.trial(&mut FastDice::seed_from_u64(seed), &mut NoLog, &mut run);
+                assert_eq!(traced, run, "seed {seed}");
+            });
+        }
+    }
+}
