@@ -60,13 +60,11 @@ pub trait Dice {
     /// of [`Dice::d`] for every source but the fast one, whose d6 pools come eight dice to a
     /// draw ([`FastDice`]); its `count_faces` counts exactly these dice.
     #[inline]
-    fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32))
+    fn faces(&mut self, n: u32, sides: u32, label: &'static str, each: impl FnMut(u32))
     where
         Self: Sized,
     {
-        for _ in 0..n {
-            each(self.d(sides, label));
-        }
+        roll_each(self, n, sides, label, each);
     }
 
     /// Whether [`Dice::faces`] draws a pool otherwise than die by die (the fast source's d6
@@ -119,6 +117,20 @@ pub trait Dice {
     #[inline]
     fn exhausted(&self) -> bool {
         false
+    }
+}
+
+/// [`Dice::faces`] die by die: `n` calls of [`Dice::d`], each result handed to `each`.
+#[inline]
+pub fn roll_each<D: Dice>(
+    dice: &mut D,
+    n: u32,
+    sides: u32,
+    label: &'static str,
+    mut each: impl FnMut(u32),
+) {
+    for _ in 0..n {
+        each(dice.d(sides, label));
     }
 }
 
@@ -318,10 +330,7 @@ impl Dice for FastDice {
     #[inline]
     fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32)) {
         if sides != 6 {
-            for _ in 0..n {
-                each(self.d(sides, label));
-            }
-            return;
+            return roll_each(self, n, sides, label, each);
         }
         let mut left = n;
         while left > 0 {

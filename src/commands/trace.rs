@@ -1,7 +1,7 @@
 //! `duelsim trace`: one trial narrated blow by blow, every die labelled and numbered as
 //! `--dice` replays them.
 
-use crate::dice::{Dice, FastDice, ScriptedDice};
+use crate::dice::{Dice, FastDice, ScriptedDice, roll_each};
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::registry::{self};
@@ -35,6 +35,17 @@ struct TraceDice<'a, D> {
     results: Vec<u32>,
 }
 
+impl<D> TraceDice<'_, D> {
+    /// Keeps a die's result for `--dice` and narrates it under the next number.
+    fn narrate(&mut self, label: &'static str, value: u32) {
+        self.results.push(value);
+        let n = self.results.len();
+        self.lines
+            .borrow_mut()
+            .push(format!("    die #{n}: {label} = {value}"));
+    }
+}
+
 impl<D: Dice> Dice for TraceDice<'_, D> {
     fn d(&mut self, sides: u32, label: &'static str) -> u32 {
         let value = self.inner.d(sides, label);
@@ -48,10 +59,7 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
                 "    die #{n}: {label}: no valid result given; the trace stops here"
             ));
         } else {
-            self.results.push(value);
-            self.lines
-                .borrow_mut()
-                .push(format!("    die #{n}: {label} = {value}"));
+            self.narrate(label, value);
         }
         value
     }
@@ -69,10 +77,8 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
                 n + 1
             ));
         } else {
-            self.results.extend([a, b]);
-            let mut lines = self.lines.borrow_mut();
-            lines.push(format!("    die #{n}: {first} = {a}"));
-            lines.push(format!("    die #{}: {second} = {b}", n + 1));
+            self.narrate(first, a);
+            self.narrate(second, b);
         }
         (a, b)
     }
@@ -85,20 +91,13 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
 
     fn faces(&mut self, n: u32, sides: u32, label: &'static str, mut each: impl FnMut(u32)) {
         if !D::POOLS {
-            for _ in 0..n {
-                each(self.d(sides, label));
-            }
-            return;
+            return roll_each(self, n, sides, label, each);
         }
         let mut rolled = Vec::with_capacity(n as usize);
         self.inner.faces(n, sides, label, |face| rolled.push(face));
         for face in rolled {
             if !self.stopped.get() {
-                let n = self.results.len() + 1;
-                self.results.push(face);
-                self.lines
-                    .borrow_mut()
-                    .push(format!("    die #{n}: {label} = {face}"));
+                self.narrate(label, face);
             }
             each(face);
         }
