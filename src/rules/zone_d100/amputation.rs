@@ -32,7 +32,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         // No delay: the amputation wound is new.
         let eml = edge.modifier[esev] + if boxed { care.dexterity_modifier } else { 0 };
         let what = || format!("the amputation wound E IL{edge_il}");
-        let (level, index) = treatment_rolls(care.physicians, eml, &what, self.dice, self.log);
+        let (level, index) =
+            treatment_rolls(care.healers.rolling(), eml, &what, self.dice, self.log);
         let row = capped_row(edge, level, esev, index);
         if row <= SuccessLevel::Failure as usize && treatment == Treatment::Sur {
             self.log
@@ -72,7 +73,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let frost = table(Kind::Frost);
         let eml = frost.modifier[2] + care.dexterity_modifier;
         let what = || format!("amputating the infected {}", injury.location);
-        let (level, _) = treatment_rolls(care.physicians, eml, &what, self.dice, self.log);
+        let (level, _) = treatment_rolls(care.healers.rolling(), eml, &what, self.dice, self.log);
         let Amputate(edge_il) = frost.effect[level as usize][2] else {
             return Ok(None);
         };

@@ -142,7 +142,8 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     pub(super) fn physician_bonus(&mut self, label: &'static str) -> i32 {
         let care = self.care;
         let dice = &mut *self.dice;
-        care.physicians
+        care.healers
+            .physicians()
             .iter()
             .filter(|&&ml| ml > 0 && care.help_minutes.is_some())
             .map(|&ml| match Test::roll(dice, ml, label).level {

@@ -19,8 +19,8 @@ use crate::stats::Recovery;
 /// Who tends the patient and where.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Care {
-    /// Physician ML of each healer present (0 for an empty slot).
-    pub physicians: [i32; 4],
+    /// The healers present, by their Physician MLs.
+    pub healers: Healers,
     /// The healers' DEX secondary modifier (surgery, extraction).
     pub dexterity_modifier: i32,
     /// Minutes after the fight until a healer reaches the patient (`None`: never).
@@ -47,11 +47,72 @@ pub struct Care {
 
 impl Care {
     pub(super) fn best_ml(&self) -> i32 {
-        self.physicians.iter().copied().max().unwrap_or(0)
+        self.healers.best
     }
 
     pub(super) fn has_healer(&self) -> bool {
         self.best_ml() > 0 && self.help_minutes.is_some()
+    }
+}
+
+/// The healers present: their Physician MLs as given (each makes a Physician test of its own,
+/// in this order), and the ones who make Treatment Rolls, found once when the care is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Healers {
+    /// Physician ML of each healer present (0 or less for an empty slot).
+    physicians: [i32; 4],
+    /// The healers who make Treatment Rolls for an injury: the first `rolling_len`.
+    rolling: [i32; 4],
+    rolling_len: usize,
+    /// The highest Physician ML, 0 with nobody.
+    best: i32,
+}
+
+impl Healers {
+    /// The healers of these Physician MLs (0 or less: an empty slot).
+    pub fn of(physicians: [i32; 4]) -> Healers {
+        let mut healers = Healers {
+            physicians,
+            rolling: [0; 4],
+            rolling_len: 0,
+            best: physicians.iter().copied().max().unwrap_or(0),
+        };
+        // "Multiple healers may each attempt a Treatment Roll for the same injury only if the
+        // subsequent healers have a higher Physician Index than all previous ones": in rising
+        // Physician Index, each only if its index is higher than all before.
+        let mut rising = physicians;
+        rising.sort_unstable();
+        let mut last_index = -1;
+        for ml in rising.into_iter().filter(|&ml| ml > 0) {
+            let index = ml / 10;
+            if index > last_index {
+                last_index = index;
+                healers.rolling[healers.rolling_len] = ml;
+                healers.rolling_len += 1;
+            }
+        }
+        healers
+    }
+
+    /// Physician ML of each healer present, in the order given (0 or less: an empty slot).
+    pub fn physicians(&self) -> [i32; 4] {
+        self.physicians
+    }
+
+    /// The Physician MLs of the healers who make Treatment Rolls for an injury, in the order
+    /// they make them (rising Physician Index).
+    pub(super) fn rolling(&self) -> &[i32] {
+        &self.rolling[..self.rolling_len]
+    }
+
+    /// The best healer alone ("Healers make a single Treatment Roll for an Area injury"), or
+    /// nobody.
+    pub(super) fn best_alone(&self) -> &[i32] {
+        if self.best > 0 {
+            std::slice::from_ref(&self.best)
+        } else {
+            &[]
+        }
     }
 }
 
@@ -371,6 +432,23 @@ pub(super) mod tests {
     }
 
     use crate::log::assert_in_order as in_order;
+
+    #[test]
+    fn only_healers_of_a_higher_physician_index_than_all_before_roll_for_an_injury() {
+        // "Multiple healers may each attempt a Treatment Roll for the same injury only if the
+        // subsequent healers have a higher Physician Index than all previous ones": ML45 has
+        // the index of ML40 (4) and rolls no more; the ML80 does, after them. The best alone
+        // (an Area injury) is the highest ML, 45 against 40.
+        let h = Healers::of([80, 45, 0, 40]);
+        assert_eq!(h.rolling(), &[40, 80]);
+        assert_eq!(h.best_alone(), &[80]);
+        assert_eq!(h.physicians(), [80, 45, 0, 40]);
+        let h = Healers::of([45, 0, 40, -5]);
+        assert_eq!(h.rolling(), &[40]);
+        assert_eq!(h.best_alone(), &[45]);
+        let nobody = Healers::of([0, -5, 0, 0]);
+        assert!(nobody.rolling().is_empty() && nobody.best_alone().is_empty());
+    }
 
     #[test]
     fn bleeding_and_extended_shock_examples_g4e_shoulder_3_bp_then_12_hours_to_hr6() {

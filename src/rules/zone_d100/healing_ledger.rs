@@ -46,7 +46,7 @@ pub(super) fn care(mls: &[i32]) -> Care {
     let mut physicians = [0; 4];
     physicians[..mls.len()].copy_from_slice(mls);
     Care {
-        physicians,
+        healers: Healers::of(physicians),
         dexterity_modifier: 0,
         help_minutes: Some(0),
         cauterise: false,

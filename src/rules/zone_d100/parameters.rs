@@ -198,7 +198,7 @@ impl Healing {
             *slot = ml.i32();
         }
         super::healing::Care {
-            physicians,
+            healers: super::healing::Healers::of(physicians),
             dexterity_modifier: self.dexterity_modifier.i32(),
             help_minutes: self.help.then(|| self.help_minutes.u32()),
             cauterise: self.cauterise,

@@ -271,36 +271,19 @@ pub(super) fn amputable(location: super::body::Location) -> bool {
         || matches!(location, Eye | Nose | Cheek | Ear | Mouth | Jaw)
 }
 
-/// Four Physician MLs in rising order, by five compare-exchanges (as `sort_unstable` orders
-/// them, without its loop).
-fn rising(mut ml: [i32; 4]) -> [i32; 4] {
-    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-        let (low, high) = (ml[i].min(ml[j]), ml[i].max(ml[j]));
-        ml[i] = low;
-        ml[j] = high;
-    }
-    ml
-}
-
-/// The best Treatment Roll of the healers for one injury: healers in rising Physician Index,
-/// each only if higher than all before; the highest level applies, except that any CF replaces
-/// all others. Returns the level and the Physician Index of the healer whose level applies.
+/// The best Treatment Roll of these healers ([`Healers::rolling`]: rising Physician Index) for
+/// one injury: the highest level applies, except that any CF replaces all others. Returns the
+/// level and the Physician Index of the healer whose level applies.
 pub(super) fn treatment_rolls<D: Dice, L: Log>(
-    physicians: [i32; 4],
+    healers: &[i32],
     eml_without_healer: i32,
     what: &dyn Fn() -> String,
     dice: &mut D,
     log: &mut L,
 ) -> (SuccessLevel, i32) {
-    let mls = rising(physicians);
-    let mut last_index = -1;
     let mut best: Option<(SuccessLevel, i32)> = None;
-    for ml in mls.into_iter().filter(|&ml| ml > 0) {
+    for &ml in healers {
         let index = ml / 10;
-        if index <= last_index {
-            continue;
-        }
-        last_index = index;
         let eml = ml + eml_without_healer;
         let roll = Test::roll(dice, eml, "d100 (Treatment Roll: Physician)");
         let eml = roll.eml;
@@ -424,9 +407,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             let what = || format!("treating {} IL{}", injury.location, injury.il);
             // "Healers make a single Treatment Roll for an Area injury": the best healer.
             let healers = if area {
-                [care.best_ml(), 0, 0, 0]
+                care.healers.best_alone()
             } else {
-                care.physicians
+                care.healers.rolling()
             };
             treatment_rolls(healers, eml, &what, self.dice, self.log)
         } else {
@@ -478,27 +461,5 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             Amputate(edge_il) => *slot = self.amputation_wound(i, edge_il, site)?,
         }
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rising_orders_four_physician_mls_as_a_sort_does() {
-        // Every arrangement of four MLs from a set with repeats, empty slots (0) and negatives.
-        let values = [0, -5, 40, 40, 80, 95];
-        for a in values {
-            for b in values {
-                for c in values {
-                    for d in values {
-                        let mut sorted = [a, b, c, d];
-                        sorted.sort_unstable();
-                        assert_eq!(rising([a, b, c, d]), sorted, "{:?}", [a, b, c, d]);
-                    }
-                }
-            }
-        }
     }
 }
