@@ -437,8 +437,9 @@ pub(super) mod tests {
     fn only_healers_of_a_higher_physician_index_than_all_before_roll_for_an_injury() {
         // "Multiple healers may each attempt a Treatment Roll for the same injury only if the
         // subsequent healers have a higher Physician Index than all previous ones": ML45 has
-        // the index of ML40 (4) and rolls no more; the ML80 does, after them. The best alone
-        // (an Area injury) is the highest ML, 45 against 40.
+        // the index of ML40 (4) and rolls no more; the ML80 does, after them. The best healer
+        // alone (an Area injury's one roll) is the highest ML, ML45 where it shares an index
+        // with ML40.
         let h = Healers::of([80, 45, 0, 40]);
         assert_eq!(h.rolling(), &[40, 80]);
         assert_eq!(h.best_alone(), &[80]);
