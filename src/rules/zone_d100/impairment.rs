@@ -52,21 +52,12 @@ impl State {
         }
         self.by_zone = by_zone;
     }
-
-    /// Adds injury `index` to [`State::by_zone`]: the same as [`State::summarise`] after an
-    /// injury joined the record and changed no other (no compound, none given way). Called
-    /// through [`Melee::count_injury`], which refreshes the impairment too.
-    fn count_injury(&mut self, index: usize) {
-        if let Some(injury) = self.injuries.get(index) {
-            self.by_zone[zone_slot(injury)].count(injury);
-        }
-    }
 }
 
 impl ZoneInjuries {
     /// Counts one injury of this zone: a Minor one once it impairs, a Serious one, a Grievous one.
     #[inline]
-    fn count(&mut self, injury: &Injury) {
+    pub(super) fn count(&mut self, injury: &Injury) {
         // Without a branch: the severity comes from the dice.
         let severity = injury.severity();
         self.minor += i32::from((severity == Severity::Minor) & injury.impairs);
@@ -83,11 +74,45 @@ impl Melee {
         self.refresh_impairment(side, state);
     }
 
-    /// Adds injury `index` to `state`'s zone sums (an injury that joined the record and changed
-    /// no other) and refreshes the impairment its tests read.
+    /// Adds injury `index` to `state`'s zone sums and to the impairment its tests read: the
+    /// same as [`Melee::summarise`] after an injury joined the record and changed no other (no
+    /// compound, none given way), with only the new injury weighed.
     pub fn count_injury(&self, side: Side, state: &mut State, index: usize) {
-        state.count_injury(index);
-        self.refresh_impairment(side, state);
+        if let Some(injury) = state.injuries.get(index) {
+            let mut counts = ZoneInjuries::default();
+            counts.count(injury);
+            self.weigh_in(side, state, zone_slot(injury), counts);
+        }
+    }
+
+    /// Adds `counts` to zone `slot` of [`State::by_zone`] and their weight to every entry of
+    /// [`State::impairment_by_arms`] whose tests use that zone (the head, torso and legs:
+    /// every entry; an arm: the entries with that arm). Without a branch: the zone and the
+    /// counts come from the dice.
+    pub(super) fn weigh_in(
+        &self,
+        side: Side,
+        state: &mut State,
+        slot: usize,
+        counts: ZoneInjuries,
+    ) {
+        let zone = &mut state.by_zone[slot];
+        zone.minor += counts.minor;
+        zone.serious += counts.serious;
+        zone.grievous |= counts.grievous;
+        let weight = counts.minor * self.rules.minor_impairment
+            + counts.serious * self.rules.serious_impairment;
+        let (weapon_arm, other_arm) = self.arm_slots(side);
+        let core = (slot != weapon_arm) & (slot != other_arm);
+        let mut uses = [false; 4];
+        uses[Arms::None as usize] = core;
+        uses[Arms::Weapon as usize] = core | (slot == weapon_arm);
+        uses[Arms::Shield as usize] = core | (slot == other_arm);
+        uses[Arms::Both as usize] = true;
+        for (entry, used) in state.impairment_by_arms.iter_mut().zip(uses) {
+            entry.0 += weight * i32::from(used);
+            entry.1 |= counts.grievous & used;
+        }
     }
 
     /// Weighs `state.by_zone` into [`State::impairment_by_arms`]: for each choice of arms, the

@@ -9,7 +9,7 @@ use super::impairment::zone_slot;
 use super::injury::{
     Aspect, Class, Injury, Severity, ShockState, amputation_test, glancing, injury_level, shock,
 };
-use super::melee::{Arms, Fighter, Melee, State, StrikeReport};
+use super::melee::{Arms, Fighter, Melee, State, StrikeReport, ZoneInjuries};
 use super::outcome::Chosen;
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
@@ -283,8 +283,11 @@ impl Melee {
             x.impairs = true;
             if x.severity() == Severity::Minor {
                 let slot = zone_slot(x);
-                state.by_zone[slot].minor += 1;
-                self.refresh_impairment(target, state);
+                let minor = ZoneInjuries {
+                    minor: 1,
+                    ..ZoneInjuries::default()
+                };
+                self.weigh_in(target, state, slot, minor);
             }
         }
         if state.shock == ShockState::Killed {
