@@ -86,9 +86,10 @@ impl Melee {
     }
 
     /// Adds `counts` to zone `slot` of [`State::by_zone`] and their weight to every entry of
-    /// [`State::impairment_by_arms`] whose tests use that zone (the head, torso and legs:
-    /// every entry; an arm: the entries with that arm). Without a branch: the zone and the
-    /// counts come from the dice.
+    /// [`State::impairment_by_arms`] whose tests use that zone: the head, torso and legs every
+    /// entry, an arm the choices of arms that use it ([`Arms::weapon_arm`],
+    /// [`Arms::other_arm`], as [`Melee::zone_impairment`] reads them). Without a branch: the
+    /// zone and the counts come from the dice.
     pub(super) fn weigh_in(
         &self,
         side: Side,
@@ -103,13 +104,10 @@ impl Melee {
         let weight = counts.minor * self.rules.minor_impairment
             + counts.serious * self.rules.serious_impairment;
         let (weapon_arm, other_arm) = self.arm_slots(side);
-        let core = (slot != weapon_arm) & (slot != other_arm);
-        let mut uses = [false; 4];
-        uses[Arms::None as usize] = core;
-        uses[Arms::Weapon as usize] = core | (slot == weapon_arm);
-        uses[Arms::Shield as usize] = core | (slot == other_arm);
-        uses[Arms::Both as usize] = true;
-        for (entry, used) in state.impairment_by_arms.iter_mut().zip(uses) {
+        for arms in [Arms::None, Arms::Weapon, Arms::Shield, Arms::Both] {
+            let used = ((slot != weapon_arm) | arms.weapon_arm())
+                & ((slot != other_arm) | arms.other_arm());
+            let entry = &mut state.impairment_by_arms[arms as usize];
             entry.0 += weight * i32::from(used);
             entry.1 |= counts.grievous & used;
         }
