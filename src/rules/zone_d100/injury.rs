@@ -263,8 +263,9 @@ pub fn glancing(aspect: Aspect, effective: i32, rigid: bool) -> bool {
 /// Bleeder of an S3, a G4 and a G5 injury, as bit sets over (B, E, P, F).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BleedingTable {
-    /// `[shade][S3, G4, G5]` aspect masks.
-    pub cells: [[u8; 3]; 3],
+    /// `[shade][S3, G4, G5, other]` aspect masks, indexed by [`Shade`] (`None` first: no
+    /// symbol, nothing bleeds) and by the level's column (an injury of another level: nothing).
+    pub cells: [[u8; 4]; 4],
 }
 
 const B: u8 = 1;
@@ -277,9 +278,10 @@ impl Default for BleedingTable {
     fn default() -> Self {
         BleedingTable {
             cells: [
-                [0, 0, E | P | B],
-                [0, E | P, E | P | B],
-                [E, E | P, E | P | B],
+                [0, 0, 0, 0],
+                [0, 0, E | P | B, 0],
+                [0, E | P, E | P | B, 0],
+                [E, E | P, E | P | B, 0],
             ],
         }
     }
@@ -288,25 +290,18 @@ impl Default for BleedingTable {
 impl BleedingTable {
     /// Whether an injury of level `il` and `aspect` in a location of circle `shade` bleeds.
     pub fn bleeds(&self, shade: Shade, il: u8, aspect: Aspect) -> bool {
-        let row = match shade {
-            Shade::None => return false,
-            Shade::Light => 0,
-            Shade::Grey => 1,
-            Shade::Dark => 2,
+        // Read from tables, not matched: the shade, the level and the aspect come from the
+        // dice, so a jump on them is a guess.
+        const COLUMN_OF_LEVEL: [usize; 7] = [3, 3, 3, 0, 1, 2, 3];
+        const BIT_OF_ASPECT: [u8; 5] = {
+            let mut bits = [0; 5];
+            bits[Aspect::Blunt as usize] = B;
+            bits[Aspect::Edge as usize] = E;
+            bits[Aspect::Point as usize] = P;
+            bits
         };
-        let column = match il {
-            3 => 0,
-            4 => 1,
-            5 => 2,
-            _ => return false,
-        };
-        let bit = match aspect {
-            Aspect::Blunt => B,
-            Aspect::Edge => E,
-            Aspect::Point => P,
-            Aspect::Fire | Aspect::Frost => 0,
-        };
-        self.cells[row][column] & bit != 0
+        let column = COLUMN_OF_LEVEL[usize::from(il.min(6))];
+        self.cells[shade as usize][column] & BIT_OF_ASPECT[aspect as usize] != 0
     }
 }
 
@@ -632,6 +627,42 @@ mod tests {
             !table.bleeds(Shade::Dark, 2, Aspect::Edge),
             "S2 never bleeds"
         );
+    }
+
+    #[test]
+    fn the_bleeding_table_read_whole_for_every_shade_level_and_aspect() {
+        // "BLEEDING S3 G4 G5 / ○ • • EPB / ● • EP EPB / ● E EP EPB": the cells as the text
+        // prints them, by shade (no circle: nothing), for IL3, IL4 and IL5; no other level and
+        // no Fire or Frost strike bleeds.
+        let text = [
+            (Shade::Light, ["", "", "EPB"]),
+            (Shade::Grey, ["", "EP", "EPB"]),
+            (Shade::Dark, ["E", "EP", "EPB"]),
+        ];
+        let table = BleedingTable::default();
+        let aspects = [
+            (Aspect::Blunt, 'B'),
+            (Aspect::Edge, 'E'),
+            (Aspect::Point, 'P'),
+            (Aspect::Fire, '-'),
+            (Aspect::Frost, '-'),
+        ];
+        for shade in [Shade::None, Shade::Light, Shade::Grey, Shade::Dark] {
+            for il in 0..=6u8 {
+                for (aspect, letter) in aspects {
+                    let cell = text
+                        .iter()
+                        .find(|(s, _)| *s == shade)
+                        .and_then(|(_, cells)| cells.get(usize::from(il).wrapping_sub(3)));
+                    let expected = cell.is_some_and(|c| c.contains(letter));
+                    assert_eq!(
+                        table.bleeds(shade, il, aspect),
+                        expected,
+                        "{shade:?} IL{il} {aspect:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

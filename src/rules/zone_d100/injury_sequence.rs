@@ -330,12 +330,14 @@ impl Melee {
                 BodySide::Left
             };
             let weapon_arm = hit.side == weapon_side || tf.weapon.two_handed;
-            let (fumble, stumble) = match zone {
-                Zone::Head => (severe, severe),
-                Zone::Arm => (weapon_arm || tf.shield.is_some(), false),
-                Zone::Torso => (false, severe || location == Location::Pelvis),
-                Zone::Leg => (false, true),
-            };
+            // Read by the zone from a table, not matched: the zone is the dice's.
+            let by_zone = [
+                (severe, severe),
+                (weapon_arm | tf.shield.is_some(), false),
+                (false, severe | (location == Location::Pelvis)),
+                (false, true),
+            ];
+            let (fumble, stumble) = by_zone[zone as usize];
             // The Fumble roll is a Dexterity test, the Stumble roll an Agility test: Impaired
             // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
             // one level lower while stunned.

@@ -352,13 +352,20 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             return Ok(());
         };
         let care = self.care;
-        let kind = match injury.aspect {
-            Aspect::Blunt => Kind::Blunt,
-            Aspect::Edge => Kind::Edge,
-            Aspect::Point if injury.projectile => Kind::Projectile,
-            Aspect::Point => Kind::Point,
-            Aspect::Fire => Kind::Fire,
-            Aspect::Frost => Kind::Frost,
+        // Read by the aspect from a table, not matched: the aspect is the dice's.
+        const KIND_OF_ASPECT: [Kind; 5] = {
+            let mut kinds = [Kind::Blunt; 5];
+            kinds[Aspect::Blunt as usize] = Kind::Blunt;
+            kinds[Aspect::Edge as usize] = Kind::Edge;
+            kinds[Aspect::Point as usize] = Kind::Point;
+            kinds[Aspect::Fire as usize] = Kind::Fire;
+            kinds[Aspect::Frost as usize] = Kind::Frost;
+            kinds
+        };
+        let kind = if injury.projectile & (injury.aspect == Aspect::Point) {
+            Kind::Projectile
+        } else {
+            KIND_OF_ASPECT[injury.aspect as usize]
         };
         // Area fire and frost: one Treatment Roll at −20, Healing Rolls CF on a failure ending
         // 3, 5, 8 or 0, a Grievous one always a grim wound, impairment like the head's.
