@@ -237,12 +237,17 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             self.patient.endurance_ml - weakness,
             "d100 (blood regeneration: Endurance)",
         );
-        match t.level {
-            SuccessLevel::CriticalFailure => self.blood_skip = true,
-            SuccessLevel::Failure => {}
-            SuccessLevel::Success => self.bp = self.bp.saturating_sub(1),
-            SuccessLevel::CriticalSuccess => self.bp = self.bp.saturating_sub(2),
-        }
+        // Blood Loss Points regained by the level (CF, F: none; S 1; CS 2), read from a table,
+        // not matched: the level is the dice's. A CF skips the next roll (the skip was clear
+        // to reach this roll).
+        const REGAINED: [u32; 4] = {
+            let mut regained = [0; 4];
+            regained[SuccessLevel::Success as usize] = 1;
+            regained[SuccessLevel::CriticalSuccess as usize] = 2;
+            regained
+        };
+        self.bp = self.bp.saturating_sub(REGAINED[t.level as usize]);
+        self.blood_skip = t.level == SuccessLevel::CriticalFailure;
         let bp = self.bp;
         self.log.say(|| {
             format!(

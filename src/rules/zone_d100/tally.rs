@@ -262,13 +262,16 @@ pub(crate) fn record_healing_of(tally: &mut Tally, i: usize, side: Side, out: &h
 /// impairment.
 fn record_healing_counts(tally: &mut Tally, out: &healing::Outcome) {
     if let Some(cause) = out.cause {
-        let column = match cause {
-            healing::Cause::BloodLoss => DIED,
-            healing::Cause::ExtendedShock => DIED + 1,
-            healing::Cause::Infection => DIED + 2,
-            healing::Cause::GrimWound => DIED + 3,
+        // The column by the cause, read from a table, not matched: the cause is the dice's.
+        const COLUMN: [usize; 4] = {
+            let mut column = [0; 4];
+            column[healing::Cause::BloodLoss as usize] = DIED;
+            column[healing::Cause::ExtendedShock as usize] = DIED + 1;
+            column[healing::Cause::Infection as usize] = DIED + 2;
+            column[healing::Cause::GrimWound as usize] = DIED + 3;
+            column
         };
-        tally.record_extra(column, 1);
+        tally.record_extra(COLUMN[cause as usize], 1);
     }
     // INFECTED, COMA, COMATOSE_AT_HORIZON and PERMANENT's zones, in that order.
     let [p0, p1, p2, p3] = out.permanent.map(|p| p as u64);
