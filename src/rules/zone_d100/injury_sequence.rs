@@ -331,12 +331,11 @@ impl Melee {
             };
             let weapon_arm = hit.side == weapon_side || tf.weapon.two_handed;
             // Read by the zone from a table, not matched: the zone is the dice's.
-            let by_zone = [
-                (severe, severe),
-                (weapon_arm | tf.shield.is_some(), false),
-                (false, severe | (location == Location::Pelvis)),
-                (false, true),
-            ];
+            let mut by_zone = [(false, false); 4];
+            by_zone[Zone::Head as usize] = (severe, severe);
+            by_zone[Zone::Arm as usize] = (weapon_arm | tf.shield.is_some(), false);
+            by_zone[Zone::Torso as usize] = (false, severe | (location == Location::Pelvis));
+            by_zone[Zone::Leg as usize] = (false, true);
             let (fumble, stumble) = by_zone[zone as usize];
             // The Fumble roll is a Dexterity test, the Stumble roll an Agility test: Impaired
             // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
