@@ -238,13 +238,15 @@ impl Ruleset for ZoneD100 {
             log.say(|| format!("{} after the fight", self.names[side.index()]));
             let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
             dice.stream(Stream::new(purpose::HEALING, side.index(), 0));
-            let out = healing::heal(
+            let mut out = healing::Outcome::default();
+            healing::heal(
                 &self.care,
                 &self.patients[side.index()],
                 s,
                 shock_of,
                 dice,
                 log,
+                &mut out,
             );
             record_healing(tally, side, &out);
         }

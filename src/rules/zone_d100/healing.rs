@@ -252,7 +252,7 @@ pub(super) struct Timeline<'a, D, L, S> {
     pub(super) location_shock: S,
     pub(super) dice: &'a mut D,
     pub(super) log: &'a mut L,
-    pub(super) out: Outcome,
+    pub(super) out: &'a mut Outcome,
     /// The day of the timeline (the fight is day 0).
     pub(super) day: u32,
     /// Blood Loss Points not regenerated yet.
@@ -314,7 +314,10 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     }
 }
 
-/// Runs the healing sequence for a survivor of the duel (or a recovery patient).
+/// Runs the healing sequence for a survivor of the duel (or a recovery patient) and writes its
+/// outcome into `out` (whatever it held before). The caller's own `Outcome`, not one returned:
+/// a returned outcome is copied out whole, a wide read of fields the timeline has only just
+/// written one by one, which waits for those writes.
 pub fn heal<D: Dice, L: Log>(
     care: &Care,
     patient: &Patient,
@@ -322,7 +325,9 @@ pub fn heal<D: Dice, L: Log>(
     location_shock: impl Fn(usize) -> i32,
     dice: &mut D,
     log: &mut L,
-) -> Outcome {
+    out: &mut Outcome,
+) {
+    *out = Outcome::default();
     let mut t = Timeline {
         care,
         patient,
@@ -330,7 +335,7 @@ pub fn heal<D: Dice, L: Log>(
         location_shock,
         dice,
         log,
-        out: Outcome::default(),
+        out,
         day: 0,
         bp: 0,
         next_blood: 0,
@@ -344,9 +349,8 @@ pub fn heal<D: Dice, L: Log>(
         extended: None,
         healer_from: care.help_minutes.filter(|_| care.has_healer()),
     };
-    match t.run(state) {
-        Ok(()) | Err(_) => t.out,
-    }
+    // A death ends the timeline early (`Err`): the outcome says so either way.
+    let _ = t.run(state);
 }
 
 impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {

@@ -93,7 +93,16 @@ fn run_patient(care: &Care, patient: &Patient, state: &State, dice: &[u32]) -> R
             .get(i)
             .map_or(0, |x| location_shock(x.location))
     };
-    let out = heal(care, patient, state, shock_of, &mut scripted, &mut log);
+    let mut out = Outcome::default();
+    heal(
+        care,
+        patient,
+        state,
+        shock_of,
+        &mut scripted,
+        &mut log,
+        &mut out,
+    );
     Run {
         out,
         story: log.lines.join("\n"),

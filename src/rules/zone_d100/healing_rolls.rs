@@ -154,14 +154,25 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 }
             }
         }
-        // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25.
+        // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25. Each zone's
+        // entry takes a wound's by a select, not with the wound's zone as an index, so the
+        // entries stay in registers: their sum read back from memory just written a zone at a
+        // time would wait for those writes. (No entry is below 0.)
+        let mut permanent = self.out.permanent;
         for w in wounds.iter().filter(|w| w.lasting) {
             let days = w.minor_day.min(self.day).saturating_sub(w.born);
-            let permanent = (5 * (days as i32 / 20)).min(25);
-            let zone = usize::from(w.zone);
-            self.out.permanent[zone] = self.out.permanent[zone].max(permanent);
+            let lasting = (5 * (days as i32 / 20)).min(25);
+            for (zone, entry) in permanent.iter_mut().enumerate() {
+                let here = if zone == usize::from(w.zone) {
+                    lasting
+                } else {
+                    0
+                };
+                *entry = (*entry).max(here);
+            }
         }
-        self.out.recovery.impairment = self.out.permanent.iter().sum::<i32>().max(0) as u32;
+        self.out.permanent = permanent;
+        self.out.recovery.impairment = permanent.iter().sum::<i32>().max(0) as u32;
         Ok(())
     }
 

@@ -218,7 +218,9 @@ impl Ruleset for Recovery {
                 .map_or(0, |x| super::location_shock(x.location))
         };
         dice.stream(Stream::new(super::purpose::HEALING, 0, 0));
-        let out = healing::heal(&self.care, &self.patient, &self.start, shock_of, dice, log);
+        let mut out = healing::Outcome::default();
+        let (care, patient) = (&self.care, &self.patient);
+        healing::heal(care, patient, &self.start, shock_of, dice, log, &mut out);
         record_healing(tally, Side::A, &out);
     }
 }

@@ -233,7 +233,9 @@ impl ZoneD100 {
             let foe = roster.team(roster.side_of[i].other()).start;
             let alone = self.pair(i, foe);
             dice.stream(Stream::new(purpose::HEALING, i, 0));
-            let healed = healing::heal(&alone.care, &alone.patients[0], s, shock_of, dice, log);
+            let mut healed = healing::Outcome::default();
+            let (care, patient) = (&alone.care, &alone.patients[0]);
+            healing::heal(care, patient, s, shock_of, dice, log, &mut healed);
             record_healing_of(tally, i, roster.side_of[i], &healed);
         }
     }

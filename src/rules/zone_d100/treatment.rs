@@ -238,7 +238,9 @@ pub fn capped_row(t: &Table, level: SuccessLevel, sev: usize, index: i32) -> usi
 }
 
 /// A treated injury on the healing clock at `site` (zone, Location Shock), with the effects of
-/// its table row.
+/// its table row. Always in line: out of line, the wound is written field by field and then
+/// copied into its slot whole, a wide read that waits for those writes.
+#[inline(always)]
 pub(super) fn wound(
     il: u8,
     hr: u8,
