@@ -20,6 +20,7 @@ import re
 import sys
 from pathlib import Path
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 SCREEN_WIDTH = 1280
@@ -109,6 +110,22 @@ def check(browser, report: Path, shots: Path | None) -> tuple[list[str], int]:
     return problems, page_count(pdf)
 
 
+def launch(p, chromium: str, attempts: int = 3):
+    """Chromium, launched headless. A launch that crashes (Debian's Chromium has died with
+    SIGSEGV at start, on a run that passed whole when started again) is tried again, up to
+    `attempts` times: a crash at launch says nothing about the reports."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        except PlaywrightError as crash:
+            if attempt == attempts:
+                raise
+            first_line = str(crash).splitlines()[0] if str(crash) else type(crash).__name__
+            print(f"browser check: Chromium did not start ({first_line}); trying again",
+                  file=sys.stderr)
+    raise AssertionError("unreachable")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shots", type=Path, help="write screenshots and PDFs here")
@@ -119,7 +136,7 @@ def main() -> int:
         args.shots.mkdir(parents=True, exist_ok=True)
     failed = 0
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=args.chromium, args=["--no-sandbox"])
+        browser = launch(p, args.chromium)
         for report in args.reports:
             problems, pages = check(browser, report, args.shots)
             status = "ok" if not problems else "FAILED"

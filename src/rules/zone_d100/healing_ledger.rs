@@ -1276,6 +1276,48 @@ fn step8_permanent_impairment_is_5_per_20_days_to_minor_up_to_25() {
 }
 
 #[test]
+fn step8_a_zones_permanent_impairment_is_its_worst_injurys_and_the_zones_add_up() {
+    // "for every 20 days it takes the injury to heal to a Minor injury, the location's zone
+    // accrues 5 permanent impairment": the zone's, so two injuries of one zone leave the worse
+    // of the two and the reported impairment sums the zones (the healing assumption "Permanent
+    // impairment per zone is the highest of its injuries'").
+    // Two G4 Edge injuries with an F surgery each (HR3, the box): the first Minor on day 45
+    // (10), the second on day 120 (25).
+    let both = |second: Location| {
+        let mut dice = vec![51, 10, 51, 10];
+        // Day 5 and 10: the first heals to IL2; the second fails.
+        dice.extend([11, 61, 12, 61]);
+        // Days 15 to 40: both fail.
+        dice.extend(std::iter::repeat_n(61, 12));
+        // Day 45 the first reaches IL1 (Minor), day 50 IL0; the second fails.
+        dice.extend([13, 61, 14, 61]);
+        // Days 55 to 105 the second fails; 110 to 125 it heals.
+        dice.extend(std::iter::repeat_n(61, 11));
+        dice.extend([11, 12, 13, 14]);
+        run(
+            &care(&[50]),
+            &hurt(&[
+                wound(Location::Thigh, Aspect::Edge, 4),
+                wound(second, Aspect::Edge, 4),
+            ]),
+            &dice,
+        )
+    };
+    let one_zone = both(Location::Calf);
+    one_zone.says(&[
+        "day 45: Healing Roll 13 vs EML39: S: IL1",
+        "day 120: Healing Roll 13 vs EML39: S: IL1",
+        "whole after 125 days",
+    ]);
+    assert_eq!(one_zone.out.permanent, [0, 0, 0, 25]);
+    assert_eq!(one_zone.out.recovery.impairment, 25);
+    let two_zones = both(Location::UpperArm);
+    two_zones.says(&["whole after 125 days"]);
+    assert_eq!(two_zones.out.permanent, [0, 0, 25, 10]);
+    assert_eq!(two_zones.out.recovery.impairment, 35);
+}
+
+#[test]
 fn step8_no_box_no_permanent_impairment() {
     // "An injured location whose treatment includes a black box (■) might induce permanent
     // impairment": an S treatment of a Serious Edge has none, however long it takes.
