@@ -189,12 +189,11 @@ impl D6Pool {
                 if out.blocked { "blocked" } else { "the hit connects" }
             )
         });
-        if out.blocked {
-            return out;
-        }
-
-        out.damage = self.table.damage[out.column];
-        if out.column == CRITICAL {
+        // A block takes the hit's damage and stun to nothing by selects, not a branch: the
+        // defence's 6s are random, so a branch on them would be mispredicted often.
+        let connects = !out.blocked;
+        out.damage = std::hint::select_unpredictable(connects, self.table.damage[out.column], 0);
+        if out.column == CRITICAL && connects {
             out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
             // The dice are summed: how many show each face is all that matters.
             dice.purpose(super::purpose::CRITICAL);
@@ -212,18 +211,20 @@ impl D6Pool {
                 )
             });
         }
-        out.stunned = self.table.stun[out.column];
+        out.stunned = connects & self.table.stun[out.column];
         states[di].standing.stunned |= out.stunned;
         states[di].health -= out.damage;
-        log.say(|| {
-            format!(
-                "  {} takes {} damage: health {}{}",
-                self.names[di],
-                out.damage,
-                states[di].health,
-                if out.stunned { ", stunned" } else { "" }
-            )
-        });
+        if connects {
+            log.say(|| {
+                format!(
+                    "  {} takes {} damage: health {}{}",
+                    self.names[di],
+                    out.damage,
+                    states[di].health,
+                    if out.stunned { ", stunned" } else { "" }
+                )
+            });
+        }
         out
     }
 }
