@@ -44,20 +44,18 @@ impl D6Pool {
                 )
             });
         }
-        let whole_on = if health >= full {
-            Some(day)
-        } else if natural > 0 {
-            let (days, deficit) = (
-                natural.saturating_mul((full - health) as u32),
-                full - health,
-            );
+        // Whole from the heal dice, or after natural healing within the horizon: found by
+        // selects, since whether the dice sufficed is random (a branch on it is mispredicted).
+        let whole = health >= full;
+        let deficit = (full - health).max(0) as u32;
+        let healed_naturally = day.saturating_add(natural.saturating_mul(deficit));
+        if !whole && natural > 0 {
             log.say(|| {
                 format!("the heal dice are spent: {deficit} points of natural healing, {natural} days each")
             });
-            Some(day.saturating_add(days)).filter(|&d| d <= horizon)
-        } else {
-            None
-        };
+        }
+        let on = std::hint::select_unpredictable(whole, day, healed_naturally);
+        let whole_on = (whole | (natural > 0 && on <= horizon)).then_some(on);
         match whole_on {
             Some(d) => log.say(|| format!("{name} is whole after {d} days")),
             None => log.say(|| format!("{name} is not whole at the horizon ({horizon} days)")),
