@@ -396,9 +396,25 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             Some(h) => over.max(h) / (24 * 60) + care.treatment_delay_days,
             None => over / (24 * 60),
         };
-        let mut wounds = [Healing::default(); MAX];
-        let n = self.injuries.len();
-        self.heal_until_whole(&mut wounds[..n], treated_on)
+        // The passes over the wounds are loops whose count the dice chose (one wound in
+        // about half the patients, two to four in most of the rest): written out for each of
+        // those counts, their ends are not branches on the dice.
+        match self.injuries.len() {
+            1 => self.heal_wounds::<1>(treated_on),
+            2 => self.heal_wounds::<2>(treated_on),
+            3 => self.heal_wounds::<3>(treated_on),
+            4 => self.heal_wounds::<4>(treated_on),
+            n => {
+                let mut wounds = [Healing::default(); MAX];
+                self.heal_until_whole(&mut wounds[..n], treated_on)
+            }
+        }
+    }
+
+    /// Steps 4 to 8 for a patient of `N` injuries: the wounds' passes with their count fixed.
+    fn heal_wounds<const N: usize>(&mut self, treated_on: u32) -> Result<(), Cause> {
+        let mut wounds = [Healing::default(); N];
+        self.heal_until_whole(&mut wounds, treated_on)
     }
 }
 

@@ -15,7 +15,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// Day by day from the fight: coma Course Rolls and blood regeneration from the start; the
     /// treatment on its day (steps 4 and 5); then grim wounds' daily Shock Rolls, infection,
     /// and Healing Rolls every five days from each injury (the first after the treatment day);
-    /// until whole, dead or the horizon. Step 8 at the end.
+    /// until whole, dead or the horizon. Step 8 at the end. In line, so that the wounds'
+    /// count is a constant in each of `heal_wounds`' copies.
+    #[inline(always)]
     pub(super) fn heal_until_whole(
         &mut self,
         wounds: &mut [Healing],
@@ -181,6 +183,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// and on the days the loop of `heal_until_whole` would roll them, without its daily
     /// questions. Returns `true` when the timeline ended (whole or at the horizon), `false`
     /// when the next day is one for that loop (an infection, a coma or a grim wound began).
+    #[inline(always)]
     fn quiet_days(&mut self, wounds: &mut [Healing]) -> Result<bool, Cause> {
         loop {
             let (live, grim, next_healing) = survey(wounds);
