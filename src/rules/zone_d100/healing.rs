@@ -396,9 +396,9 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             Some(h) => over.max(h) / (24 * 60) + care.treatment_delay_days,
             None => over / (24 * 60),
         };
-        // The passes over the wounds are loops whose count the dice chose (one wound in
-        // about half the patients, two to four in most of the rest): written out for each of
-        // those counts, their ends are not branches on the dice.
+        // The passes over the wounds are loops whose count the dice chose (in
+        // `broadsword-vs-spear`, one wound in 44% of the patients, two to four in 44%):
+        // written out for each of those counts, their ends are not branches on the dice.
         match self.injuries.len() {
             1 => self.heal_wounds::<1>(treated_on),
             2 => self.heal_wounds::<2>(treated_on),
