@@ -144,6 +144,13 @@ impl Injury {
         }
     }
 
+    /// Its place, location and side, as a number below 64 (the bit of
+    /// [`Injuries`]' sets of places).
+    #[inline]
+    fn place(&self) -> u32 {
+        self.location as u32 * 3 + self.side as u32
+    }
+
     /// Its severity.
     pub fn severity(&self) -> Severity {
         severity(self.il)
@@ -153,6 +160,9 @@ impl Injury {
 /// Injuries a fighter can carry in one trial.
 pub const MAX_INJURIES: usize = 12;
 
+// Every place (a location on one of three sides) has its bit in a 64-bit set.
+const _: () = assert!(super::body::LOCATIONS * 3 <= 64);
+
 /// A fighter's injuries, fixed-size.
 #[derive(Clone, Copy, Debug)]
 pub struct Injuries {
@@ -160,6 +170,12 @@ pub struct Injuries {
     items: [Injury; MAX_INJURIES],
     len: usize,
     received: u16,
+    /// The places ([`Injury::place`]) an injury was added to, as a bit set.
+    places: u64,
+    /// The places a second injury was added to: only there can an injury compound. Both sets
+    /// are only ever added to, so a place whose injury gave way in a full record stays in
+    /// them; `compound` then looks at the record itself.
+    crowded: u64,
 }
 
 impl Default for Injuries {
@@ -173,6 +189,8 @@ impl Default for Injuries {
             }; MAX_INJURIES],
             len: 0,
             received: 0,
+            places: 0,
+            crowded: 0,
         }
     }
 }
@@ -198,6 +216,9 @@ impl Injuries {
     pub fn add(&mut self, mut injury: Injury) -> usize {
         injury.order = self.received;
         self.received = self.received.saturating_add(1);
+        let place = 1u64 << injury.place();
+        self.crowded |= self.places & place;
+        self.places |= place;
         if self.len < MAX_INJURIES {
             self.items[self.len] = injury;
             self.len += 1;
@@ -223,6 +244,10 @@ impl Injuries {
     /// by one; a G5 stays 5 but counts Injury Shock 6. Returns the index raised.
     pub fn compound<D: Dice>(&mut self, new: usize, dice: &mut D) -> Option<usize> {
         let n = *self.get(new)?;
+        // The first injury added to its place has no others there: no pass over the record.
+        if self.crowded >> n.place() & 1 == 0 {
+            return None;
+        }
         // Non-short-circuit `&`: the three comparisons are data, not three branches on it.
         let same =
             |x: &Injury| (x.location == n.location) & (x.side == n.side) & (x.class == n.class);
