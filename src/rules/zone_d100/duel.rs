@@ -108,7 +108,6 @@ impl ZoneD100 {
                 });
             }
         }
-        dice.purpose(purpose::END_OF_TURN);
         m.end_of_turn(actor, states, dice, log);
     }
 

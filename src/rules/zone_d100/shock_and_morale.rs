@@ -12,6 +12,8 @@ use crate::stats::Side;
 
 impl Melee {
     /// The end of a fighter's turn: shock rerolls, standing up, recovering a weapon, morale.
+    /// Its dice come from the turn's stream of purpose `END_OF_TURN`, named before the first
+    /// of them: most turns end with no roll, and then no stream is named.
     pub fn end_of_turn<D: Dice, L: Log>(
         &self,
         side: Side,
@@ -26,10 +28,13 @@ impl Melee {
         }
         // "at the end of the target's next turn": not the turn in which the state came.
         let due = s.reroll_due & (s.shock_turn < s.turn);
+        let mut named = false;
         match s.shock {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
             ShockState::Incapacitated if due && s.extended_shock.is_none() => {
+                dice.purpose(super::purpose::END_OF_TURN);
+                named = true;
                 let (t, r) = shock_reroll(
                     dice,
                     f.shock_ml - f.fatigue,
@@ -56,6 +61,8 @@ impl Melee {
                 });
             }
             ShockState::Stunned if due => {
+                dice.purpose(super::purpose::END_OF_TURN);
+                named = true;
                 let t = Test::roll(
                     dice,
                     f.shock_ml - f.fatigue,
@@ -83,6 +90,9 @@ impl Melee {
         }
         if self.rules.morale & s.morale_due & (s.shock == ShockState::None) {
             s.morale_due = false;
+            if !named {
+                dice.purpose(super::purpose::END_OF_TURN);
+            }
             let t = Test::roll(
                 dice,
                 f.initiative_ml - f.fatigue,
