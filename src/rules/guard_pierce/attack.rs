@@ -104,10 +104,25 @@ impl GuardPierce {
 
     /// The faces of `attacker`'s attack dice that hit, with both fighters' wounds as they are.
     /// They change only when a wound is marked or cleared, so the duel keeps them between attacks.
+    /// Without `penalty_to_guard` they are read from the table [`GuardPierce::new`] fills by
+    /// the attacker's highest Wound.
     #[inline]
     pub fn hit_faces(&self, attacker: Side, rows: &[WoundRows; 2]) -> HitFaces {
-        let (_, value, guard) = self.attack_values(attacker, rows);
-        HitFaces::new(guard, value, self.rules.hit_on_guard)
+        let found = || {
+            let (_, value, guard) = self.attack_values(attacker, rows);
+            HitFaces::new(guard, value, self.rules.hit_on_guard)
+        };
+        if self.rules.penalty_to_guard {
+            return found();
+        }
+        let highest = rows[attacker.index()].highest() as usize;
+        let faces = self.hit_faces_by_row[attacker.index()][highest.min(63)];
+        debug_assert_eq!(
+            faces,
+            found(),
+            "fighters or rules changed after GuardPierce::new"
+        );
+        faces
     }
 
     /// One attack of `attacker` on the other fighter.

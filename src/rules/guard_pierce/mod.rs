@@ -147,6 +147,9 @@ pub struct GuardPierce {
     /// (attacker `a`, foe `b`), whose attack, Recover and healing the fight uses; see
     /// [`GuardPierce::pair`]. Empty for a duel.
     pairs: Vec<GuardPierce>,
+    /// Each fighter's hit faces by the row of its highest Wound (0: none), while wounds lower
+    /// only the attack (`penalty_to_guard` off): found once here, read after every hit.
+    hit_faces_by_row: [[HitFaces; 64]; 2],
 }
 
 impl GuardPierce {
@@ -160,7 +163,19 @@ impl GuardPierce {
     ) -> Self {
         let dying_saved =
             healing.attention && healing.attention_minutes.get() < rules.dying_minutes.get();
+        let hit_faces_by_row = [0, 1].map(|i| {
+            let (atk, def) = (&fighters[i], &fighters[1 - i]);
+            std::array::from_fn(|row| {
+                let highest = WoundRows {
+                    injury: (1u64 << row) & !1,
+                    stun: 0,
+                };
+                let value = atk.attack - highest.penalty(&atk.track);
+                HitFaces::new(def.guard, value, rules.hit_on_guard)
+            })
+        });
         GuardPierce {
+            hit_faces_by_row,
             fighters,
             roster: Roster::duel(names.clone()),
             members: fighters.to_vec(),
