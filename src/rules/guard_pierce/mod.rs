@@ -148,8 +148,9 @@ pub struct GuardPierce {
     /// [`GuardPierce::pair`]. Empty for a duel.
     pairs: Vec<GuardPierce>,
     /// Each fighter's hit faces by the row of its highest Wound (0: none), while wounds lower
-    /// only the attack (`penalty_to_guard` off): found once here, read after every hit.
-    hit_faces_by_row: [[HitFaces; 64]; 2],
+    /// only the attack (`penalty_to_guard` off): found once here, read after every hit. Boxed,
+    /// so a point stays small beside the other rulesets' in a `registry::Model`.
+    hit_faces_by_row: Box<[[HitFaces; 64]; 2]>,
 }
 
 impl GuardPierce {
@@ -163,7 +164,7 @@ impl GuardPierce {
     ) -> Self {
         let dying_saved =
             healing.attention && healing.attention_minutes.get() < rules.dying_minutes.get();
-        let hit_faces_by_row = [0, 1].map(|i| {
+        let hit_faces_by_row = Box::new([0, 1].map(|i| {
             let (atk, def) = (&fighters[i], &fighters[1 - i]);
             std::array::from_fn(|row| {
                 let highest = WoundRows {
@@ -173,7 +174,7 @@ impl GuardPierce {
                 let value = atk.attack - highest.penalty(&atk.track);
                 HitFaces::new(def.guard, value, rules.hit_on_guard)
             })
-        });
+        }));
         GuardPierce {
             hit_faces_by_row,
             fighters,
