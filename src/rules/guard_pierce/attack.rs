@@ -51,7 +51,7 @@ impl GuardPierce {
 
     /// One damage roll and its mark: the result marks its row; a failure marks the lowest
     /// empty row unless it is above the Damage. Returns the row marked (0: none).
-    #[inline]
+    #[inline(always)]
     fn wound<D: Dice, L: Log>(
         &self,
         target: &mut WoundRows,
