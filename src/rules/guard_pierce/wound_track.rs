@@ -95,10 +95,11 @@ impl WoundRows {
         if row - down < up - row { down } else { up }
     }
 
-    /// The lowest row with no mark.
+    /// The lowest row with no mark (row `top + 1`, beyond the sheet, when every row is
+    /// marked): [`WoundRows::nearest_empty`] to row 1, as one bit scan.
     #[inline]
     pub fn lowest_empty(self, top: u32) -> u32 {
-        self.nearest_empty(1, top)
+        (!(self.marked() | 1)).trailing_zeros().min(top + 1)
     }
 
     /// Marks a wound of `kind` on `row` by the marking rules; returns the row marked.
@@ -167,6 +168,7 @@ mod tests {
     use crate::rules::guard_pierce::test_support::{
         attack_with, fighter, ledger_attack, ledger_cudgel, model, rows,
     };
+    use crate::rules::two_d20::rows_of;
     use crate::stats::Side;
 
     /// The marking rules searched row by row, as the text says them: the row itself when it
@@ -196,6 +198,26 @@ mod tests {
             Kind::Stun => out.stun |= (1 << at) & !rows.injury,
         }
         out
+    }
+
+    #[test]
+    fn the_lowest_empty_row_is_the_nearest_empty_row_to_row_1() {
+        // Every set of marks on rows 1 to 9 (row 0 is never marked), on sheets of 1 to 8 rows:
+        // rows above the sheet's top are marked too, as the row beyond it takes any mark.
+        for top in 1..=8 {
+            for marks in 0u64..1 << 9 {
+                let rows = WoundRows {
+                    injury: marks << 1,
+                    stun: 0,
+                };
+                assert_eq!(
+                    rows.lowest_empty(top),
+                    rows.nearest_empty(1, top),
+                    "top {top}, rows {:?}",
+                    rows_of(rows.injury)
+                );
+            }
+        }
     }
 
     #[test]
