@@ -26,8 +26,10 @@ impl AttackRoll {
     }
 }
 
-/// Which faces of a d20 hit, as a bit set (bit `f` set when face `f` hits), precomputed per
-/// attacker and defender so the hot path tests a die with one shift.
+/// Which faces of a d20 hit, as a bit set (bit `f - 1` set when face `f` hits), precomputed
+/// per attacker and defender so the hot path tests a die with one shift. Face `f` at bit
+/// `f - 1`: a die comes from the dice as its zero-based draw plus one, and the test takes the
+/// one off again, which the compiler cancels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HitFaces(u32);
 
@@ -37,16 +39,17 @@ impl HitFaces {
     pub fn new(target: i32, bound: i32, equal_hits: bool) -> Self {
         let lowest = (target + i32::from(!equal_hits)).clamp(1, 21) as u32;
         let highest = bound.clamp(0, 20) as u32;
-        // Faces lowest..=highest: all faces up to `highest`, less those below `lowest`.
+        // Faces lowest..=highest: all faces up to `highest`, less those below `lowest` (face 0
+        // is none), each at the bit below its number.
         let up_to_highest = (1u32 << (highest + 1)) - 1;
         let below_lowest = (1u32 << lowest) - 1;
-        HitFaces(up_to_highest & !below_lowest & !1)
+        HitFaces((up_to_highest & !below_lowest & !1) >> 1)
     }
 
-    /// Whether `face` hits.
+    /// Whether `face` hits (face 0, which no die shows, never does: its bit would be 31).
     #[inline]
     pub fn hits(self, face: u32) -> bool {
-        (self.0 >> face) & 1 == 1
+        (self.0 >> (face.wrapping_sub(1) & 31)) & 1 == 1
     }
 }
 
@@ -131,6 +134,7 @@ mod tests {
         assert!(faces.hits(12));
         assert!(!faces.hits(13));
         assert!(HitFaces::new(6, 12, true).hits(6));
+        assert!(!HitFaces::new(-3, 25, false).hits(0), "no die shows face 0");
         for (target, bound) in [(-3, 25), (0, 0), (20, 20), (19, 20), (7, 3), (25, -2)] {
             let faces = HitFaces::new(target, bound, false);
             for face in 1..=20 {
