@@ -105,7 +105,7 @@ impl WoundRows {
     /// Marks a wound of `kind` on `row` by the marking rules; returns the row marked.
     /// An Injury on a Stun replaces it; on an Injury it goes to the nearest empty row.
     /// A Stun on any mark goes to the nearest empty row.
-    #[inline]
+    #[inline(always)]
     pub fn mark(&mut self, kind: Kind, row: u32, top: u32) -> u32 {
         let row = row.clamp(1, top + 1);
         match kind {
