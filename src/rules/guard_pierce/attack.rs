@@ -6,9 +6,9 @@
 //! failed roll: the lowest empty row), a Stun weapon's separate Injury roll on a Full Hit, and
 //! the Willpower roll that clears the highest Stun.
 
-use super::GuardPierce;
 use super::schema::{Interval, Over20};
 use super::wound_track::{Kind, Track, WoundRows};
+use super::{Fighter, GuardPierce, Rules};
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::two_d20::{
@@ -91,15 +91,7 @@ impl GuardPierce {
     /// The attack value and the Guard it faces, each less its wound penalty (the Guard's only
     /// with `penalty_to_guard`), as (attack penalty, value, Guard).
     fn attack_values(&self, attacker: Side, rows: &[WoundRows; 2]) -> (i32, i32, i32) {
-        let atk = &self.fighters[attacker.index()];
-        let def = &self.fighters[attacker.other().index()];
-        let penalty = rows[attacker.index()].penalty(&atk.track);
-        let guard_penalty = if self.rules.penalty_to_guard {
-            rows[attacker.other().index()].penalty(&def.track)
-        } else {
-            0
-        };
-        (penalty, atk.attack - penalty, def.guard - guard_penalty)
+        attack_values(&self.fighters, &self.rules, attacker, rows)
     }
 
     /// The faces of `attacker`'s attack dice that hit, with both fighters' wounds as they are.
@@ -108,10 +100,7 @@ impl GuardPierce {
     /// the attacker's highest Wound.
     #[inline]
     pub fn hit_faces(&self, attacker: Side, rows: &[WoundRows; 2]) -> HitFaces {
-        let found = || {
-            let (_, value, guard) = self.attack_values(attacker, rows);
-            HitFaces::new(guard, value, self.rules.hit_on_guard)
-        };
+        let found = || hit_faces_of(&self.fighters, &self.rules, attacker, rows);
         if self.rules.penalty_to_guard {
             return found();
         }
@@ -275,6 +264,36 @@ impl GuardPierce {
         });
         result > 0
     }
+}
+
+/// [`GuardPierce::attack_values`] of a point's fighters and rules, before the point is built.
+fn attack_values(
+    fighters: &[Fighter; 2],
+    rules: &Rules,
+    attacker: Side,
+    rows: &[WoundRows; 2],
+) -> (i32, i32, i32) {
+    let atk = &fighters[attacker.index()];
+    let def = &fighters[attacker.other().index()];
+    let penalty = rows[attacker.index()].penalty(&atk.track);
+    let guard_penalty = if rules.penalty_to_guard {
+        rows[attacker.other().index()].penalty(&def.track)
+    } else {
+        0
+    };
+    (penalty, atk.attack - penalty, def.guard - guard_penalty)
+}
+
+/// The hit faces of `attacker` with these wounds, worked out: what
+/// [`GuardPierce::hit_faces`] reads from its table, and what [`GuardPierce::new`] fills it with.
+pub(super) fn hit_faces_of(
+    fighters: &[Fighter; 2],
+    rules: &Rules,
+    attacker: Side,
+    rows: &[WoundRows; 2],
+) -> HitFaces {
+    let (_, value, guard) = attack_values(fighters, rules, attacker, rows);
+    HitFaces::new(guard, value, rules.hit_on_guard)
 }
 
 #[cfg(test)]

@@ -164,15 +164,13 @@ impl GuardPierce {
     ) -> Self {
         let dying_saved =
             healing.attention && healing.attention_minutes.get() < rules.dying_minutes.get();
-        let hit_faces_by_row = Box::new([0, 1].map(|i| {
-            let (atk, def) = (&fighters[i], &fighters[1 - i]);
+        // The attacker's highest Wound on `row`, the defender unhurt (its wounds count only
+        // with `penalty_to_guard`, when the table is not read).
+        let hit_faces_by_row = Box::new(Side::BOTH.map(|attacker| {
             std::array::from_fn(|row| {
-                let highest = WoundRows {
-                    injury: (1u64 << row) & !1,
-                    stun: 0,
-                };
-                let value = atk.attack - highest.penalty(&atk.track);
-                HitFaces::new(def.guard, value, rules.hit_on_guard)
+                let mut rows = [WoundRows::default(); 2];
+                rows[attacker.index()].injury = (1u64 << row) & !1;
+                attack::hit_faces_of(&fighters, &rules, attacker, &rows)
             })
         }));
         GuardPierce {
