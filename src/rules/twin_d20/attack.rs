@@ -48,7 +48,10 @@ impl TwinD20 {
 
     /// One attack of fighter `attacker` on fighter `defender` (numbered as in
     /// [`TwinD20::fighters`]), marking the Wound it deals on `wounds`, the defender's.
-    #[inline]
+    // Always in line: the duel and the fight of several both call it, and out of line the
+    // dice's state went through memory at every strike (1,446 instructions a duel trial, 1,174
+    // before the fight of several shared it).
+    #[inline(always)]
     pub fn strike_between<D: Dice, L: Log>(
         &self,
         attacker: usize,
