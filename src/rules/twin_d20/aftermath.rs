@@ -14,6 +14,9 @@ impl TwinD20 {
     }
 
     /// The Aftermath for fighter number `i` (as in [`TwinD20::fighters`]).
+    // Always in line: the duel and the fight of several both call it; out of line (since
+    // issue 36) it cost a call and the wounds passed through memory.
+    #[inline(always)]
     pub fn aftermath_of<L: Log>(&self, i: usize, wounds: &mut WoundCircles, log: &mut L) -> bool {
         let fighter = &self.fighters[i];
         let applies = self.rules.aftermath && wounds.any();

@@ -61,6 +61,9 @@ impl TwinD20 {
     }
 
     /// The healing timeline of fighter number `i` (as in [`TwinD20::fighters`]).
+    // Always in line: the duel and the fight of several both call it; out of line (since
+    // issue 36) it cost a call and its dice's state in memory.
+    #[inline(always)]
     pub fn recover_of<D: Dice, L: Log>(
         &self,
         i: usize,
