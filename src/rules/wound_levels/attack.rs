@@ -52,7 +52,10 @@ pub enum FireMode {
 impl WoundLevels {
     /// One attack; returns the damage dealt after armour, `None` on a miss. `declared` are the turn's plans
     /// (for the multiple-action penalties); `dodges_left` the dodges not yet used.
+    // Always in line: the duel and the fight of several both call it, and out of line (as the
+    // bench's build put it) the dice's state went through memory at every attack.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     pub(super) fn attack<D: Dice, L: Log>(
         &self,
         attacker: Side,

@@ -51,7 +51,9 @@ pub struct Roll {
 
 impl WoundLevels {
     /// Rolls the fudge dice (each a d3: 1 is −, 2 is blank, 3 is +).
-    #[inline]
+    // Always in line: the bench's build put it out of line, and the dice's state then went
+    // through memory at every roll.
+    #[inline(always)]
     pub fn roll<D: Dice>(&self, dice: &mut D, label: &'static str) -> Roll {
         let n = self.rules.fudge_dice.i32();
         let mut value = 0;
@@ -72,6 +74,7 @@ impl WoundLevels {
     }
 
     /// A Physique check: roll + Physique − wound penalty at least the difficulty.
+    #[inline]
     pub(super) fn physique_check<D: Dice>(
         &self,
         side: Side,
