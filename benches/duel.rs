@@ -11,7 +11,9 @@
 //! `estimates.json`): each trial bench's median, dice per trial, the floor (dice per trial x
 //! the median of `dice/d20`) and the ratio of the two; then what one mispredicted branch on a
 //! die result costs (`dice/d20-coin-branch` against `dice/d20-sure-branch`), which the floor
-//! leaves out.
+//! leaves out. `dice/d20-xoshiro` times the die of the fast source before keyed streams
+//! (xoshiro256++, the die issue 38's targets were set against), and the floor table gives each
+//! bench's ratio to it beside its ratio to `dice/d20`, both from this run.
 
 use criterion::{Criterion, criterion_group};
 use duelsim::dice::{CountingDice, Dice, FastDice};
@@ -20,6 +22,8 @@ use duelsim::log::NoLog;
 use duelsim::rules::Ruleset;
 use duelsim::rules::registry;
 use duelsim::stats::Tally;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use std::hint::black_box;
 use std::path::Path;
 
@@ -27,6 +31,12 @@ fn bench_dice(c: &mut Criterion) {
     let mut group = c.benchmark_group("dice");
     let mut dice = FastDice::seed_from_u64(1);
     group.bench_function("d20", |b| b.iter(|| dice.d(black_box(20), "bench")));
+    // The fast source's d20 before keyed streams (029b918): xoshiro256++'s next 32 bits reduced
+    // with Lemire's method, as `FastDice::d` reduces them now.
+    let mut xoshiro = Xoshiro256PlusPlus::seed_from_u64(1);
+    group.bench_function("d20-xoshiro", |b| {
+        b.iter(|| xoshiro_die(&mut xoshiro, black_box(20)))
+    });
     // What a branch on a die result costs when the predictor cannot know it: the same d20 and
     // the same two equally cheap paths, chosen on a coin toss (11 or more) or on a sure thing
     // (1 or more). Half the coin tosses are mispredicted, so one misprediction costs twice the
@@ -46,6 +56,19 @@ fn bench_dice(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// One die of `sides` from xoshiro256++, as the fast source rolled it before keyed streams.
+#[inline]
+fn xoshiro_die(rng: &mut Xoshiro256PlusPlus, sides: u32) -> u32 {
+    let mut m = u64::from(rng.next_u32()) * u64::from(sides);
+    if (m as u32) < sides {
+        let threshold = sides.wrapping_neg() % sides;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(sides);
+        }
+    }
+    (m >> 32) as u32 + 1
 }
 
 fn rolls_per_trial<R: Ruleset>(model: &R) -> (f64, f64) {
@@ -264,14 +287,20 @@ fn main() {
     let Some(die) = median_ns("dice/d20", started) else {
         return;
     };
+    // The die the targets of issue 38 were set against, when this run timed it.
+    let xoshiro = median_ns("dice/d20-xoshiro", started);
     let list = DICE_PER_TRIAL.lock().map(|l| l.clone()).unwrap_or_default();
     let rows: Vec<String> = list
         .iter()
         .filter_map(|(id, dice)| {
             let median = median_ns(id, started)?;
             let floor = dice * die;
+            let against_xoshiro = xoshiro.map_or_else(
+                || "-".to_string(),
+                |old| format!("{:.1}x", median / (dice * old)),
+            );
             Some(format!(
-                "| {id} | {} | {dice:.1} | {} | {:.1}x |",
+                "| {id} | {} | {dice:.1} | {} | {:.1}x | {against_xoshiro} |",
                 shown_ns(median),
                 shown_ns(floor),
                 median / floor
@@ -281,8 +310,12 @@ fn main() {
     if rows.is_empty() {
         return;
     }
-    println!("\nThe floor of each trial bench, this run (dice/d20 {die:.2} ns):\n");
-    println!("| bench | median | dice per trial | floor | ratio |\n|---|---|---|---|---|");
+    let old = xoshiro.map_or_else(String::new, |x| format!("; dice/d20-xoshiro {x:.2} ns"));
+    println!("\nThe floor of each trial bench, this run (dice/d20 {die:.2} ns{old}):\n");
+    println!(
+        "| bench | median | dice per trial | floor | ratio | ratio to the xoshiro die |\n\
+         |---|---|---|---|---|---|"
+    );
     for row in rows {
         println!("{row}");
     }
