@@ -308,11 +308,13 @@ fn main() {
     // The floor table, from this run's medians.
     // Each die's lesser median of its two timings (see `bench_dice_again`).
     let least = |id: &str| {
-        let again = median_ns(&format!("{id}-again"), started);
-        match (median_ns(id, started), again) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            median_ns(id, started),
+            median_ns(&format!("{id}-again"), started),
+        ]
+        .into_iter()
+        .flatten()
+        .reduce(f64::min)
     };
     let Some(die) = least("dice/d20") else {
         return;

@@ -907,6 +907,21 @@ impl<D: Dice> Dice for CountingDice<D> {
     }
 }
 
+/// Pearson's chi-square of the counts `observed` against cells whose chances are in the
+/// proportions of `weights`: the statistic of the dice tests' goodness-of-fit checks.
+#[cfg(test)]
+pub(crate) fn chi_square(observed: &[u64], weights: &[u64]) -> f64 {
+    let (total, weight) = (observed.iter().sum::<u64>(), weights.iter().sum::<u64>());
+    observed
+        .iter()
+        .zip(weights)
+        .map(|(&o, &w)| {
+            let expected = total as f64 * w as f64 / weight as f64;
+            (o as f64 - expected).powi(2) / expected
+        })
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -927,11 +942,7 @@ mod tests {
 
     /// Pearson's chi-square of `counts` against the same count in every cell.
     fn chi_square_uniform(counts: &[u64]) -> f64 {
-        let expected = counts.iter().sum::<u64>() as f64 / counts.len() as f64;
-        counts
-            .iter()
-            .map(|&c| (c as f64 - expected).powi(2) / expected)
-            .sum()
+        super::chi_square(counts, &vec![1; counts.len()])
     }
 
     #[test]

@@ -151,25 +151,16 @@ mod tests {
         // Against the fast source (two dice to a draw): the sums of 3 and 4 fudge dice follow
         // (x^-1 + 1 + x)^n, by a chi-square test at the 0.1% level (6 and 8 degrees of freedom).
         for (n, ways, bound) in [
-            (3, vec![1u32, 3, 6, 7, 6, 3, 1], 22.46),
+            (3, vec![1u64, 3, 6, 7, 6, 3, 1], 22.46),
             (4, vec![1, 4, 10, 16, 19, 16, 10, 4, 1], 26.12),
         ] {
             model.rules.fudge_dice = crate::scenario::fields::Ranged::new(n);
-            let total: u32 = ways.iter().sum();
-            let rolls = 200_000u32;
-            let mut seen = vec![0u32; ways.len()];
+            let mut seen = vec![0u64; ways.len()];
             let mut dice = crate::dice::FastDice::seed_from_u64(7);
-            for _ in 0..rolls {
+            for _ in 0..200_000 {
                 seen[(model.roll(&mut dice, "t").value + n as i32) as usize] += 1;
             }
-            let chi_square: f64 = seen
-                .iter()
-                .zip(&ways)
-                .map(|(&o, &w)| {
-                    let expected = f64::from(rolls) * f64::from(w) / f64::from(total);
-                    (f64::from(o) - expected).powi(2) / expected
-                })
-                .sum();
+            let chi_square = crate::dice::chi_square(&seen, &ways);
             assert!(
                 chi_square < bound,
                 "{n} dice: chi-square {chi_square}, {seen:?}"
