@@ -360,13 +360,22 @@ impl Dice for FastDice {
         while left > 0 {
             let dice = left.min(D6_GROUP);
             let digits = self.d6_digits(dice);
-            let shown =
-                D6_FOUR_DICE[(digits % 1296) as usize] + D6_FOUR_DICE[(digits / 1296) as usize];
+            // A draw of four dice or fewer is one value of the table (`digits` is below 6^4),
+            // read without the division that splits eight dice into two halves: the division
+            // would lengthen the chain from the draw to the count.
+            let (shown, padding) = if dice <= 4 {
+                let shown = D6_FOUR_DICE.get(digits as usize).copied().unwrap_or(0);
+                (shown, 4 - dice)
+            } else {
+                let shown =
+                    D6_FOUR_DICE[(digits % 1296) as usize] + D6_FOUR_DICE[(digits / 1296) as usize];
+                (shown, D6_GROUP - dice)
+            };
             for (k, count) in counts.iter_mut().enumerate() {
                 *count += shown >> (5 * (lowest + k)) & 31;
             }
             if K == 6 {
-                counts[0] -= D6_GROUP - dice;
+                counts[0] -= padding;
             }
             left -= dice;
         }
