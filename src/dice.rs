@@ -67,6 +67,21 @@ pub trait Dice {
         roll_each(self, n, sides, label, each);
     }
 
+    /// The pair [`Dice::pair`] will roll first from `stream` once the rules name it, worked
+    /// out ahead, before branches that come first (a miss or hit of the turn before), without
+    /// drawing it: `None` for every source but the fast one, whose dice depend only on their
+    /// stream and their place in it. The rules still name the stream when its turn comes and
+    /// roll the pair there if this was `None`, so the scripted, traced and enumerating
+    /// sources read their dice in the order they always did.
+    #[inline]
+    fn pair_ahead(&self, stream: Stream, sides: u32) -> Option<(u32, u32)>
+    where
+        Self: Sized,
+    {
+        let _ = (stream, sides);
+        None
+    }
+
     /// Whether [`Dice::faces`] draws a pool otherwise than die by die (the fast source's d6
     /// pools): a source wrapping this one then takes its pools through `faces` to roll the
     /// same dice.
@@ -380,6 +395,14 @@ impl Dice for FastDice {
             left -= dice;
         }
         counts
+    }
+
+    /// The pair drawn by a copy of the source, so the source's own stream is untouched.
+    #[inline]
+    fn pair_ahead(&self, stream: Stream, sides: u32) -> Option<(u32, u32)> {
+        let mut ahead = self.clone();
+        ahead.stream(stream);
+        Some(ahead.pair(sides, "", ""))
     }
 
     #[inline]
@@ -1253,6 +1276,24 @@ mod tests {
                 check::<2>(n, 20, seed);
             }
         }
+    }
+
+    #[test]
+    fn a_pair_worked_out_ahead_is_the_pair_its_stream_rolls_and_draws_nothing() {
+        let next = Stream::new(3, 1, 7);
+        for seed in 0..200 {
+            let mut fast = FastDice::seed_from_u64(seed);
+            fast.stream(Stream::new(2, 0, 7));
+            let ahead = fast.pair_ahead(next, 20);
+            // The source goes on as if nothing had been worked out.
+            let mut untouched = FastDice::seed_from_u64(seed);
+            untouched.stream(Stream::new(2, 0, 7));
+            assert_eq!(fast.d(20, "d"), untouched.d(20, "d"), "seed {seed}");
+            fast.stream(next);
+            assert_eq!(ahead, Some(fast.pair(20, "black", "white")), "seed {seed}");
+        }
+        // Every other source rolls its dice where the rules come to them.
+        assert_eq!(ScriptedDice::new(vec![4, 5]).pair_ahead(next, 20), None);
     }
 
     #[test]

@@ -123,17 +123,19 @@ impl GuardPierce {
         log: &mut L,
     ) -> Attack {
         let faces = self.hit_faces(attacker, rows);
-        self.attack_on(attacker, faces, rows, dice, log)
+        self.attack_on(attacker, faces, None, rows, dice, log)
     }
 
     /// One attack of `attacker` on the other fighter whose dice hit on `faces`
-    /// ([`GuardPierce::hit_faces`] of these rows).
+    /// ([`GuardPierce::hit_faces`] of these rows): its attack dice are `ahead` when the
+    /// source worked them out already ([`Dice::pair_ahead`]), or rolled here.
     // Always in line: out of line, the dice's state goes through memory for every die.
     #[inline(always)]
     pub fn attack_on<D: Dice, L: Log>(
         &self,
         attacker: Side,
         faces: HitFaces,
+        ahead: Option<AttackRoll>,
         rows: &mut [WoundRows; 2],
         dice: &mut D,
         log: &mut L,
@@ -149,7 +151,7 @@ impl GuardPierce {
                 value
             )
         });
-        let roll = AttackRoll::roll(dice);
+        let roll = ahead.unwrap_or_else(|| AttackRoll::roll(dice));
         let hits = u32::from(faces.hits(roll.black)) + u32::from(faces.hits(roll.white));
         if hits == 0 {
             log.say(|| format!("  black {} white {}: miss", roll.black, roll.white));

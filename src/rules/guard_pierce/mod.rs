@@ -56,7 +56,7 @@ pub mod purpose {
 }
 use crate::log::Log;
 use crate::rules::roster::{Enrolled, Roster};
-use crate::rules::two_d20::{HitFaces, highest_row};
+use crate::rules::two_d20::{AttackRoll, HitFaces, highest_row};
 use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
@@ -251,18 +251,47 @@ impl GuardPierce {
         // Each side's turn, Recover or attack on its hit faces, changes only with the wounds:
         // kept here, found again when a wound is marked or cleared.
         let mut turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
+        // The attack dice of the turn after, worked out at the start of each turn (by the fast
+        // source only: `Dice::pair_ahead`), before its branches on a miss or a hit: when one
+        // is mispredicted, the next turn's dice are not drawn again after it.
+        let mut ahead = dice.pair_ahead(Stream::new(purpose::ATTACK, FIRST, 1), 20);
         alternate_rounds(self.round_limit, log, |round, log| {
-            self.turn_of::<FIRST, D, L>(round, &mut turns, rows, dice, log, tally)
-                .or_else(|| self.turn_of::<SECOND, D, L>(round, &mut turns, rows, dice, log, tally))
+            let after_first = Stream::new(purpose::ATTACK, SECOND, round);
+            let after_second = Stream::new(purpose::ATTACK, FIRST, round + 1);
+            self.turn_of::<FIRST, D, L>(
+                round,
+                after_first,
+                &mut ahead,
+                &mut turns,
+                rows,
+                dice,
+                log,
+                tally,
+            )
+            .or_else(|| {
+                self.turn_of::<SECOND, D, L>(
+                    round,
+                    after_second,
+                    &mut ahead,
+                    &mut turns,
+                    rows,
+                    dice,
+                    log,
+                    tally,
+                )
+            })
         })
     }
 
     /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,
     /// `Some(winner)` once it ended (a fighter out of the fight, or scripted dice run out).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn turn_of<const ACTOR: usize, D: Dice, L: Log>(
         &self,
         round: u32,
+        next: Stream,
+        ahead: &mut Option<(u32, u32)>,
         turns: &mut [(bool, HitFaces); 2],
         rows: &mut [WoundRows; 2],
         dice: &mut D,
@@ -273,6 +302,9 @@ impl GuardPierce {
         if dice.exhausted() {
             return Some(None);
         }
+        // This turn's attack dice, if worked out ahead, and the next turn's.
+        let mine = std::mem::replace(ahead, dice.pair_ahead(next, 20))
+            .map(|(black, white)| AttackRoll { black, white });
         let (recovers, faces) = turns[ACTOR];
         if recovers {
             dice.stream(Stream::new(purpose::RECOVER, ACTOR, round));
@@ -282,7 +314,7 @@ impl GuardPierce {
             return None;
         }
         dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
-        let attack = self.attack_on(actor, faces, rows, dice, log);
+        let attack = self.attack_on(actor, faces, mine, rows, dice, log);
         if attack.hits == 0 {
             // A miss marks nothing: both fighters are as they were, in the fight.
             return None;

@@ -60,7 +60,7 @@ impl GuardPierce {
                 let mut two = [rows[actor], rows[foe]];
                 let faces = pair.hit_faces(Side::A, &two);
                 dice.purpose(purpose::ATTACK);
-                let attack = pair.attack_on(Side::A, faces, &mut two, dice, log);
+                let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
                 rows[foe] = two[1];
                 if attack.hits == 0 {
                     continue;
