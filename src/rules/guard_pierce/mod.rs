@@ -153,6 +153,9 @@ pub struct GuardPierce {
     hit_faces_by_row: Box<[[HitFaces; 64]; 2]>,
 }
 
+/// Both sides' turns as their wounds make them: whether each Recovers, and its hit faces.
+type Turns = [(bool, HitFaces); 2];
+
 impl GuardPierce {
     /// Builds a point from compiled fighters and settings.
     pub fn new(
@@ -256,43 +259,24 @@ impl GuardPierce {
         // is mispredicted, the next turn's dice are not drawn again after it.
         let mut ahead = dice.pair_ahead(Stream::new(purpose::ATTACK, FIRST, 1), 20);
         alternate_rounds(self.round_limit, log, |round, log| {
-            let after_first = Stream::new(purpose::ATTACK, SECOND, round);
-            let after_second = Stream::new(purpose::ATTACK, FIRST, round + 1);
-            self.turn_of::<FIRST, D, L>(
-                round,
-                after_first,
-                &mut ahead,
-                &mut turns,
-                rows,
-                dice,
-                log,
-                tally,
-            )
-            .or_else(|| {
-                self.turn_of::<SECOND, D, L>(
-                    round,
-                    after_second,
-                    &mut ahead,
-                    &mut turns,
-                    rows,
-                    dice,
-                    log,
-                    tally,
-                )
-            })
+            let state = (&mut turns, &mut ahead);
+            self.turn_of::<FIRST, false, D, L>(round, state, rows, dice, log, tally)
+                .or_else(|| {
+                    let state = (&mut turns, &mut ahead);
+                    self.turn_of::<SECOND, true, D, L>(round, state, rows, dice, log, tally)
+                })
         })
     }
 
-    /// The turn of the fighter of index `ACTOR` in `round`: `None` while the duel goes on,
-    /// `Some(winner)` once it ended (a fighter out of the fight, or scripted dice run out).
+    /// The turn of the fighter of index `ACTOR` in `round` (the round's last when `LAST`):
+    /// `None` while the duel goes on, `Some(winner)` once it ended (a fighter out of the fight,
+    /// or scripted dice run out). `turns` are both sides' turns as the wounds make them, and
+    /// `ahead` this turn's attack dice if worked out ahead; the next turn's replace them.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn turn_of<const ACTOR: usize, D: Dice, L: Log>(
+    fn turn_of<const ACTOR: usize, const LAST: bool, D: Dice, L: Log>(
         &self,
         round: u32,
-        next: Stream,
-        ahead: &mut Option<(u32, u32)>,
-        turns: &mut [(bool, HitFaces); 2],
+        (turns, ahead): (&mut Turns, &mut Option<(u32, u32)>),
         rows: &mut [WoundRows; 2],
         dice: &mut D,
         log: &mut L,
@@ -302,7 +286,9 @@ impl GuardPierce {
         if dice.exhausted() {
             return Some(None);
         }
-        // This turn's attack dice, if worked out ahead, and the next turn's.
+        // This turn's attack dice, if worked out ahead, and the next turn's: the other
+        // fighter's, in this round or, after the round's last turn, the next.
+        let next = Stream::new(purpose::ATTACK, 1 - ACTOR, round + u32::from(LAST));
         let mine = std::mem::replace(ahead, dice.pair_ahead(next, 20))
             .map(|(black, white)| AttackRoll { black, white });
         let (recovers, faces) = turns[ACTOR];
