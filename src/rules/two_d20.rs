@@ -6,7 +6,7 @@
 //! higher than the bound. Both also use the attribute roll: two d20, the result is the highest
 //! die at or below the value. Nothing here knows damage, armour or wounds.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 
 /// The black and white dice of one attack roll.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,6 +23,14 @@ impl AttackRoll {
     pub fn roll<D: Dice>(dice: &mut D) -> Self {
         let (black, white) = dice.pair(20, "black d20 (attack)", "white d20 (attack)");
         AttackRoll { black, white }
+    }
+
+    /// The roll [`AttackRoll::roll`] will make first from `stream`, if the source works it out
+    /// ahead ([`Dice::pair_ahead`]: the fast source only).
+    #[inline]
+    pub fn ahead<D: Dice>(dice: &D, stream: Stream) -> Option<Self> {
+        let (black, white) = dice.pair_ahead(stream, 20)?;
+        Some(AttackRoll { black, white })
     }
 }
 

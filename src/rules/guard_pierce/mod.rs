@@ -257,7 +257,7 @@ impl GuardPierce {
         // The attack dice of the turn after, worked out at the start of each turn (by the fast
         // source only: `Dice::pair_ahead`), before its branches on a miss or a hit: when one
         // is mispredicted, the next turn's dice are not drawn again after it.
-        let mut ahead = dice.pair_ahead(Stream::new(purpose::ATTACK, FIRST, 1), 20);
+        let mut ahead = AttackRoll::ahead(dice, Stream::new(purpose::ATTACK, FIRST, 1));
         alternate_rounds(self.round_limit, log, |round, log| {
             let state = (&mut turns, &mut ahead);
             self.turn_of::<FIRST, false, D, L>(round, state, rows, dice, log, tally)
@@ -276,7 +276,7 @@ impl GuardPierce {
     fn turn_of<const ACTOR: usize, const LAST: bool, D: Dice, L: Log>(
         &self,
         round: u32,
-        (turns, ahead): (&mut Turns, &mut Option<(u32, u32)>),
+        (turns, ahead): (&mut Turns, &mut Option<AttackRoll>),
         rows: &mut [WoundRows; 2],
         dice: &mut D,
         log: &mut L,
@@ -289,8 +289,7 @@ impl GuardPierce {
         // This turn's attack dice, if worked out ahead, and the next turn's: the other
         // fighter's, in this round or, after the round's last turn, the next.
         let next = Stream::new(purpose::ATTACK, 1 - ACTOR, round + u32::from(LAST));
-        let mine = std::mem::replace(ahead, dice.pair_ahead(next, 20))
-            .map(|(black, white)| AttackRoll { black, white });
+        let mine = std::mem::replace(ahead, AttackRoll::ahead(dice, next));
         let (recovers, faces) = turns[ACTOR];
         if recovers {
             dice.stream(Stream::new(purpose::RECOVER, ACTOR, round));
