@@ -3,9 +3,16 @@
 //! `scripts/instructions` runs it twice, at two trial counts, and divides the difference, so
 //! loading the scenario and starting the process cancel out and what is left is one trial.
 //!
-//! `cargo run --release --example trials -- SCENARIO POINT TRIALS`, where POINT is a point's
-//! index or `last` (the bench's recovery point), and SCENARIO may be `d20` to roll that many
-//! d20s instead (the cost of one die, as `dice/d20` benches it).
+//! `cargo run --release --example trials -- SCENARIO POINT TRIALS [LEARNED]`, where POINT is a
+//! point's index or `last` (the bench's recovery point), and SCENARIO may be `d20` to roll that
+//! many d20s instead (the cost of one die, as `dice/d20` benches it).
+//!
+//! With LEARNED = K the trials come in blocks of K seeds, each block rolled [`REPEATS`] times
+//! over before the next: a branch predictor learns the paths of a few dozen trials it sees
+//! again and again, so the trials' branches on their dice are then foreseen, and the time
+//! a trial takes without its mispredictions can be read beside the time with them
+//! (`scripts/learned-branches` runs both). The blocks' seeds are fresh ones, so over enough
+//! blocks the trials are the same mix as without LEARNED.
 
 use duelsim::dice::{Dice, FastDice};
 use duelsim::engine::trial_seed;
@@ -17,15 +24,31 @@ use std::hint::black_box;
 use std::path::Path;
 use std::process::ExitCode;
 
+/// How many times a block of LEARNED seeds is rolled over before the next block.
+const REPEATS: u64 = 256;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [scenario, point, trials] = args.as_slice() else {
-        eprintln!("usage: trials SCENARIO|d20 POINT|last TRIALS");
-        return ExitCode::from(2);
+    let (scenario, point, trials, learned) = match args.as_slice() {
+        [scenario, point, trials] => (scenario, point, trials, None),
+        [scenario, point, trials, learned] => (scenario, point, trials, Some(learned)),
+        _ => {
+            eprintln!("usage: trials SCENARIO|d20 POINT|last TRIALS [LEARNED]");
+            return ExitCode::from(2);
+        }
     };
     let Ok(trials) = trials.parse::<u64>() else {
         eprintln!("trials: TRIALS must be a whole number, not {trials:?}");
         return ExitCode::from(2);
+    };
+    // LEARNED's K, or 0 for each trial its own seed.
+    let learned = match learned.map(|k| k.parse::<u64>()) {
+        None => 0,
+        Some(Ok(k)) if k > 0 => k,
+        Some(_) => {
+            eprintln!("trials: LEARNED must be a whole number above 0");
+            return ExitCode::from(2);
+        }
     };
     if scenario == "d20" {
         let mut dice = FastDice::seed_from_u64(2);
@@ -64,7 +87,14 @@ fn main() -> ExitCode {
         // trials would name the same streams again and roll the same trial over and over, which
         // a branch predictor (real or simulated) learns.
         for trial in 0..trials {
-            let mut dice = FastDice::seed_from_u64(trial_seed(2, trial));
+            // With LEARNED, trial `i` takes its block's seed `i % K` (a branch foreseen
+            // every time, as the trials' own cost is timed on either side).
+            let seed = if learned == 0 {
+                trial
+            } else {
+                trial / (learned * REPEATS) * learned + trial % learned
+            };
+            let mut dice = FastDice::seed_from_u64(trial_seed(2, seed));
             m.trial(&mut dice, &mut NoLog, black_box(&mut tally));
         }
         black_box(&tally);
