@@ -87,12 +87,12 @@ fn main() -> ExitCode {
         // trials would name the same streams again and roll the same trial over and over, which
         // a branch predictor (real or simulated) learns.
         for trial in 0..trials {
-            // With LEARNED, trial `i` takes its block's seed `i % K` (a branch foreseen
-            // every time, as the trials' own cost is timed on either side).
+            // With LEARNED, trial `i` takes seed `i % K` of its block. The branch on LEARNED
+            // goes the same way every trial, so it costs neither side a misprediction.
             let seed = if learned == 0 {
                 trial
             } else {
-                trial / (learned * REPEATS) * learned + trial % learned
+                trial / learned.saturating_mul(REPEATS) * learned + trial % learned
             };
             let mut dice = FastDice::seed_from_u64(trial_seed(2, seed));
             m.trial(&mut dice, &mut NoLog, black_box(&mut tally));
