@@ -7,12 +7,13 @@
 //! point's index or `last` (the bench's recovery point), and SCENARIO may be `d20` to roll that
 //! many d20s instead (the cost of one die, as `dice/d20` benches it).
 //!
-//! With LEARNED = K the trials come in blocks of K seeds, each block rolled [`REPEATS`] times
-//! over before the next: a branch predictor learns the paths of a few dozen trials it sees
-//! again and again, so the trials' branches on their dice are then foreseen, and the time
-//! a trial takes without its mispredictions can be read beside the time with them
-//! (`scripts/learned-branches` runs both). The blocks' seeds are fresh ones, so over enough
-//! blocks the trials are the same mix as without LEARNED.
+//! With LEARNED = K (the fourth argument) the trials come in blocks of K seeds, each block
+//! rolled [`REPEATS`] times over before the next: a branch predictor learns the paths of a few
+//! dozen trials it sees again and again, so the trials' branches on their dice are then
+//! foreseen, and the time a trial takes with few mispredictions can be read beside the time
+//! with them (`scripts/learned-branches` runs both). The blocks' seeds are fresh ones, so over
+//! many blocks the trials are close to the same mix as without LEARNED (512,000 trials in
+//! blocks of 32 are 2,000 seeds).
 
 use duelsim::dice::{Dice, FastDice};
 use duelsim::engine::trial_seed;
@@ -50,6 +51,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if scenario == "d20" && learned > 0 {
+        eprintln!("trials: LEARNED is for a scenario's trials, not the d20s");
+        return ExitCode::from(2);
+    }
     if scenario == "d20" {
         let mut dice = FastDice::seed_from_u64(2);
         let mut sum = 0u64;
@@ -86,16 +91,26 @@ fn main() -> ExitCode {
         // Each trial its own dice, as a run and the bench roll them: one source reused across
         // trials would name the same streams again and roll the same trial over and over, which
         // a branch predictor (real or simulated) learns.
+        // With LEARNED, trial `i` takes seed `i % K` of its block, counted rather than divided
+        // out so that the learnt side pays no division a trial. The branches on LEARNED go the
+        // same way every trial, and the block's end comes every K trials, so neither side pays
+        // a misprediction for them.
+        let (mut block, mut place, mut rolled_over) = (0u64, 0u64, 0u64);
         for trial in 0..trials {
-            // With LEARNED, trial `i` takes seed `i % K` of its block. The branch on LEARNED
-            // goes the same way every trial, so it costs neither side a misprediction.
-            let seed = if learned == 0 {
-                trial
-            } else {
-                trial / learned.saturating_mul(REPEATS) * learned + trial % learned
-            };
+            let seed = if learned == 0 { trial } else { block + place };
             let mut dice = FastDice::seed_from_u64(trial_seed(2, seed));
             m.trial(&mut dice, &mut NoLog, black_box(&mut tally));
+            if learned > 0 {
+                place += 1;
+                if place == learned {
+                    place = 0;
+                    rolled_over += 1;
+                    if rolled_over == REPEATS {
+                        rolled_over = 0;
+                        block += learned;
+                    }
+                }
+            }
         }
         black_box(&tally);
     });
