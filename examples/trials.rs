@@ -51,11 +51,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if scenario == "d20" && learned > 0 {
-        eprintln!("trials: LEARNED is for a scenario's trials, not the d20s");
-        return ExitCode::from(2);
-    }
     if scenario == "d20" {
+        if learned > 0 {
+            eprintln!("trials: LEARNED is for a scenario's trials, not the d20s");
+            return ExitCode::from(2);
+        }
         let mut dice = FastDice::seed_from_u64(2);
         let mut sum = 0u64;
         for _ in 0..trials {
