@@ -10,6 +10,14 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// Pixels kept clear between the ranges' edges and the plot's frame: a marker's reach (6 px
+/// and its outline) and a little air.
+const EDGE_PX: f64 = 10.0;
+/// The plot's margins, in pixels: its right margin, and the areas of the x and y axes' labels.
+const RIGHT_MARGIN_PX: u32 = 20;
+const X_LABELS_PX: u32 = 60;
+const Y_LABELS_PX: u32 = 80;
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn draw_lines<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -25,11 +33,23 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
     let (width, height) = area.dim_in_pixel();
     let (columns, _, legend_px) = legend_layout(series, legend_title, width);
     let (plot_area, legend) = area.split_vertically(height.saturating_sub(legend_px));
+    // The plot reaches a few pixels past the ranges on every side, so that a marker or a line
+    // on a range's edge (a rate of 0% or 100%, the first or last value swept, day 0) is drawn
+    // whole, not cut in half by the plot's frame.
+    let (plot_width, plot_height) = plot_area.dim_in_pixel();
+    let clear = |(from, to): (f64, f64), pixels: u32, taken: u32| {
+        let inner = f64::from(pixels.saturating_sub(taken).max(1));
+        let margin = (to - from) * EDGE_PX / (inner - 2.0 * EDGE_PX).max(1.0);
+        (from - margin)..(to + margin)
+    };
     let mut chart = ChartBuilder::on(&plot_area)
-        .margin_right(20)
-        .x_label_area_size(60)
-        .y_label_area_size(80)
-        .build_cartesian_2d(x_range.0..x_range.1, y_range.0..y_range.1)
+        .margin_right(RIGHT_MARGIN_PX)
+        .x_label_area_size(X_LABELS_PX)
+        .y_label_area_size(Y_LABELS_PX)
+        .build_cartesian_2d(
+            clear(x_range, plot_width, Y_LABELS_PX + RIGHT_MARGIN_PX),
+            clear(y_range, plot_height, X_LABELS_PX),
+        )
         .map_err(err)?;
     let x_format = |x: &f64| {
         if integer_x {
@@ -138,4 +158,67 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
             .map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The triangle markers (the second series') of a line chart drawn as SVG, each as its
+    /// vertices.
+    fn triangles(series: &[Series], y_range: (f64, f64)) -> Vec<Vec<(i32, i32)>> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (1000, 620)).into_drawing_area();
+            let drawn = draw_lines(&root, "", "x", "y", (1.0, 3.0), y_range, series, true);
+            assert!(drawn.is_ok());
+            assert!(root.present().is_ok());
+        }
+        let fill = format!(
+            "fill=\"#{:02X}{:02X}{:02X}\"",
+            PALETTE[1].0, PALETTE[1].1, PALETTE[1].2
+        );
+        svg.lines()
+            .filter(|l| l.starts_with("<polygon") && l.contains(&fill))
+            .map(|l| {
+                let points = l.split("points=\"").nth(1).unwrap_or("");
+                points
+                    .split('"')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .filter_map(|p| {
+                        let (x, y) = p.split_once(',')?;
+                        Some((x.parse().ok()?, y.parse().ok()?))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn markers_on_the_edges_of_the_ranges_are_drawn_whole() {
+        // A rate of 100% at the last value swept and of 0% at the first: the plot's corners.
+        // Each triangle is 13 px tall (6 px each way and one more at its apex) when whole; the
+        // plot's frame cut the one at 100% in half before the plot reached past the ranges.
+        let line = |label: &str, points: Vec<(f64, f64)>| Series {
+            label: label.to_owned(),
+            points,
+            band: None,
+            step: false,
+            points_only: false,
+        };
+        let series = [
+            line("first", vec![(1.0, 50.0), (3.0, 50.0)]),
+            line("second", vec![(1.0, 0.0), (2.0, 60.0), (3.0, 100.0)]),
+        ];
+        let drawn = triangles(&series, (0.0, 100.0));
+        // Three on the plot, one in the legend.
+        assert_eq!(drawn.len(), 4, "{drawn:?}");
+        for triangle in &drawn {
+            let ys = triangle.iter().map(|p| p.1);
+            let height = ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0);
+            assert_eq!((triangle.len(), height), (3, 13), "{triangle:?}");
+        }
+    }
 }
