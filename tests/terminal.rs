@@ -377,3 +377,37 @@ fn merge_prints_the_answer_one_machine_prints() {
     assert_eq!(text(&o.stdout), text(&whole.stdout));
     assert!(text(&o.stderr).contains("merged 2 shard(s)"));
 }
+
+#[test]
+fn a_mixed_side_whose_size_is_swept_is_named_without_a_count() {
+    // duellist-vs-the-watch sweeps the watchmen behind the sergeant from one to three: a
+    // heading "Sergeant + Watchman ×3 win" over the row of one watchman would say what that
+    // row is not. The side is "Sergeant + Watchmen" at every point.
+    let dir = scratch("mixed-side");
+    let out = dir.join("watch").to_string_lossy().into_owned();
+    let o = duelsim(&[
+        "run",
+        "scenarios/guard-pierce/duellist-vs-the-watch.toml",
+        "--trials",
+        "2_000",
+        "-o",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    assert!(
+        said.starts_with("duellist-vs-the-watch: Duellist against Sergeant + Watchmen, 3 points\n"),
+        "{said}"
+    );
+    assert!(said.contains("Sergeant + Watchmen win"), "{said}");
+    assert!(!said.contains('×'), "{said}");
+    let report = text(&std::fs::read(dir.join("watch/report.html")).unwrap_or_default());
+    assert!(
+        report.contains("Sergeant + Watchmen"),
+        "the report names the side alike"
+    );
+    assert!(
+        !report.contains("Watchman ×"),
+        "no count in the report's headings either"
+    );
+}

@@ -120,7 +120,8 @@ pub(crate) struct Words {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SideWords {
     /// "Knight" for a side of one; "Brigands" for a side that is copies of one fighter at some
-    /// point; the side's name at its largest ("Sergeant + Watchman ×2") for a mixed side.
+    /// point; for a mixed side, its name ("Sergeant + Watchman ×2") when it is the same size at
+    /// every point, else its kinds of fighter without their counts ("Sergeant + Watchmen").
     pub name: String,
     /// Several fighters at some point.
     pub several: bool,
@@ -185,6 +186,28 @@ pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
             .collect();
         let name = if bases.iter().all(|b| *b == bases[0]) {
             charts::plural(&bases[0])
+        } else if points.iter().any(|p| size(p) != n) {
+            // A mixed side whose size the points differ in: each kind of fighter, in the plural
+            // where there are several at the largest point, without their count, which is not
+            // every point's ("Sergeant + Watchmen", not "Sergeant + Watchman ×3").
+            let mut kinds: Vec<(&str, usize)> = Vec::new();
+            for base in &bases {
+                match kinds.last_mut() {
+                    Some((kind, count)) if kind == base => *count += 1,
+                    _ => kinds.push((base, 1)),
+                }
+            }
+            kinds
+                .into_iter()
+                .map(|(kind, count)| {
+                    if count > 1 {
+                        charts::plural(kind)
+                    } else {
+                        kind.to_owned()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" + ")
         } else {
             largest.model.names()[k].to_owned()
         };

@@ -2,7 +2,7 @@
 //! (zone-d100) each fighter's injuries per duel by zone and severity.
 
 use super::heatmap::heatmap_width;
-use super::labels::{point_label, shown_note, swept_title};
+use super::labels::{point_label, shown_note, side_names, swept_title};
 use super::model::{Chart, MAX_ROWS, Plot, Rate, Series, WIDTH, spread};
 use crate::report::{RunResult, Words};
 use crate::stats::{ExtraKind, RecoveryTally, Side, Tally};
@@ -53,7 +53,7 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
             }
         })
         .collect();
-    let names = run.scenario.points[0].model.names();
+    let names = side_names(run);
     let (title, panel) = match side {
         Some(s) => (
             format!("Days until {} is whole", names[s.index()]),
@@ -96,7 +96,7 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
 /// point.
 pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     let t0 = run.tallies.first()?;
-    let names = run.scenario.points[0].model.names();
+    let names = side_names(run);
     // The columns of each side: `a_injuries_head_minor` is the head, minor, of a's fighter.
     let of_side = |side: &str| -> Vec<(usize, String)> {
         let prefix = format!("{side}_injuries_");

@@ -2,7 +2,7 @@
 //! lasts, the share of duels over by each round, and what a hit of each fighter does (stacked
 //! bars when a hit records a named level).
 
-use super::labels::{point_label, shown_note, swept_title};
+use super::labels::{point_label, shown_note, side_names, swept_title};
 use super::model::{Chart, MAX_ROWS, Plot, Series, WIDTH, bar_height, spread};
 use crate::report::RunResult;
 use crate::stats::{Side, Tally};
@@ -130,7 +130,7 @@ pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, 
     if run.tallies.iter().all(|t| t.hit_damage[s].count() == 0) {
         return None;
     }
-    let name = run.scenario.points[0].model.names()[s];
+    let name = &side_names(run)[s];
     let (series, last, top) = share_curves(run, |t| &t.hit_damage[s], 0);
     // What each ruleset records for a hit, in its own words.
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
@@ -162,7 +162,7 @@ pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, 
 /// value by value): the shares of each fighter's hits at each level as stacked bars, a bar per
 /// fighter and point, so the ordinal levels read by name rather than as points on a line.
 pub(super) fn hit_levels(run: &RunResult, levels: &[&str]) -> Chart {
-    let names = run.scenario.points[0].model.names();
+    let names = side_names(run);
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
         .map_or(("level", "none"), |r| r.hit_words);
     let unit = unit.split(" (").next().unwrap_or(unit);

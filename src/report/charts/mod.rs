@@ -227,6 +227,9 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         return charts;
     }
     let names = run.scenario.points[0].model.names();
+    // The sides as the report's headings name them, for titles (`names`, the first point's,
+    // are what the swept keys' titles are worked out from).
+    let sides = labels::side_names(run);
     let axes: Vec<&str> = run.scenario.points[0]
         .swept
         .iter()
@@ -258,7 +261,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
             Some(levels) => charts.push(hit_levels(run, levels)),
             None => charts.extend(each_side(
                 run,
-                format!("What a hit does: {} and {}", names[0], names[1]),
+                format!("What a hit does: {} and {}", sides[0], sides[1]),
                 |side| damage_per_hit(run, side),
             )),
         }
@@ -267,7 +270,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if duel {
         charts.extend(each_side(
             run,
-            format!("Days until whole: {} and {}", names[0], names[1]),
+            format!("Days until whole: {} and {}", sides[0], sides[1]),
             |side| days_to_whole(run, Some(side)),
         ));
     } else {
