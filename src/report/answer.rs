@@ -90,8 +90,9 @@ pub fn text(run: &RunResult) -> String {
         let base_words = phrase(run, base);
         let _ = writeln!(
             out,
-            "{}: {who}, each point against {base_words} on the same dice ({} wins, in percentage points, with 95% intervals)",
-            s.name, names[0]
+            "{}: {who}, each point against {base_words} on the same dice ({}, in percentage points, with 95% intervals)",
+            s.name,
+            super::side_words(run)[0].wins()
         );
         let mut rows = Vec::new();
         for (i, t) in run.tallies.iter().enumerate() {

@@ -120,14 +120,23 @@ pub(crate) struct Words {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SideWords {
     /// "Knight" for a side of one; "Brigands" for a side that is copies of one fighter at some
-    /// point; for a mixed side, its name ("Sergeant + Watchman ×2") when it is the same size at
-    /// every point, else its kinds of fighter without their counts ("Sergeant + Watchmen").
+    /// point; for a mixed side, its name ("Sergeant + Watchman ×2") when it is the same at every
+    /// point, else its kinds of fighter without their counts ("Sergeant + Watchmen").
     pub name: String,
     /// Several fighters at some point.
     pub several: bool,
 }
 
 impl SideWords {
+    /// "Knight's", "Brigands'", "Sergeant + Watchmen's".
+    pub(crate) fn possessive(&self) -> String {
+        if self.several && self.name.ends_with('s') {
+            format!("{}'", self.name)
+        } else {
+            format!("{}'s", self.name)
+        }
+    }
+
     /// "Knight wins", "Brigands win".
     pub(crate) fn wins(&self) -> String {
         if self.several {
@@ -178,38 +187,52 @@ pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
                 several: false,
             };
         }
-        let names = largest.model.fighter_names();
-        let start = if k == 0 { 0 } else { names.len() - n };
-        let bases: Vec<String> = names[start..start + n]
-            .iter()
-            .map(|f| crate::rules::roster::base_name(f, n))
-            .collect();
-        let name = if bases.iter().all(|b| *b == bases[0]) {
-            charts::plural(&bases[0])
-        } else if points.iter().any(|p| size(p) != n) {
-            // A mixed side whose size the points differ in: each kind of fighter, in the plural
-            // where there are several at the largest point, without their count, which is not
-            // every point's ("Sergeant + Watchmen", not "Sergeant + Watchman ×3").
-            let mut kinds: Vec<(&str, usize)> = Vec::new();
-            for base in &bases {
-                match kinds.last_mut() {
-                    Some((kind, count)) if kind == base => *count += 1,
-                    _ => kinds.push((base, 1)),
+        // Each kind of fighter on the side (its fighters' names without their numbers), in
+        // order of first appearance over the points, with the most of it at any one point.
+        let mut kinds: Vec<(String, usize)> = Vec::new();
+        for p in points {
+            let size = size(p);
+            let names = p.model.fighter_names();
+            let start = if k == 0 { 0 } else { names.len() - size };
+            let mut here: Vec<(String, usize)> = Vec::new();
+            for name in &names[start..start + size] {
+                let kind = crate::rules::roster::base_name(name, size);
+                match here.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, count)) => *count += 1,
+                    None => here.push((kind, 1)),
                 }
             }
-            kinds
-                .into_iter()
-                .map(|(kind, count)| {
-                    if count > 1 {
+            for (kind, count) in here {
+                match kinds.iter_mut().find(|(k, _)| *k == kind) {
+                    Some((_, most)) => *most = (*most).max(count),
+                    None => kinds.push((kind, count)),
+                }
+            }
+        }
+        let name = match kinds.as_slice() {
+            // Copies of one fighter: "Brigands".
+            [(kind, _)] => charts::plural(kind),
+            // A mixed side the same at every point: its name, counts and all.
+            _ if points
+                .iter()
+                .all(|p| p.model.names()[k] == largest.model.names()[k]) =>
+            {
+                largest.model.names()[k].to_owned()
+            }
+            // A mixed side that differs between points: each kind of fighter, in the plural
+            // where some point has several, without counts, which are not every point's
+            // ("Sergeant + Watchmen", not "Sergeant + Watchman ×3").
+            _ => kinds
+                .iter()
+                .map(|(kind, most)| {
+                    if *most > 1 {
                         charts::plural(kind)
                     } else {
-                        kind.to_owned()
+                        kind.clone()
                     }
                 })
                 .collect::<Vec<_>>()
-                .join(" + ")
-        } else {
-            largest.model.names()[k].to_owned()
+                .join(" + "),
         };
         SideWords {
             name,

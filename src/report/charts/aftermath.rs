@@ -1,5 +1,5 @@
 //! What the duels leave behind: how soon each side's wounded survivors are whole, and
-//! (zone-d100) each fighter's injuries per duel by zone and severity.
+//! (zone-d100) each fighter's injuries per duel (or fight) by zone and severity.
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, side_names, swept_title};
@@ -53,12 +53,16 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
             }
         })
         .collect();
-    let names = side_names(run);
+    let sides = side_names(run);
     let (title, panel) = match side {
-        Some(s) => (
-            format!("Days until {} is whole", names[s.index()]),
-            format!("{} wounded", names[s.index()]),
-        ),
+        Some(s) => {
+            let side = &sides[s.index()];
+            let is = if side.several { "are" } else { "is" };
+            (
+                format!("Days until {} {is} whole", side.name),
+                format!("{} wounded", side.name),
+            )
+        }
         None => (
             format!(
                 "Days until whole, for {who}: {}",
@@ -92,11 +96,12 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
     Some((panel, chart))
 }
 
-/// zone-d100: each fighter's injuries per duel by zone and severity, a row per fighter and
+/// zone-d100: each fighter's injuries per duel (or fight) by zone and severity, a row per fighter and
 /// point.
 pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     let t0 = run.tallies.first()?;
-    let names = side_names(run);
+    let names = side_names(run).map(|side| side.name);
+    let trial = Words::of(run).trial();
     // The columns of each side: `a_injuries_head_minor` is the head, minor, of a's fighter.
     let of_side = |side: &str| -> Vec<(usize, String)> {
         let prefix = format!("{side}_injuries_");
@@ -162,11 +167,11 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     Some(Chart {
         name: "injuries".into(),
         title: format!(
-            "Injuries per duel by zone and severity: {} and {}",
+            "Injuries per {trial} by zone and severity: {} and {}",
             names[0], names[1]
         ),
         caption: format!(
-            "Mean number of injuries each fighter takes per duel, by zone and severity (M minor, S serious, G grievous; hover a cell of the SVG for its 95% interval, from the count).{}",
+            "Mean number of injuries each fighter takes per {trial}, by zone and severity (M minor, S serious, G grievous; hover a cell of the SVG for its 95% interval, from the count).{}",
             shown_note(points.len(), run.tallies.len())
         ),
         height: (230 + 40 * row_names.len() as u32).max(360),

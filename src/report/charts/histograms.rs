@@ -130,7 +130,7 @@ pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, 
     if run.tallies.iter().all(|t| t.hit_damage[s].count() == 0) {
         return None;
     }
-    let name = &side_names(run)[s];
+    let name = &side_names(run)[s].name;
     let (series, last, top) = share_curves(run, |t| &t.hit_damage[s], 0);
     // What each ruleset records for a hit, in its own words.
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
@@ -162,7 +162,7 @@ pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, 
 /// value by value): the shares of each fighter's hits at each level as stacked bars, a bar per
 /// fighter and point, so the ordinal levels read by name rather than as points on a line.
 pub(super) fn hit_levels(run: &RunResult, levels: &[&str]) -> Chart {
-    let names = side_names(run);
+    let names = side_names(run).map(|side| side.name);
     let (unit, zero) = crate::rules::registry::info(run.scenario.ruleset)
         .map_or(("level", "none"), |r| r.hit_words);
     let unit = unit.split(" (").next().unwrap_or(unit);

@@ -2,7 +2,7 @@
 //! point, and the notes a caption adds (how many points are drawn, which curves coincide).
 
 use super::model::Series;
-use crate::report::{RunResult, Words};
+use crate::report::{RunResult, SideWords, Words};
 
 /// A key in words: `melee_ml` is "melee ML", `impact_modifier` "impact modifier".
 fn key_words(key: &str) -> String {
@@ -153,14 +153,17 @@ pub(crate) fn value_phrase(key: &str, value: &str, names: [&str; 2], ruleset: &s
     }
 }
 
-/// Each side's name for a chart's titles and labels, as the report's headings name it
+/// Each side in words for a chart's titles and labels, as the report's headings name it
 /// ([`crate::report::side_words`]: "Brigands" for a side of one to three brigands, where the
 /// first point's fighter is one "Brigand"), or a recovery scenario's patient on both.
-pub(super) fn side_names(run: &RunResult) -> [String; 2] {
+pub(super) fn side_names(run: &RunResult) -> [SideWords; 2] {
     if Words::of(run).recovery {
-        run.scenario.points[0].model.names().map(str::to_owned)
+        run.scenario.points[0].model.names().map(|name| SideWords {
+            name: name.to_owned(),
+            several: false,
+        })
     } else {
-        crate::report::side_words(run).map(|side| side.name)
+        crate::report::side_words(run)
     }
 }
 

@@ -199,8 +199,9 @@ mod tests {
     #[test]
     fn markers_on_the_edges_of_the_ranges_are_drawn_whole() {
         // A rate of 100% at the last value swept and of 0% at the first: the plot's corners.
-        // Each triangle is 13 px tall (6 px each way and one more at its apex) when whole; the
-        // plot's frame cut the one at 100% in half before the plot reached past the ranges.
+        // Each triangle is 13 px tall (6 px each way and one more at its apex) and 14 px wide
+        // when whole; the plot's frame cut the ones on its edges before the plot reached past
+        // the ranges.
         let line = |label: &str, points: Vec<(f64, f64)>| Series {
             label: label.to_owned(),
             points,
@@ -215,10 +216,13 @@ mod tests {
         let drawn = triangles(&series, (0.0, 100.0));
         // Three on the plot, one in the legend.
         assert_eq!(drawn.len(), 4, "{drawn:?}");
+        let extent = |values: Vec<i32>| {
+            values.iter().max().unwrap_or(&0) - values.iter().min().unwrap_or(&0)
+        };
         for triangle in &drawn {
-            let ys = triangle.iter().map(|p| p.1);
-            let height = ys.clone().max().unwrap_or(0) - ys.min().unwrap_or(0);
-            assert_eq!((triangle.len(), height), (3, 13), "{triangle:?}");
+            let width = extent(triangle.iter().map(|p| p.0).collect());
+            let height = extent(triangle.iter().map(|p| p.1).collect());
+            assert_eq!((triangle.len(), width, height), (3, 14, 13), "{triangle:?}");
         }
     }
 }

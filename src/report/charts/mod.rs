@@ -261,7 +261,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
             Some(levels) => charts.push(hit_levels(run, levels)),
             None => charts.extend(each_side(
                 run,
-                format!("What a hit does: {} and {}", sides[0], sides[1]),
+                format!("What a hit does: {} and {}", sides[0].name, sides[1].name),
                 |side| damage_per_hit(run, side),
             )),
         }
@@ -270,7 +270,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if duel {
         charts.extend(each_side(
             run,
-            format!("Days until whole: {} and {}", sides[0], sides[1]),
+            format!("Days until whole: {} and {}", sides[0].name, sides[1].name),
             |side| days_to_whole(run, Some(side)),
         ));
     } else {
@@ -279,7 +279,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if duel && let Some(chart) = injuries(run) {
         charts.push(chart);
     }
-    if let Some(chart) = differences(run, names) {
+    if let Some(chart) = differences(run) {
         charts.push(chart);
     }
     for chart in &mut charts {
@@ -372,6 +372,69 @@ damage = 2
             extra_files: Vec::new(),
             balance: None,
         }
+    }
+
+    /// A Knight against side `b` of `side`'s fighters (`[[b]]` tables), its points made by
+    /// `points` (a `[sweep]` or `[weights]` table): the sides as the headings name them.
+    fn sides_named(side: &str, points: &str) -> [String; 2] {
+        let text = format!(
+            "name = \"t\"\nruleset = \"twin-d20\"\n[a]\nname = \"Knight\"\nattack = 13\ndefense = 6\ntoughness = 9\nweapon = \"sword\"\n{side}\n[weapons.sword]\ndamage = 3\n{points}\n"
+        );
+        let s = parse(Path::new("t.toml"), &text).unwrap_or_else(|e| panic!("{e}"));
+        // The names need no tallies.
+        let run = RunResult {
+            scenario: &s,
+            tallies: Vec::new(),
+            threads: 1,
+            duration: Duration::from_secs(1),
+            notes: Vec::new(),
+            extra_files: Vec::new(),
+            balance: None,
+        };
+        crate::report::side_words(&run).map(|side| side.name)
+    }
+
+    #[test]
+    fn a_side_that_differs_between_points_is_named_by_its_kinds_of_fighter() {
+        let fighter = |name: &str, count: u32| {
+            format!(
+                "[[b]]\nname = \"{name}\"\ncount = {count}\nattack = 12\ndefense = 8\ntoughness = 8\nweapon = \"sword\"\n"
+            )
+        };
+        // The same at every point: its name, counts and all.
+        let same = format!("{}{}", fighter("Sergeant", 1), fighter("Watchman", 2));
+        assert_eq!(
+            sides_named(&same, "[sweep]\n\"a.attack\" = [12, 13]"),
+            ["Knight", "Sergeant + Watchman ×2"]
+        );
+        // One to three watchmen: no count, which would be the largest point's only.
+        assert_eq!(
+            sides_named(&same, "[sweep]\n\"b[1].count\" = [1, 2, 3]"),
+            ["Knight", "Sergeant + Watchmen"]
+        );
+        // Copies of one fighter at some point: in the plural.
+        assert_eq!(
+            sides_named(&fighter("Brigand", 1), "[sweep]\n\"b[0].count\" = [1, 3]"),
+            ["Knight", "Brigands"]
+        );
+        // Watchmen on both sides of the sergeant: one kind, named once.
+        let around = format!(
+            "{}{}{}",
+            fighter("Watchman", 1),
+            fighter("Sergeant", 1),
+            fighter("Watchman", 1)
+        );
+        assert_eq!(
+            sides_named(&around, "[sweep]\n\"b[0].count\" = [1, 2]"),
+            ["Knight", "Watchmen + Sergeant"]
+        );
+        // One step up each, on the same dice: two sergeants at one point, three watchmen at
+        // another, as large; the sergeants in the plural too, though the last of the largest
+        // points has one.
+        assert_eq!(
+            sides_named(&same, "[weights]\n\"b[0].count\" = 1\n\"b[1].count\" = 1"),
+            ["Knight", "Sergeants + Watchmen"]
+        );
     }
 
     #[test]

@@ -10,8 +10,9 @@ use crate::stats::{Tally, wilson};
 
 /// Every compared point's a-win difference from the baseline on the same dice, with its 95%
 /// interval, largest first.
-pub(super) fn differences(run: &RunResult, names: [&str; 2]) -> Option<Chart> {
+pub(super) fn differences(run: &RunResult) -> Option<Chart> {
     let base = run.scenario.baseline?;
+    let sides = crate::report::side_words(run);
     let mut rows: Vec<(String, f64, f64, f64)> = finished(run)
         .filter(|(i, _)| *i != base)
         .filter_map(|(i, _)| {
@@ -28,20 +29,23 @@ pub(super) fn differences(run: &RunResult, names: [&str; 2]) -> Option<Chart> {
     Some(Chart {
         name: "differences".into(),
         title: format!(
-            "{}'s win rate against {}: difference from {}",
-            names[0],
-            names[1],
+            "{} win rate against {}: difference from {}",
+            sides[0].possessive(),
+            sides[1].name,
             point_label(run, base)
         ),
         caption: format!(
-            "Each point's difference in {}'s win rate from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
-            names[0],
+            "Each point's difference in {} win rate from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
+            sides[0].possessive(),
             point_label(run, base)
         ),
         height: bar_height(shown),
         width: WIDTH,
         plot: Plot::Forest {
-            x_label: format!("difference in {}'s win rate (percentage points)", names[0]),
+            x_label: format!(
+                "difference in {} win rate (percentage points)",
+                sides[0].possessive()
+            ),
             rows,
         },
     })
@@ -170,10 +174,10 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         return Some(Chart {
             name: "win-rate".into(),
             title: format!(
-                "{} against {}: {}'s win rate at each point",
+                "{} against {}: {} win rate at each point",
                 crate::report::side_words(run)[0].name,
                 crate::report::side_words(run)[1].name,
-                names[0]
+                crate::report::side_words(run)[0].possessive()
             ),
             caption: format!(
                 "Share of {}, with its 95% interval, at each swept combination ({}).{}",
@@ -290,7 +294,10 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             if single {
                 "each side's win rate".to_owned()
             } else {
-                format!("{}'s win rate", names[0])
+                format!(
+                    "{} win rate",
+                    crate::report::side_words(run)[0].possessive()
+                )
             },
             axis_title(axes[k], names, run.scenario.ruleset)
         ),
@@ -364,18 +371,18 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
     Chart {
         name: "matchup".into(),
         title: format!(
-            "{} against {}: {}'s win rate by {} and {}",
+            "{} against {}: {} win rate by {} and {}",
             crate::report::side_words(run)[0].name,
             crate::report::side_words(run)[1].name,
-            names[0],
+            crate::report::side_words(run)[0].possessive(),
             axis_title(axes[0], names, run.scenario.ruleset),
             axis_title(axes[1], names, run.scenario.ruleset)
         ),
         caption: format!(
             "Each cell is the share of {} (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
             crate::report::side_words(run)[0].wins_share(run),
-            names[0],
-            names[1]
+            crate::report::side_words(run)[0].name,
+            crate::report::side_words(run)[1].name
         ),
         height: (190 + 56 * shown_rows as u32).max(360),
         width: heatmap_width(&columns, &rows[..shown_rows]),
