@@ -4,8 +4,7 @@
 use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width};
 use anyhow::Result;
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::{SegmentValue, SegmentedCoord};
-use plotters::coord::types::{RangedCoordf64, RangedCoordi32};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -19,21 +18,28 @@ fn row_label_width(rows: &[(String, f64, f64, f64)]) -> u32 {
         + 24
 }
 
-/// The label of the row drawn at a segment of a bar or forest chart (first row on top).
-fn row_label(rows: &[(String, f64, f64, f64)], v: &SegmentValue<i32>) -> String {
-    let n = rows.len().max(1) as i32;
-    match v {
-        SegmentValue::CenterOf(i) => rows
-            .get((n - 1 - i) as usize)
-            .map(|r| r.0.clone())
-            .unwrap_or_default(),
-        _ => String::new(),
-    }
+/// Where row `i` of `n` is drawn (its centre; the first row on top): rows are a unit apart,
+/// each from half a unit below its centre to half a unit above.
+fn row_at(n: usize, i: usize) -> f64 {
+    (n - 1 - i) as f64
 }
 
-/// The chart area of a row chart (bars, stacked bars, a forest plot): a row per segment, the
-/// first on top, over `x_range`, with its mesh drawn: the rows' labels on the left (and
-/// `y_label` beside them, if any) and `x_format` on the value axis.
+/// The label of the row centred at `y` of a bar or forest chart, none between rows.
+fn row_label(rows: &[(String, f64, f64, f64)], y: f64) -> String {
+    let n = rows.len().max(1);
+    let row = y.round();
+    if (y - row).abs() > 1e-6 || row < 0.0 || row >= n as f64 {
+        return String::new();
+    }
+    rows.get(n - 1 - row as usize)
+        .map(|r| r.0.clone())
+        .unwrap_or_default()
+}
+
+/// The chart area of a row chart (bars, stacked bars, a forest plot): a row a unit high, centred
+/// at [`row_at`], the first on top, over `x_range`, with its mesh drawn: the rows' labels on the
+/// left (and `y_label` beside them, if any) and `x_format` on the value axis. (Rows on a
+/// continuous axis, not plotters' segmented one, which draws a chart of one row at no height.)
 fn row_chart<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     x_label: &str,
@@ -42,21 +48,21 @@ fn row_chart<'a, DB: DrawingBackend>(
     x_range: std::ops::Range<f64>,
     x_format: &dyn Fn(&f64) -> String,
 ) -> Result<RowChart<'a, DB>> {
-    let n = rows.len().max(1) as i32;
+    let n = rows.len().max(1);
     let mut chart = ChartBuilder::on(area)
         .margin_right(30)
         .x_label_area_size(60)
         .y_label_area_size(row_label_width(rows) + if y_label.is_empty() { 0 } else { 30 })
-        .build_cartesian_2d(x_range, (0..n - 1).into_segmented())
+        .build_cartesian_2d(x_range, -0.5..n as f64 - 0.5)
         .map_err(err)?;
-    let y_format = |v: &SegmentValue<i32>| row_label(rows, v);
+    let y_format = |y: &f64| row_label(rows, *y);
     chart
         .configure_mesh()
         .x_desc(x_label)
         .y_desc(y_label)
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 17))
-        .y_labels(rows.len() + 1)
+        .y_labels(n + 1)
         .y_label_formatter(&y_format)
         .x_label_formatter(x_format)
         .disable_y_mesh()
@@ -67,9 +73,8 @@ fn row_chart<'a, DB: DrawingBackend>(
     Ok(chart)
 }
 
-/// A row chart's drawing context: values across, segmented rows down.
-type RowChart<'a, DB> =
-    ChartContext<'a, DB, Cartesian2d<RangedCoordf64, SegmentedCoord<RangedCoordi32>>>;
+/// A row chart's drawing context: values across, rows down.
+type RowChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 pub(super) fn draw_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -77,7 +82,7 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
     y_label: &str,
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
-    let n = rows.len().max(1) as i32;
+    let n = rows.len();
     let top = rows.iter().fold(1.0f64, |m, r| m.max(r.3));
     let x_max = top * 1.15;
     let mut chart = row_chart(area, x_label, y_label, rows, 0f64..x_max, &|x| {
@@ -86,27 +91,22 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
     let colour = PALETTE[0];
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = n - 1 - i as i32;
-            let mut bar = Rectangle::new(
-                [
-                    (0.0, SegmentValue::Exact(y)),
-                    (r.1, SegmentValue::Exact(y + 1)),
-                ],
-                colour.mix(0.75).filled(),
-            );
+            let y = row_at(n, i);
+            let mut bar =
+                Rectangle::new([(0.0, y - 0.5), (r.1, y + 0.5)], colour.mix(0.75).filled());
             bar.set_margin(6, 6, 0, 0);
             bar
         }))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = SegmentValue::CenterOf(n - 1 - i as i32);
-            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], BLACK.stroke_width(2))
+            let y = row_at(n, i);
+            PathElement::new(vec![(r.2, y), (r.3, y)], BLACK.stroke_width(2))
         }))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            let y = row_at(n, i);
             Text::new(
                 format!("{:.1}%", r.1),
                 (r.3 + x_max * 0.012, y),
@@ -163,30 +163,25 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
         .iter()
         .map(|(l, _)| (l.clone(), 0.0, 0.0, 0.0))
         .collect();
-    let n = rows.len().max(1) as i32;
+    let n = rows.len();
     let mut chart = row_chart(&body, x_label, y_label, &labelled, 0f64..100.0, &|x| {
         format!("{x:.0}%")
     })?;
     for (i, (_, shares)) in rows.iter().enumerate() {
-        let y = n - 1 - i as i32;
+        let y = row_at(n, i);
         let mut from = 0.0;
         for (k, &share) in shares.iter().enumerate() {
             let to = (from + share).min(100.0);
             if share > 0.0 {
-                let mut bar = Rectangle::new(
-                    [
-                        (from, SegmentValue::Exact(y)),
-                        (to, SegmentValue::Exact(y + 1)),
-                    ],
-                    stacked_colour(k).filled(),
-                );
+                let mut bar =
+                    Rectangle::new([(from, y - 0.5), (to, y + 0.5)], stacked_colour(k).filled());
                 bar.set_margin(6, 6, 0, 0);
                 chart.draw_series(std::iter::once(bar)).map_err(err)?;
                 if share >= 7.0 {
                     chart
                         .draw_series(std::iter::once(Text::new(
                             format!("{share:.0}%"),
-                            ((from + to) / 2.0, SegmentValue::CenterOf(y)),
+                            ((from + to) / 2.0, y),
                             (FONT, 15)
                                 .into_font()
                                 .color(&WHITE)
@@ -249,7 +244,7 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
     x_label: &str,
     rows: &[(String, f64, f64, f64)],
 ) -> DrawResult {
-    let n = rows.len().max(1) as i32;
+    let n = rows.len();
     let lo = rows.iter().fold(0.0f64, |m, r| m.min(r.2));
     let hi = rows.iter().fold(0.0f64, |m, r| m.max(r.3));
     let span = (hi - lo).max(0.1);
@@ -259,25 +254,25 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
     })?;
     chart
         .draw_series(std::iter::once(PathElement::new(
-            vec![(0.0, SegmentValue::Exact(0)), (0.0, SegmentValue::Exact(n))],
+            vec![(0.0, -0.5), (0.0, n.max(1) as f64 - 0.5)],
             PALETTE[6].stroke_width(2),
         )))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = SegmentValue::CenterOf(n - 1 - i as i32);
-            PathElement::new(vec![(r.2, y.clone()), (r.3, y)], PALETTE[0].stroke_width(3))
+            let y = row_at(n, i);
+            PathElement::new(vec![(r.2, y), (r.3, y)], PALETTE[0].stroke_width(3))
         }))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            let y = row_at(n, i);
             Circle::new((r.1, y), 6, PALETTE[0].filled())
         }))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
-            let y = SegmentValue::CenterOf(n - 1 - i as i32);
+            let y = row_at(n, i);
             Text::new(
                 interval_label(r.1, r.2, r.3),
                 (r.3 + (x_hi - x_lo) * 0.012, y),
@@ -293,7 +288,44 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
 
 #[cfg(test)]
 mod tests {
-    use super::interval_label;
+    use super::*;
+
+    /// The heights of the rectangles of `colour` in a stacked chart of `rows` drawn as SVG.
+    fn bar_heights(rows: &[(String, Vec<f64>)], colour: RGBColor) -> Vec<f64> {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (1000, 300)).into_drawing_area();
+            let segments = ["wins".to_owned(), "loses".to_owned()];
+            assert!(draw_stacked(&root, "share", "", &segments, rows).is_ok());
+            assert!(root.present().is_ok());
+        }
+        let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", colour.0, colour.1, colour.2);
+        svg.lines()
+            .filter(|l| l.starts_with("<rect") && l.contains(&fill))
+            .filter_map(|l| {
+                let height = l.split(" height=\"").nth(1)?.split('"').next()?;
+                height.parse().ok()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_chart_of_one_row_draws_its_bar_across_the_plot() {
+        // One point (every scenario that sweeps nothing): plotters' segmented axis drew its
+        // row at no height, at the plot's top edge, so "How the duel ends" showed no bar.
+        let one = [("Knight vs Brigand".to_owned(), vec![77.0, 23.0])];
+        let heights = bar_heights(&one, stacked_colour(0));
+        // The legend's swatch (16 px) and the bar, most of the plot's 200-odd px high.
+        assert!(heights.iter().any(|&h| h > 100.0), "{heights:?}");
+        // Three rows share the plot's height.
+        let three: Vec<(String, Vec<f64>)> = (0..3)
+            .map(|i| (format!("point {i}"), vec![50.0, 50.0]))
+            .collect();
+        let heights = bar_heights(&three, stacked_colour(0));
+        let bars: Vec<f64> = heights.into_iter().filter(|&h| h > 20.0).collect();
+        assert_eq!(bars.len(), 3, "{bars:?}");
+        assert!(bars.iter().all(|&h| (h - bars[0]).abs() <= 1.0), "{bars:?}");
+    }
 
     #[test]
     fn interval_labels_carry_the_digits_that_tell_their_ends_apart() {

@@ -6,7 +6,6 @@ use super::model::{Chart, Hover, Plot, Rate, WIDTH};
 use super::style::{FONT, err, text_width};
 use anyhow::Result;
 use plotters::coord::Shift;
-use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -109,16 +108,30 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         .margin_right(20)
         .x_label_area_size(x_area)
         .y_label_area_size(label_px + if y_label.is_empty() { 0 } else { 30 })
-        .build_cartesian_2d((0..nx - 1).into_segmented(), (0..ny - 1).into_segmented())
+        // Cells a unit wide and high, centred on whole numbers: continuous axes, not plotters'
+        // segmented ones, which draw a heatmap of one row or one column at no height or width.
+        .build_cartesian_2d(-0.5..f64::from(nx) - 0.5, -0.5..f64::from(ny) - 0.5)
         .map_err(err)?;
-    let x_format = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) => columns.get(*i as usize).cloned().unwrap_or_default(),
-        _ => String::new(),
+    // The label of the cell centred at `at` (none between cells), of `labels` in order from
+    // `first` (the first row is on top, the last at 0).
+    let cell_label = |at: f64, labels: &[String], from_top: bool| {
+        let i = at.round();
+        if (at - i).abs() > 1e-6 || i < 0.0 {
+            return String::new();
+        }
+        let i = i as usize;
+        let index = if from_top {
+            labels.len().checked_sub(1 + i)
+        } else {
+            Some(i)
+        };
+        index
+            .and_then(|k| labels.get(k))
+            .cloned()
+            .unwrap_or_default()
     };
-    let y_format = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) => rows.get((ny - 1 - i) as usize).cloned().unwrap_or_default(),
-        _ => String::new(),
-    };
+    let x_format = |x: &f64| cell_label(*x, columns, false);
+    let y_format = |y: &f64| cell_label(*y, rows, true);
     let x_style = (FONT, 17).into_font().color(&BLACK);
     chart
         .configure_mesh()
@@ -188,10 +201,11 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         for (c, cell) in row.iter().enumerate() {
             let x = c as i32;
             let Some((v, lo, hi)) = *cell else { continue };
+            // The corner at the low edges of cell (x, y).
             let corner = |x: i32, y: i32| {
                 chart
                     .plotting_area()
-                    .map_coordinate(&(SegmentValue::Exact(x), SegmentValue::Exact(y)))
+                    .map_coordinate(&(f64::from(x) - 0.5, f64::from(y) - 0.5))
             };
             let (a, b) = (corner(x, y + 1), corner(x + 1, y));
             hovers.push((
@@ -217,11 +231,9 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
                     )
                 },
             ));
+            let (cx, cy) = (f64::from(x), f64::from(y));
             let mut rect = Rectangle::new(
-                [
-                    (SegmentValue::Exact(x), SegmentValue::Exact(y)),
-                    (SegmentValue::Exact(x + 1), SegmentValue::Exact(y + 1)),
-                ],
+                [(cx - 0.5, cy - 0.5), (cx + 0.5, cy + 0.5)],
                 colour(v).filled(),
             );
             rect.set_margin(1, 1, 1, 1);
@@ -289,7 +301,7 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         .draw_series(texts.into_iter().map(|(text, x, y, ink)| {
             Text::new(
                 text,
-                (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                (f64::from(x), f64::from(y)),
                 (FONT, 17)
                     .into_font()
                     .color(&ink)
@@ -302,8 +314,32 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
 
 #[cfg(test)]
 mod tests {
+    use super::draw_heatmap;
     use crate::report::charts::render_all;
     use crate::report::charts::tests::{finished_run, scenario};
+    use plotters::prelude::*;
+
+    #[test]
+    fn a_heatmap_of_one_row_or_one_column_draws_whole_cells() {
+        // plotters' segmented axis drew a single row (or column) at no height: its cells, and
+        // the regions an SVG gives their intervals on hover, were lines.
+        let names = |n: usize| (0..n).map(|i| format!("value {i}")).collect::<Vec<_>>();
+        for (nx, ny) in [(3, 1), (1, 3), (1, 1), (4, 3)] {
+            let cells = vec![vec![Some((0.5, 0.4, 0.6)); nx]; ny];
+            let mut svg = String::new();
+            let root = SVGBackend::with_string(&mut svg, (1000, 400)).into_drawing_area();
+            let hovers = draw_heatmap(&root, "x", "y", &names(nx), &names(ny), &cells, true, false)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(hovers.len(), nx * ny);
+            for &(x0, y0, x1, y1, _) in &hovers {
+                assert!(
+                    x1 - x0 > 100 && y1 - y0 > 50,
+                    "{nx} x {ny}: {:?}",
+                    (x0, y0, x1, y1)
+                );
+            }
+        }
+    }
 
     #[test]
     fn a_heatmap_has_a_colour_scale() {
