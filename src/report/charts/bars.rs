@@ -1,7 +1,7 @@
 //! Bar charts (a value with its 95% interval per row) and forest plots (differences with their
 //! intervals around a zero line), and the row labels they share.
 
-use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width};
+use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width, unit_at};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
@@ -26,13 +26,8 @@ fn row_at(n: usize, i: usize) -> f64 {
 
 /// The label of the row centred at `y` of a bar or forest chart, none between rows.
 fn row_label(rows: &[(String, f64, f64, f64)], y: f64) -> String {
-    let n = rows.len().max(1);
-    let row = y.round();
-    if (y - row).abs() > 1e-6 || row < 0.0 || row >= n as f64 {
-        return String::new();
-    }
-    rows.get(n - 1 - row as usize)
-        .map(|r| r.0.clone())
+    unit_at(y, rows.len())
+        .map(|at| rows[rows.len() - 1 - at].0.clone())
         .unwrap_or_default()
 }
 

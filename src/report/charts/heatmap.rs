@@ -3,7 +3,7 @@
 //! explains on hover.
 
 use super::model::{Chart, Hover, Plot, Rate, WIDTH};
-use super::style::{FONT, err, text_width};
+use super::style::{FONT, err, text_width, unit_at};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -112,26 +112,17 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         // segmented ones, which draw a heatmap of one row or one column at no height or width.
         .build_cartesian_2d(-0.5..f64::from(nx) - 0.5, -0.5..f64::from(ny) - 0.5)
         .map_err(err)?;
-    // The label of the cell centred at `at` (none between cells), of `labels` in order from
-    // `first` (the first row is on top, the last at 0).
-    let cell_label = |at: f64, labels: &[String], from_top: bool| {
-        let i = at.round();
-        if (at - i).abs() > 1e-6 || i < 0.0 {
-            return String::new();
-        }
-        let i = i as usize;
-        let index = if from_top {
-            labels.len().checked_sub(1 + i)
-        } else {
-            Some(i)
-        };
-        index
-            .and_then(|k| labels.get(k))
-            .cloned()
+    // The labels at the cells' centres: the columns from the left, the rows from the top.
+    let x_format = |x: &f64| {
+        unit_at(*x, columns.len())
+            .map(|c| columns[c].clone())
             .unwrap_or_default()
     };
-    let x_format = |x: &f64| cell_label(*x, columns, false);
-    let y_format = |y: &f64| cell_label(*y, rows, true);
+    let y_format = |y: &f64| {
+        unit_at(*y, rows.len())
+            .map(|r| rows[rows.len() - 1 - r].clone())
+            .unwrap_or_default()
+    };
     let x_style = (FONT, 17).into_font().color(&BLACK);
     chart
         .configure_mesh()

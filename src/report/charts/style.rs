@@ -31,6 +31,13 @@ pub(super) fn register_font() {
     });
 }
 
+/// The row or column of `n` centred at `at` on a chart whose rows (or a heatmap's columns) are
+/// a unit each, centred on 0 to `n - 1`: `None` between them, where a tick has no label.
+pub(super) fn unit_at(at: f64, n: usize) -> Option<usize> {
+    let unit = at.round();
+    ((at - unit).abs() < 1e-6 && unit >= 0.0 && unit < n as f64).then_some(unit as usize)
+}
+
 /// A tick label with as many decimals as the axis's span needs.
 pub(super) fn axis_number(x: f64, span: f64) -> String {
     if span >= 10.0 {

@@ -12,7 +12,7 @@ use crate::stats::{Tally, wilson};
 /// interval, largest first.
 pub(super) fn differences(run: &RunResult) -> Option<Chart> {
     let base = run.scenario.baseline?;
-    let sides = crate::report::side_words(run);
+    let side_words = crate::report::side_words(run);
     let mut rows: Vec<(String, f64, f64, f64)> = finished(run)
         .filter(|(i, _)| *i != base)
         .filter_map(|(i, _)| {
@@ -30,13 +30,13 @@ pub(super) fn differences(run: &RunResult) -> Option<Chart> {
         name: "differences".into(),
         title: format!(
             "{} win rate against {}: difference from {}",
-            sides[0].possessive(),
-            sides[1].name,
+            side_words[0].possessive(),
+            side_words[1].name,
             point_label(run, base)
         ),
         caption: format!(
             "Each point's difference in {} win rate from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
-            sides[0].possessive(),
+            side_words[0].possessive(),
             point_label(run, base)
         ),
         height: bar_height(shown),
@@ -44,7 +44,7 @@ pub(super) fn differences(run: &RunResult) -> Option<Chart> {
         plot: Plot::Forest {
             x_label: format!(
                 "difference in {} win rate (percentage points)",
-                sides[0].possessive()
+                side_words[0].possessive()
             ),
             rows,
         },
@@ -55,6 +55,7 @@ pub(super) fn differences(run: &RunResult) -> Option<Chart> {
 /// (nothing is known between them, so no line joins them), the target as a line across, and
 /// the answer with its interval on the target line.
 pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -> Option<Chart> {
+    let side_words = crate::report::side_words(run);
     let (path, _) = run.scenario.points.first()?.swept.first()?;
     let title = axis_title(path, names, run.scenario.ruleset);
     let target = percent(marks.target);
@@ -106,9 +107,7 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         name: "balance".into(),
         title: format!(
             "{} against {}: where {} crosses {target}% as {title} varies",
-            crate::report::side_words(run)[0].name,
-            crate::report::side_words(run)[1].name,
-            marks.rate
+            side_words[0].name, side_words[1].name, marks.rate
         ),
         caption: format!(
             "Each point is a value the search ran, with its 95% interval (every value on the same dice); nothing was run between them, so no line joins them. The line across is the target{found}."
@@ -155,6 +154,7 @@ fn a_win(t: &Tally) -> (f64, f64, f64) {
 /// Win rate against the first numeric swept value (a curve per combination of the others), or
 /// bars per point when nothing numeric is swept.
 pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
+    let side_words = crate::report::side_words(run);
     // The numeric swept value with the most values goes across (the first of equals): the
     // curves are then the fewer values of the others.
     let numeric = (0..axes.len())
@@ -175,13 +175,13 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             name: "win-rate".into(),
             title: format!(
                 "{} against {}: {} win rate at each point",
-                crate::report::side_words(run)[0].name,
-                crate::report::side_words(run)[1].name,
-                crate::report::side_words(run)[0].possessive()
+                side_words[0].name,
+                side_words[1].name,
+                side_words[0].possessive()
             ),
             caption: format!(
                 "Share of {}, with its 95% interval, at each swept combination ({}).{}",
-                crate::report::side_words(run)[0].wins_share(run),
+                side_words[0].wins_share(run),
                 swept_title(run),
                 shown_note(shown, run.tallies.len())
             ),
@@ -191,7 +191,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                 y_label: swept_title(run),
                 x_label: format!(
                     "{} (% of {})",
-                    crate::report::side_words(run)[0].wins(),
+                    side_words[0].wins(),
                     crate::report::Words::of(run).trials()
                 ),
                 rows,
@@ -223,14 +223,14 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         let (label, members) = &groups[g];
         let mut sides: Vec<(String, usize)> = vec![(
             if single {
-                crate::report::side_words(run)[0].wins()
+                side_words[0].wins()
             } else {
                 label.clone()
             },
             0,
         )];
         if single {
-            sides.push((crate::report::side_words(run)[1].wins(), 1));
+            sides.push((side_words[1].wins(), 1));
             sides.push(("draws".into(), 2));
         }
         for (label, end) in sides {
@@ -276,7 +276,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         };
         format!(
             "Share of {} as {} varies, one curve per {}; the shaded bands are 95% intervals.{note}",
-            crate::report::side_words(run)[0].wins_share(run),
+            side_words[0].wins_share(run),
             axis_title(axes[k], names, run.scenario.ruleset),
             others
                 .iter()
@@ -289,15 +289,12 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         name: "win-rate".into(),
         title: format!(
             "{} against {}: {} by {}",
-            crate::report::side_words(run)[0].name,
-            crate::report::side_words(run)[1].name,
+            side_words[0].name,
+            side_words[1].name,
             if single {
                 "each side's win rate".to_owned()
             } else {
-                format!(
-                    "{} win rate",
-                    crate::report::side_words(run)[0].possessive()
-                )
+                format!("{} win rate", side_words[0].possessive())
             },
             axis_title(axes[k], names, run.scenario.ruleset)
         ),
@@ -341,6 +338,7 @@ fn pad(lo: f64, hi: f64) -> (f64, f64) {
 
 /// Win rate over the first two swept values, the others at their first value.
 pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
+    let side_words = crate::report::side_words(run);
     let rows = values_of(run, 0);
     let columns = values_of(run, 1);
     let mut cells = vec![vec![None; columns.len()]; rows.len()];
@@ -372,17 +370,17 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
         name: "matchup".into(),
         title: format!(
             "{} against {}: {} win rate by {} and {}",
-            crate::report::side_words(run)[0].name,
-            crate::report::side_words(run)[1].name,
-            crate::report::side_words(run)[0].possessive(),
+            side_words[0].name,
+            side_words[1].name,
+            side_words[0].possessive(),
             axis_title(axes[0], names, run.scenario.ruleset),
             axis_title(axes[1], names, run.scenario.ruleset)
         ),
         caption: format!(
             "Each cell is the share of {} (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
-            crate::report::side_words(run)[0].wins_share(run),
-            crate::report::side_words(run)[0].name,
-            crate::report::side_words(run)[1].name
+            side_words[0].wins_share(run),
+            side_words[0].name,
+            side_words[1].name
         ),
         height: (190 + 56 * shown_rows as u32).max(360),
         width: heatmap_width(&columns, &rows[..shown_rows]),
