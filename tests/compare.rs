@@ -432,9 +432,10 @@ fn a_balance_search_split_over_shards_merges_into_the_answer_of_one_machine() {
         );
     }
     let report = String::from_utf8_lossy(&read(&merged.join("report.html"))).into_owned();
-    // The answer, in words: the fighter's name and the rate, not the path and column name.
+    // The answer, in words, as the report's headline: the fighter's name and the rate, not the
+    // path and column name.
     let answer = report
-        .split("<h2>Balance</h2>")
+        .split("<p class=\"headline\">")
         .nth(1)
         .and_then(|rest| rest.split("</p>").next())
         .unwrap_or_default();

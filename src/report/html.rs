@@ -148,6 +148,7 @@ th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; t
 th { background: #f2f2f2; }
 td.n { text-align: right; white-space: nowrap; }
 small { color: #555; }
+p.headline { font-size: 1.25rem; line-height: 1.4; margin: 1rem 0; max-width: 62rem; }
 figure { margin: 1.5rem 0; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
 pre { background: #f7f7f7; padding: 0.8rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -166,12 +167,11 @@ details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
   td.n small { font-size: 6.5pt; }
   tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
   pre { font-size: 7pt; padding: 0.4rem; }
-  /* Three charts to an A4 page: each drawn at most 70 mm tall, its caption under it. */
+  p.headline { font-size: 11.5pt; margin: 0.5rem 0 0.6rem; }
+  /* Every chart across the text's width: a chart is drawn 1000 px wide with text of 15 px or
+     more, so it prints at 7.9 pt or more; charts are drawn no taller than a page holds. */
   figure { margin: 0.2rem 0 0.4rem; }
-  figure svg { max-height: 70mm; width: auto; }
-  figure.tall svg { max-height: 150mm; }
-  /* A wide heatmap takes up to the page's width, so its cell numbers print at 5-6 pt or more. */
-  figure.wide svg { width: 100%; height: auto; max-height: 95mm; }
+  figure svg { width: 100%; height: auto; }
   figcaption { font-size: 7.5pt; }
   h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
   /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
@@ -220,6 +220,110 @@ pub(crate) fn figure(c: &Rendered) -> Markup {
     }
 }
 
+/// The charts of a run of several points that draw each point's distributions (how long its
+/// fights last, what a hit does, how its wounds heal): detail, in the appendix.
+const PER_POINT: [&str; 6] = [
+    "rounds",
+    "rounds-decided",
+    "damage-per-hit",
+    "hit-levels",
+    "days-to-whole",
+    "injuries",
+];
+
+/// The charts after the answering one, arranged: those that belong in the results, the
+/// per-point detail of a run of several points (for the appendix), and the sentences that
+/// stand for charts that would show nothing. The win rate at each point is left out where the
+/// matchup heatmap draws the same numbers; healing outcomes that are all one kind (every
+/// wounded survivor whole) are said, not drawn.
+fn arrange<'c>(
+    run: &RunResult,
+    charts: Vec<&'c Rendered>,
+) -> (Vec<&'c Rendered>, Vec<&'c Rendered>, Vec<String>) {
+    let several = run.scenario.points.len() > 1;
+    let matchup = charts.iter().any(|c| c.name == "matchup");
+    let mut more = Vec::new();
+    let mut detail = Vec::new();
+    let mut said = Vec::new();
+    for c in charts {
+        let base = c
+            .name
+            .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-');
+        if base == "win-rate" && matchup {
+            continue;
+        }
+        if c.name == "recovery-outcomes"
+            && let Some(sentence) = super::findings::healing_all_alike(run)
+        {
+            said.push(sentence);
+            continue;
+        }
+        if several && PER_POINT.contains(&base) {
+            detail.push(c);
+        } else {
+            more.push(c);
+        }
+    }
+    (more, detail, said)
+}
+
+/// The results of a sweep of two values as a rulebook prints them: side a's wins pivoted (rows
+/// the first value, columns the second), and each side's deaths where any die; `None` for
+/// any other run.
+fn pivot_results(run: &RunResult) -> Option<Markup> {
+    let pivots = super::rulebook::pivots(run)?;
+    let rates = super::rulebook::rates(run);
+    let shown: Vec<(String, super::rulebook::Pivot)> = rates
+        .into_iter()
+        .zip(pivots)
+        .filter(|(r, _)| {
+            r.stem == "a_win_rate"
+                || (r.stem.ends_with("dead_rate") || r.stem == "recovery_death_rate")
+                    && run.tallies.iter().any(|t| (r.count)(t).0 > 0)
+        })
+        .map(|(r, p)| (r.title, p))
+        .collect();
+    Some(html! {
+        h2 { "Results" }
+        p {
+            "Percentages of " (Words::of(run).trials())
+            " (of a side's fighters for its dead, of wounded survivors for deaths in recovery); each point's 95% interval is under Every point, in the appendix, and in summary.csv."
+        }
+        @for (title, pivot) in shown {
+            h3 { (title) }
+            (HtmlTable {
+                head: pivot.head.iter().map(text).collect(),
+                rows: pivot.rows.iter().map(|r| r.iter().map(text).collect()).collect(),
+                keys: 1,
+                key_headers: true,
+            }
+            .markup())
+        }
+    })
+}
+
+/// A chart and, where it has them, its numbers with their intervals (on screen only).
+fn chart_block(c: &Rendered) -> Markup {
+    html! {
+        (figure(c))
+        @if let Some((corner, columns, rows)) = &c.table {
+            details.cells {
+                summary { "The numbers of this chart, with 95% intervals" }
+                (HtmlTable {
+                    head: std::iter::once(corner).chain(columns).map(text).collect(),
+                    rows: rows
+                        .iter()
+                        .map(|(head, cells)| std::iter::once(head).chain(cells).map(text).collect())
+                        .collect(),
+                    keys: 1,
+                    key_headers: true,
+                }
+                .markup())
+            }
+        }
+    }
+}
+
 /// The whole page.
 pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest: &str) -> String {
     let s = run.scenario;
@@ -250,6 +354,18 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         ("trials run", run.total_trials().to_string()),
         ("seed", s.seed.to_string()),
     ];
+    // What the run found, and the chart that answers it first; the others after the tables.
+    let findings = super::findings::of(run);
+    let answering =
+        (findings.answers.iter()).find_map(|name| charts.iter().find(|c| c.name == *name));
+    let rest: Vec<&Rendered> = charts
+        .iter()
+        .filter(|c| answering.is_none_or(|a| !std::ptr::eq(*c, a)))
+        .collect();
+    let (more, detail, said) = arrange(run, rest);
+    let pivot = pivot_results(run);
+    // A search's first note is the headline.
+    let other_notes = &run.notes[usize::from(run.balance.is_some()).min(run.notes.len())..];
     // The text it ran (which a merge reads from the shards, not from the path).
     let scenario_text = (!s.sources.text.is_empty()).then_some(s.sources.text.as_str());
     html! {
@@ -272,15 +388,20 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 @if let Some(d) = &s.description {
                     p { (d) }
                 }
-                @for note in &run.notes {
-                    h2 { "Balance" }
+                p.headline { (findings.headline) }
+                @if let Some(c) = answering {
+                    (chart_block(c))
+                }
+                @for note in other_notes {
                     p { strong { (note) } }
-                    p { "Every value was run on the same dice; each evaluation is a row below (and in balance.csv)." }
+                }
+                @if run.balance.is_some() {
+                    p { "Every value was run on the same dice; each evaluation is a row of the results below (and in balance.csv)." }
                 }
                 @if let Some(super::rulebook::BalanceTable { head, rows, keys, note }) = super::rulebook::balance_table(run) {
                     h2 { "Balance at each point" }
                     p {
-                        "Each sweep point has a search of its own, on the same dice as every other: its answer is the one a file of that point alone gives. Every value run is a row of the results below (and in balance.csv)."
+                        "Each sweep point has a search of its own, on the same dice as every other: its answer is the one a file of that point alone gives."
                         (note)
                     }
                     (HtmlTable {
@@ -297,42 +418,47 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                         (run.tallies.len()) " of " (s.points.len()) " points finished."
                     }
                 }
-                p.facts {
-                    @for (i, (k, v)) in facts.iter().enumerate() {
-                        @if i > 0 { " · " }
-                        strong { (k) } " " (v)
-                    }
+                @if let Some(pivot) = &pivot {
+                    (pivot)
+                } @else {
+                    (headline(run, &sides))
                 }
-                (headline(run, &sides))
                 (differences(run, &sides))
-                (recovery_detail(run))
-                (fighters_detail(run))
-                h2 { "Charts" }
-                @if charts.is_empty() {
-                    p { "This run calls for no charts." }
+                @if pivot.is_none() {
+                    (recovery_detail(run))
+                    (fighters_detail(run))
                 }
-                @for c in charts {
-                    (figure(c))
-                    @if let Some((corner, columns, rows)) = &c.table {
-                        details.cells {
-                            summary { "The numbers of this chart, with 95% intervals" }
-                            (HtmlTable {
-                                head: std::iter::once(corner).chain(columns).map(text).collect(),
-                                rows: rows
-                                    .iter()
-                                    .map(|(head, cells)| {
-                                        std::iter::once(head).chain(cells).map(text).collect()
-                                    })
-                                    .collect(),
-                                keys: 1,
-                                key_headers: true,
-                            }
-                            .markup())
-                        }
-                    }
+                @if !more.is_empty() {
+                    h2 { "More charts" }
+                }
+                @for c in &more {
+                    (chart_block(c))
+                }
+                @for sentence in &said {
+                    p { (sentence) }
                 }
                 // What follows is reference, printed as an appendix from a new page.
                 div.appendix {
+                    @if pivot.is_some() {
+                        h2 { "Every point" }
+                        (headline(run, &sides))
+                        (recovery_detail(run))
+                        (fighters_detail(run))
+                    }
+                    @if !detail.is_empty() {
+                        h2 { "Detail at each point" }
+                        p { "How each point's fights run and heal: the distributions behind the results above." }
+                        @for c in &detail {
+                            (chart_block(c))
+                        }
+                    }
+                    h2 { "How this was run" }
+                    p.facts {
+                        @for (i, (k, v)) in facts.iter().enumerate() {
+                            @if i > 0 { " · " }
+                            strong { (k) } " " (v)
+                        }
+                    }
                     @if !tables.is_empty() {
                         h2 { "Tables for the rulebook" }
                         p { "The headline results as Markdown tables to paste into a rulebook (and as CSV with their 95% intervals):" }
@@ -368,10 +494,10 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
     let words = Words::of(run);
     let shown_points = s.points.len().min(run.tallies.len()).min(MAX_TABLE_ROWS);
     let rows = |cells: &dyn Fn(&Tally) -> Vec<Markup>| -> Vec<Vec<Markup>> {
-        (s.points.iter().zip(&run.tallies).enumerate())
+        (s.points.iter().zip(&run.tallies))
             .take(shown_points)
-            .map(|(i, (p, t))| {
-                let mut row = point_cells(i, p, s.ruleset);
+            .map(|(p, t)| {
+                let mut row = point_cells(p, s.ruleset);
                 row.extend(cells(t));
                 row
             })
@@ -379,28 +505,32 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
     };
     let keys = point_header(s).len();
     let duel = shown.duel.then(|| {
+        // The duel's rates, less any that is zero at every point (no draws, nobody dies).
+        type Count = fn(&Tally) -> (u64, u64);
+        let columns: Vec<(String, Count)> = [
+            (sides[0].wins(), (|t| (t.wins(Side::A), t.trials)) as Count),
+            (sides[1].wins(), |t| (t.wins(Side::B), t.trials)),
+            ("draws".to_owned(), |t| (t.draws(), t.trials)),
+            (sides[0].dies(), |t| (t.dead[0], t.fighter_trials(0))),
+            (sides[1].dies(), |t| (t.dead[1], t.fighter_trials(1))),
+        ]
+        .into_iter()
+        .filter(|(_, count)| run.tallies.iter().any(|t| count(t).0 > 0))
+        .collect();
         let mut head = point_header(s);
-        head.extend([
-            text(words.trials()),
-            text(sides[0].wins()),
-            text(sides[1].wins()),
-            text("draws"),
-            text(sides[0].dies()),
-            text(sides[1].dies()),
-            text("rounds (mean)"),
-        ]);
+        head.extend(columns.iter().map(|(title, _)| text(title)));
+        head.push(text("rounds (mean)"));
         HtmlTable {
             head,
             rows: rows(&|t: &Tally| {
-                vec![
-                    text(t.trials.to_string()),
-                    pct(t.wins(Side::A), t.trials),
-                    pct(t.wins(Side::B), t.trials),
-                    pct(t.draws(), t.trials),
-                    pct(t.dead[0], t.fighter_trials(0)),
-                    pct(t.dead[1], t.fighter_trials(1)),
-                    mean(t.rounds.mean()),
-                ]
+                let mut cells: Vec<Markup> = (columns.iter())
+                    .map(|(_, count)| {
+                        let (c, n) = count(t);
+                        pct(c, n)
+                    })
+                    .collect();
+                cells.push(mean(t.rounds.mean()));
+                cells
             }),
             keys,
             key_headers: false,
@@ -484,14 +614,14 @@ fn fighters_detail(run: &RunResult) -> Markup {
         head.push(text("lasting impairment"));
     }
     let mut rows = Vec::new();
-    'points: for (n, (p, t)) in s.points.iter().zip(&run.tallies).enumerate() {
+    'points: for (p, t) in s.points.iter().zip(&run.tallies) {
         let names = p.model.fighter_names();
         for (i, name) in names.iter().enumerate() {
             if rows.len() == MAX_TABLE_ROWS {
                 break 'points;
             }
             let f = t.fighter(i);
-            let mut row = point_cells(n, p, s.ruleset);
+            let mut row = point_cells(p, s.ruleset);
             row.push(text(name));
             row.extend([
                 pct(f.out, t.trials),
@@ -547,11 +677,11 @@ fn recovery_detail(run: &RunResult) -> Markup {
     for &i in &shares {
         head.push(text(first.extras[i].name.replace('_', " ")));
     }
-    let rows = (s.points.iter().zip(&run.tallies).enumerate())
+    let rows = (s.points.iter().zip(&run.tallies))
         .take(MAX_TABLE_ROWS)
-        .map(|(n, (p, t))| {
+        .map(|(p, t)| {
             let pooled = t.recovery_pooled();
-            let mut row = point_cells(n, p, s.ruleset);
+            let mut row = point_cells(p, s.ruleset);
             row.push(text(pooled.patients.to_string()));
             row.push(pct(pooled.unhealed, pooled.patients));
             row.extend(shares.iter().map(|&i| pct(t.extra[i], pooled.patients)));
@@ -571,24 +701,17 @@ fn recovery_detail(run: &RunResult) -> Markup {
 /// A results table's first header cells: the point and each swept path, in words.
 fn point_header(s: &crate::rules::registry::Scenario) -> Vec<Markup> {
     let names = s.points[0].model.names();
-    std::iter::once(text("point"))
-        .chain(
-            (s.points[0].swept.iter())
-                .map(|(k, _)| text(super::charts::axis_title(k, names, s.ruleset))),
-        )
+    (s.points[0].swept.iter())
+        .map(|(k, _)| text(super::charts::axis_title(k, names, s.ruleset)))
         .collect()
 }
 
-/// A results row's first cells: the point's number and its swept values (a `[weights]` path in
-/// words).
-fn point_cells(i: usize, p: &crate::rules::registry::Point, ruleset: &str) -> Vec<Markup> {
+/// A results row's first cells: the point's swept values in words (a `[weights]` path too).
+fn point_cells(p: &crate::rules::registry::Point, ruleset: &str) -> Vec<Markup> {
     let names = p.model.names();
-    std::iter::once(text(i.to_string()))
-        .chain(
-            p.swept
-                .iter()
-                .map(|(k, v)| text(super::charts::value_words(k, v, names, ruleset))),
-        )
+    p.swept
+        .iter()
+        .map(|(k, v)| text(super::charts::value_words(k, v, names, ruleset)))
         .collect()
 }
 
@@ -750,7 +873,17 @@ fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
         return html! {};
     };
     let points = |x: f64| format!("{:.1}", 100.0 * x.abs());
-    let said: Vec<(String, String, f64, f64)> = (run.tallies.iter().enumerate())
+    // The points by the size of their difference in side a's wins, largest first, the
+    // baseline first of all.
+    let mut order: Vec<usize> = (0..run.tallies.len()).collect();
+    let size = |i: usize| {
+        (i != base)
+            .then(|| run.tallies[i].paired.delta(0))
+            .flatten()
+            .map_or(f64::INFINITY, |(d, _, _)| d.abs())
+    };
+    order.sort_by(|&a, &b| size(b).total_cmp(&size(a)));
+    let said: Vec<(String, String, f64, f64)> = (order.iter().map(|&i| (i, &run.tallies[i])))
         .filter(|&(i, _)| i != base)
         .filter_map(|(i, t)| {
             let (d, lo, hi) = t.paired.delta(0)?;
@@ -768,7 +901,7 @@ fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
             Some((point_words(run, i), how, lo, hi))
         })
         .collect();
-    let rows = (run.tallies.iter().enumerate())
+    let rows = (order.iter().map(|&i| (i, &run.tallies[i])))
         .map(|(i, t)| {
             let cell = |k: usize, scale: f64| match t.paired.delta(k) {
                 Some((d, lo, hi)) if i != base => html! {
@@ -790,7 +923,7 @@ fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
         .collect();
     let table = HtmlTable {
         head: vec![
-            text("point"),
+            text("what changes"),
             text(sides[0].wins()),
             text(sides[1].wins()),
             text("draws"),

@@ -9,6 +9,7 @@ pub mod balance;
 pub mod charts;
 pub mod csv;
 pub mod exact;
+pub(crate) mod findings;
 pub mod html;
 pub mod manifest;
 pub mod rulebook;

@@ -199,58 +199,16 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
     }
     // A pivot per rate for a sweep of two values (not of a [balance]'s values run, which
     // differ from one sweep point to the next).
-    if first.swept.len() == 2 && run.balance.is_none() {
-        let swept = s.swept_values();
-        let (row_key, row_values) = &swept[0];
-        let (column_key, column_values) = &swept[1];
-        let row_title = axis_title(row_key, names, s.ruleset);
-        let column_title = axis_title(column_key, names, s.ruleset);
-        let words = |k: &str, v: &String| value_words(k, v, names, s.ruleset);
-        for rate in &rates {
-            let mut md_rows = Vec::new();
-            let mut csv = csv_field(&format!("{row_title} \\ {column_title}"));
-            for v in column_values {
-                let v = words(column_key, v);
-                let _ = write!(
-                    csv,
-                    ",{},{},{}",
-                    csv_field(&v),
-                    csv_field(&format!("{v} lo")),
-                    csv_field(&format!("{v} hi"))
-                );
-            }
-            csv.push('\n');
-            for rv in row_values {
-                let mut md_row = vec![words(row_key, rv)];
-                csv.push_str(&csv_field(&words(row_key, rv)));
-                for cv in column_values {
-                    let found = finished
-                        .clone()
-                        .find(|(p, _)| p.swept[0].1 == *rv && p.swept[1].1 == *cv);
-                    match found {
-                        Some((_, t)) => {
-                            let (c, n) = (rate.count)(t);
-                            md_row.push(percent(c, n));
-                            let (r, lo, hi) = wilson(c, n);
-                            let _ = write!(csv, ",{r:.6},{lo:.6},{hi:.6}");
-                        }
-                        None => {
-                            md_row.push("–".to_owned());
-                            csv.push_str(",,,");
-                        }
-                    }
-                }
-                csv.push('\n');
-                md_rows.push(md_row);
-            }
-            let mut md_head = vec![format!("{row_title} \\ {column_title}")];
-            md_head.extend(column_values.iter().map(|v| words(column_key, v)));
+    if let Some(pivots) = pivots(run) {
+        for (rate, Pivot { head, rows, csv }) in rates.iter().zip(pivots) {
             files.push((
                 format!("tables/{}.md", rate.stem),
                 format!(
-                    "{}: rows {row_title}, columns {column_title}.\n\n{}",
+                    "{}: rows {}, columns {}.\n\n{}",
                     rate.title,
-                    markdown(&md_head, &md_rows, 1)
+                    pivot_titles(run).0,
+                    pivot_titles(run).1,
+                    markdown(&head, &rows, 1)
                 )
                 .into_bytes(),
             ));
@@ -258,6 +216,85 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         }
     }
     files
+}
+
+/// One headline rate of a sweep of two values as a rulebook prints it: rows the first swept
+/// value, columns the second, each cell the rate ("–" where the point did not finish); and the
+/// same as CSV with each cell's 95% interval.
+pub(super) struct Pivot {
+    pub(super) head: Vec<String>,
+    pub(super) rows: Vec<Vec<String>>,
+    pub(super) csv: String,
+}
+
+/// The two swept values of a pivot in words: (rows, columns).
+fn pivot_titles(run: &RunResult) -> (String, String) {
+    let s = run.scenario;
+    let names = s.points[0].model.names();
+    let swept = s.swept_values();
+    (
+        axis_title(&swept[0].0, names, s.ruleset),
+        axis_title(&swept[1].0, names, s.ruleset),
+    )
+}
+
+/// A pivot per headline rate ([`rates`], in their order) for a sweep of exactly two values; not
+/// for a `[balance]`'s values run, which differ from one sweep point to the next.
+pub(super) fn pivots(run: &RunResult) -> Option<Vec<Pivot>> {
+    let s = run.scenario;
+    let first = s.points.first()?;
+    if first.swept.len() != 2 || run.balance.is_some() {
+        return None;
+    }
+    let names = first.model.names();
+    let finished = s.points.iter().zip(&run.tallies);
+    let swept = s.swept_values();
+    let (row_key, row_values) = &swept[0];
+    let (column_key, column_values) = &swept[1];
+    let (row_title, column_title) = pivot_titles(run);
+    let words = |k: &str, v: &String| value_words(k, v, names, s.ruleset);
+    let pivot = |rate: &Rate| {
+        let mut rows = Vec::new();
+        let mut csv = csv_field(&format!("{row_title} \\ {column_title}"));
+        for v in column_values {
+            let v = words(column_key, v);
+            let _ = write!(
+                csv,
+                ",{},{},{}",
+                csv_field(&v),
+                csv_field(&format!("{v} lo")),
+                csv_field(&format!("{v} hi"))
+            );
+        }
+        csv.push('\n');
+        for rv in row_values {
+            let mut row = vec![words(row_key, rv)];
+            csv.push_str(&csv_field(&words(row_key, rv)));
+            for cv in column_values {
+                let found = finished
+                    .clone()
+                    .find(|(p, _)| p.swept[0].1 == *rv && p.swept[1].1 == *cv);
+                match found {
+                    Some((_, t)) => {
+                        let (c, n) = (rate.count)(t);
+                        row.push(percent(c, n));
+                        let (r, lo, hi) = wilson(c, n);
+                        let _ = write!(csv, ",{r:.6},{lo:.6},{hi:.6}");
+                    }
+                    None => {
+                        row.push("–".to_owned());
+                        csv.push_str(",,,");
+                    }
+                }
+            }
+            csv.push('\n');
+            rows.push(row);
+        }
+        let mut head = vec![format!("{row_title} \\ {column_title}")];
+        head.extend(column_values.iter().map(|v| words(column_key, v)));
+        Pivot { head, rows, csv }
+    };
+    Some(rates(run).iter().map(pivot).collect())
 }
 
 /// Where a target the range does not reach lies, from the rate at its two ends: above the range

@@ -105,7 +105,7 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
             Text::new(
                 format!("{:.1}%", r.1),
                 (r.3 + x_max * 0.012, y),
-                (FONT, 16)
+                (FONT, 17)
                     .into_font()
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Left, VPos::Center)),
@@ -177,7 +177,7 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
                         .draw_series(std::iter::once(Text::new(
                             format!("{share:.0}%"),
                             ((from + to) / 2.0, y),
-                            (FONT, 15)
+                            (FONT, 17)
                                 .into_font()
                                 .color(&WHITE)
                                 .pos(Pos::new(HPos::Center, VPos::Center)),
@@ -271,7 +271,7 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
             Text::new(
                 interval_label(r.1, r.2, r.3),
                 (r.3 + (x_hi - x_lo) * 0.012, y),
-                (FONT, 16)
+                (FONT, 17)
                     .into_font()
                     .color(&BLACK)
                     .pos(Pos::new(HPos::Left, VPos::Center)),

@@ -53,7 +53,7 @@ pub(super) fn cell_table(chart: &Chart) -> Option<CellTable> {
 }
 
 /// Pixels of a heatmap's colour scale strip.
-const SCALE_PX: u32 = 120;
+const SCALE_PX: u32 = 126;
 
 /// A heatmap's rows run up the y axis: it is made tall enough for its label written sideways.
 pub(super) fn fit_heatmap(chart: &mut Chart) {
@@ -75,8 +75,8 @@ pub(super) fn heatmap_width(columns: &[String], rows: &[String]) -> u32 {
         .map(|c| text_width(c, 17))
         .max()
         .unwrap_or(40)
-        .max(70)
-        + 18;
+        .max(56)
+        + 10;
     (row_px + 130 + SCALE_PX + column_px * columns.len() as u32).max(WIDTH)
 }
 
@@ -267,7 +267,7 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
             format!("{v:.2}")
         }
     };
-    let label_style = (FONT, 15).into_font().color(&BLACK);
+    let label_style = (FONT, 17).into_font().color(&BLACK);
     for (v, y) in [
         (highest, bar_top),
         ((lowest + highest) / 2.0, (bar_top + bar_bottom) / 2),
@@ -284,7 +284,7 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
     scale
         .draw(&Text::new(
             "colour scale",
-            (10, bar_top - 24),
+            (2, bar_top - 24),
             label_style.pos(Pos::new(HPos::Left, VPos::Center)),
         ))
         .map_err(err)?;

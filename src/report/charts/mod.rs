@@ -34,7 +34,9 @@ use anyhow::Result;
 use heatmap::fit_heatmap;
 use histograms::{damage_per_hit, hit_levels, rounds, rounds_decided};
 use labels::{coinciding_note, shown_note};
-use model::{Chart, MAX_SERIES, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series, WIDTH, spread};
+use model::{
+    Chart, MAX_SERIES, PAGE_HEIGHT, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series, WIDTH, spread,
+};
 use outcomes::{duel_outcomes, recovery_outcomes};
 use render::rendered;
 use style::{legend_layout, register_font};
@@ -216,7 +218,45 @@ fn each_side(
 /// Every chart this run calls for, drawn.
 pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
     register_font();
-    plan(run).into_iter().map(|c| rendered(c, true)).collect()
+    (plan(run).into_iter())
+        .flat_map(by_page)
+        .map(|c| rendered(c, true))
+        .collect()
+}
+
+/// Small multiples taller than a page ([`PAGE_HEIGHT`]) as several charts, each as many rows of
+/// panels as a page holds, titled "(1 of 3)" and so on; the first keeps the chart's name, the
+/// others add "-2", "-3". Panels wrap onto more pages rather than shrink.
+fn by_page(chart: Chart) -> Vec<Chart> {
+    let Plot::Panels { panels } = &chart.plot else {
+        return vec![chart];
+    };
+    let rows = panels.len().div_ceil(PANEL_COLUMNS) as u32;
+    if chart.height <= PAGE_HEIGHT || rows < 2 {
+        return vec![chart];
+    }
+    let row_height = chart.height / rows;
+    let rows_a_page = (PAGE_HEIGHT / row_height).max(1) as usize;
+    let chunks: Vec<&[(String, Plot)]> = panels.chunks(rows_a_page * PANEL_COLUMNS).collect();
+    let pages = chunks.len();
+    chunks
+        .into_iter()
+        .enumerate()
+        .map(|(k, chunk)| Chart {
+            name: if k == 0 {
+                chart.name.clone()
+            } else {
+                format!("{}-{}", chart.name, k + 1)
+            },
+            title: format!("{} ({} of {pages})", chart.title, k + 1),
+            caption: chart.caption.clone(),
+            height: row_height * chunk.len().div_ceil(PANEL_COLUMNS) as u32,
+            width: chart.width,
+            plot: Plot::Panels {
+                panels: chunk.to_vec(),
+            },
+        })
+        .collect()
 }
 
 /// Works out which charts the run calls for.

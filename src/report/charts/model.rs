@@ -12,6 +12,10 @@ pub(super) const MAX_ROWS: usize = 40;
 pub(super) const WIDTH: u32 = 1000;
 /// Panels a row of small multiples holds.
 pub(super) const PANEL_COLUMNS: usize = 2;
+/// The tallest chart one A4 page holds below its caption, printed across the text's width
+/// (186 mm for the chart's [`WIDTH`], 269 mm of page): small multiples taller than this are
+/// drawn as several charts, a page's worth of panel rows each.
+pub(super) const PAGE_HEIGHT: u32 = 1300;
 /// The height of a small multiple's plot, above its legend.
 pub(super) const PANEL_PLOT_HEIGHT: u32 = 400;
 

@@ -137,6 +137,24 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
     draw_plot(&body, &chart.plot)
 }
 
+/// A panel's title in lines that fit `room` pixels at the panel title's size: broken at spaces,
+/// as few lines as fit (a long swept value's name takes two or three).
+fn panel_title_lines(title: &str, room: u32) -> Vec<String> {
+    // Bold text runs a little wider than `text_width`'s estimate.
+    let fits = |line: &str| text_width(line, 22) <= room;
+    let mut lines: Vec<String> = Vec::new();
+    for word in title.split(' ') {
+        match lines.last_mut() {
+            Some(line) if fits(&format!("{line} {word}")) => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_owned()),
+        }
+    }
+    lines
+}
+
 /// Draws a plot into an area; returns the regions an SVG explains on hover (heatmap cells).
 fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> Result<Vec<Hover>> {
     match plot {
@@ -144,13 +162,16 @@ fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> 
             let rows = panels.len().div_ceil(PANEL_COLUMNS);
             let cells = body.split_evenly((rows, PANEL_COLUMNS));
             for ((title, plot), cell) in panels.iter().zip(&cells) {
-                cell.draw(&Text::new(
-                    title.clone(),
-                    (10, 4),
-                    (FONT, 20).into_font().style(FontStyle::Bold).color(&BLACK),
-                ))
-                .map_err(err)?;
-                draw_plot(&cell.margin(32, 0, 0, 0), plot)?;
+                let lines = panel_title_lines(title, cell.dim_in_pixel().0.saturating_sub(20));
+                for (k, line) in lines.iter().enumerate() {
+                    cell.draw(&Text::new(
+                        line.clone(),
+                        (10, 4 + 24 * k as i32),
+                        (FONT, 20).into_font().style(FontStyle::Bold).color(&BLACK),
+                    ))
+                    .map_err(err)?;
+                }
+                draw_plot(&cell.margin(8 + 24 * lines.len() as u32, 0, 0, 0), plot)?;
             }
             Ok(Vec::new())
         }

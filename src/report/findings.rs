@@ -1,0 +1,434 @@
+//! What a run found, worked out once from the finished tallies for every writer that opens
+//! with it: the headline sentence (in words and numbers, saying what does not matter too) and
+//! which chart answers it. It draws nothing and writes nothing: the HTML page puts the sentence
+//! and the chart first; the charts themselves know nothing of it.
+
+use super::charts::{axis_title, value_phrase, value_words};
+use super::{RunResult, SideWords, Words, side_words};
+use crate::stats::{Side, Tally, wilson};
+
+/// A swept value whose largest effect on the headline rate is under this many percentage
+/// points is said not to matter.
+const MATTERS_POINTS: f64 = 2.0;
+
+/// The headline of a run and the chart that answers it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Findings {
+    /// One or two sentences that say what the run found.
+    pub headline: String,
+    /// The file stem of the chart that answers it (`outcomes`, `win-rate`, `matchup`, ...), in
+    /// order of preference: the first one drawn is shown first.
+    pub answers: &'static [&'static str],
+}
+
+/// What `run` found.
+pub(crate) fn of(run: &RunResult) -> Findings {
+    let s = run.scenario;
+    if run.tallies.is_empty() || s.points.is_empty() {
+        return Findings {
+            headline: "No point of this run finished.".to_owned(),
+            answers: &[],
+        };
+    }
+    let sides = side_words(run);
+    if Words::of(run).recovery {
+        return Findings {
+            headline: recovery(run),
+            answers: &["recovery-outcomes", "days-to-whole"],
+        };
+    }
+    if run.balance.is_some() {
+        return Findings {
+            headline: balance(run),
+            answers: &["balance"],
+        };
+    }
+    if let Some(base) = s.baseline {
+        return Findings {
+            headline: compared(run, base, &sides),
+            answers: &["differences", "outcomes"],
+        };
+    }
+    let swept = s.points[0].swept.len();
+    match swept {
+        0 => Findings {
+            headline: one_fight(run, &run.tallies[0], &sides),
+            answers: &["outcomes"],
+        },
+        1 => Findings {
+            headline: swept_effects(run, &sides),
+            answers: &["win-rate", "outcomes"],
+        },
+        _ => Findings {
+            headline: swept_effects(run, &sides),
+            answers: &["matchup", "win-rate", "outcomes"],
+        },
+    }
+}
+
+/// A share as a sentence says it: "62%" for most, one decimal under 10% or over 90%
+/// ("3.4%", "99.2%"), never "0%" for a rate that happened.
+fn share(count: u64, of: u64) -> String {
+    if of == 0 {
+        return "–".to_owned();
+    }
+    let r = 100.0 * count as f64 / of as f64;
+    if (10.0..=90.0).contains(&r) {
+        format!("{r:.0}%")
+    } else if count > 0 && r < 0.05 {
+        "under 0.1%".to_owned()
+    } else {
+        format!("{r:.1}%")
+    }
+}
+
+/// A share with its 95% interval: "62% [61, 63]".
+fn share_within(count: u64, of: u64) -> String {
+    if of == 0 {
+        return "–".to_owned();
+    }
+    let (_, lo, hi) = wilson(count, of);
+    let decimals = usize::from(!(0.1..=0.9).contains(&(count as f64 / of as f64)));
+    format!(
+        "{} [{:.decimals$}, {:.decimals$}]",
+        share(count, of),
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
+/// The rate the headline of a fight follows: side a's wins.
+fn a_wins(t: &Tally) -> f64 {
+    t.wins(Side::A) as f64 / t.trials.max(1) as f64
+}
+
+/// One fight, nothing varied: who wins, how long it lasts, who dies.
+fn one_fight(run: &RunResult, t: &Tally, sides: &[SideWords; 2]) -> String {
+    let fights = Words::of(run).trials();
+    let mut out = format!(
+        "{} {} of {fights} {}; {} {}",
+        sides[0].wins(),
+        share_within(t.wins(Side::A), t.trials),
+        against(sides),
+        sides[1].wins(),
+        share(t.wins(Side::B), t.trials),
+    );
+    if t.draws() > 0 {
+        out.push_str(&format!(", and {} end drawn", share(t.draws(), t.trials)));
+    }
+    out.push('.');
+    if let Some(rounds) = t.rounds.mean() {
+        out.push_str(&format!(" A fight lasts {rounds:.1} rounds on average."));
+    }
+    let deaths: Vec<String> = Side::BOTH
+        .iter()
+        .filter(|side| t.dead[side.index()] > 0)
+        .map(|side| {
+            let k = side.index();
+            format!(
+                "{} in {}",
+                sides[k].dies(),
+                share(t.dead[k], t.fighter_trials(k))
+            )
+        })
+        .collect();
+    if deaths.is_empty() {
+        out.push_str(" Nobody dies.");
+    } else {
+        out.push_str(&format!(" {}.", capitalised(&deaths.join("; "))));
+    }
+    out
+}
+
+/// "against the Brigand" or "against the Brigands".
+fn against(sides: &[SideWords; 2]) -> String {
+    format!("against {}", sides[1].name)
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// How much each swept value moves side a's win rate, largest first: the range of its effect
+/// over the other values' combinations, and the ones under [`MATTERS_POINTS`] said not to
+/// matter. With one swept value, where the win rate runs from and to.
+fn swept_effects(run: &RunResult, sides: &[SideWords; 2]) -> String {
+    let s = run.scenario;
+    let names = s.points[0].model.names();
+    let keys = s.points[0].swept.len();
+    let done = run.tallies.len().min(s.points.len());
+    let rates: Vec<f64> = run.tallies.iter().map(a_wins).collect();
+    let whose = format!("{} win rate", sides[0].possessive());
+    if keys == 1 {
+        let (lo, hi) = extremes(&rates);
+        let phrase = |i: usize| {
+            let (k, v) = &s.points[i].swept[0];
+            value_phrase(k, v, names, s.ruleset)
+        };
+        let spread = 100.0 * (rates[hi] - rates[lo]);
+        let key = axis_title(&s.points[0].swept[0].0, names, s.ruleset);
+        if spread < MATTERS_POINTS {
+            return format!(
+                "{} barely matters: {whose} stays within {spread:.1} points, from {} to {}.",
+                capitalised(&key),
+                share(run.tallies[lo].wins(Side::A), run.tallies[lo].trials),
+                share(run.tallies[hi].wins(Side::A), run.tallies[hi].trials),
+            );
+        }
+        return format!(
+            "{} wins {} with {} and {} with {}: {} moves {whose} by {spread:.0} points.",
+            sides[0].name,
+            share(run.tallies[lo].wins(Side::A), run.tallies[lo].trials),
+            phrase(lo),
+            share(run.tallies[hi].wins(Side::A), run.tallies[hi].trials),
+            phrase(hi),
+            key,
+        );
+    }
+    // For each swept value, the spread of the win rate along it at each combination of the
+    // others: its least and its most.
+    let mut effects: Vec<(String, f64, f64)> = (0..keys)
+        .map(|k| {
+            let mut groups: Vec<(Vec<&str>, Vec<f64>)> = Vec::new();
+            for (i, &rate) in rates.iter().enumerate().take(done) {
+                let others: Vec<&str> = (s.points[i].swept.iter().enumerate())
+                    .filter(|&(j, _)| j != k)
+                    .map(|(_, (_, v))| v.as_str())
+                    .collect();
+                match groups.iter_mut().find(|(o, _)| *o == others) {
+                    Some((_, r)) => r.push(rate),
+                    None => groups.push((others, vec![rate])),
+                }
+            }
+            let spreads: Vec<f64> = groups
+                .iter()
+                .map(|(_, r)| {
+                    let (lo, hi) = extremes(r);
+                    100.0 * (r[hi] - r[lo])
+                })
+                .collect();
+            let least = spreads.iter().copied().fold(f64::INFINITY, f64::min);
+            let most = spreads.iter().copied().fold(0.0, f64::max);
+            (
+                axis_title(&s.points[0].swept[k].0, names, s.ruleset),
+                least,
+                most,
+            )
+        })
+        .collect();
+    effects.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let said: Vec<String> = effects
+        .iter()
+        .enumerate()
+        .map(|(i, (key, least, most))| {
+            let by = if most < &MATTERS_POINTS {
+                format!("by at most {most:.1} points, which does not matter")
+            } else if (most - least) < 1.0 {
+                format!("by {most:.0} points")
+            } else {
+                format!("by {least:.0} to {most:.0} points")
+            };
+            if i == 0 {
+                format!("{} moves {whose} {by}", capitalised(key))
+            } else {
+                format!("{key} {by}")
+            }
+        })
+        .collect();
+    let (lo, hi) = extremes(&rates);
+    format!(
+        "{}. {} wins from {} ({}) to {} ({}).",
+        said.join("; "),
+        sides[0].name,
+        share(run.tallies[lo].wins(Side::A), run.tallies[lo].trials),
+        point_words(run, lo),
+        share(run.tallies[hi].wins(Side::A), run.tallies[hi].trials),
+        point_words(run, hi),
+    )
+}
+
+/// The indices of the least and the greatest of `values` (the first of equals).
+fn extremes(values: &[f64]) -> (usize, usize) {
+    let mut lo = 0;
+    let mut hi = 0;
+    for (i, v) in values.iter().enumerate() {
+        if *v < values[lo] {
+            lo = i;
+        }
+        if *v > values[hi] {
+            hi = i;
+        }
+    }
+    (lo, hi)
+}
+
+/// A point's swept values in words: "broadsword, plate".
+fn point_words(run: &RunResult, i: usize) -> String {
+    let p = &run.scenario.points[i];
+    let names = p.model.names();
+    p.swept
+        .iter()
+        .map(|(k, v)| value_words(k, v, names, run.scenario.ruleset))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A point's swept values as a phrase: "Knight with a mace", or "the baseline".
+fn point_phrase(run: &RunResult, i: usize) -> String {
+    let p = &run.scenario.points[i];
+    let names = p.model.names();
+    let words: Vec<String> = (p.swept.iter())
+        .map(|(k, v)| value_phrase(k, v, names, run.scenario.ruleset))
+        .collect();
+    if words.is_empty() {
+        "the baseline".to_owned()
+    } else {
+        words.join(", ")
+    }
+}
+
+/// A `[compare]` or `[weights]` run: each change's difference from the baseline on the same
+/// dice, largest first, the ones under [`MATTERS_POINTS`] said not to matter.
+fn compared(run: &RunResult, base: usize, sides: &[SideWords; 2]) -> String {
+    let mut deltas: Vec<(usize, f64, f64, f64)> = (run.tallies.iter().enumerate())
+        .filter(|&(i, _)| i != base)
+        .filter_map(|(i, t)| t.paired.delta(0).map(|(d, lo, hi)| (i, d, lo, hi)))
+        .collect();
+    deltas.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
+    let whose = format!("{} win rate", sides[0].possessive());
+    let Some(&(top, d, lo, hi)) = deltas.first() else {
+        return format!("Nothing was compared with {}.", point_phrase(run, base));
+    };
+    let points = |x: f64| format!("{:+.1}", 100.0 * x).replace("-0.0", "+0.0");
+    let mut out = format!(
+        "Against {}, {} moves {whose} most: {} points [{}, {}]",
+        point_phrase(run, base),
+        point_phrase(run, top),
+        points(d),
+        points(lo),
+        points(hi),
+    );
+    let rest: Vec<String> = deltas[1..]
+        .iter()
+        .map(|&(i, d, ..)| {
+            let small = if 100.0 * d.abs() < MATTERS_POINTS {
+                ", which does not matter"
+            } else {
+                ""
+            };
+            format!("{} {}{small}", point_phrase(run, i), points(d))
+        })
+        .collect();
+    if !rest.is_empty() {
+        out.push_str("; then ");
+        out.push_str(&rest.join("; "));
+    }
+    out.push('.');
+    out
+}
+
+/// A `[balance]` search: its answer as the run's notes say it, or at each sweep point.
+fn balance(run: &RunResult) -> String {
+    if let Some(note) = run.notes.first() {
+        return note.clone();
+    }
+    let Some(marks) = &run.balance else {
+        return String::new();
+    };
+    let answers: Vec<String> = marks
+        .points
+        .iter()
+        .map(|p| {
+            let values: Vec<String> = p.swept.iter().map(|(_, v)| v.clone()).collect();
+            format!("{} at {}", p.words, values.join(", "))
+        })
+        .collect();
+    format!(
+        "{} {}: {}.",
+        capitalised(&marks.rate),
+        marks.goal,
+        answers.join("; ")
+    )
+}
+
+/// A recovery run: how often a patient is whole, dies or keeps an impairment; with a sweep,
+/// which value heals best and worst.
+fn recovery(run: &RunResult) -> String {
+    let s = run.scenario;
+    let who = Words::of(run).patients();
+    let info = crate::rules::registry::info(s.ruleset);
+    let deaths = info.is_none_or(|i| i.recovery_deaths);
+    let impairment = info.is_none_or(|i| i.impairment);
+    let say = |t: &Tally| {
+        let r = t.recovery_pooled();
+        let whole = r.days_to_whole.count();
+        let mut parts = vec![format!("whole in {}", share(whole, r.patients))];
+        if let Some(median) = r.days_to_whole.quantile(0.5) {
+            parts[0].push_str(&format!(" (half of them within {median} days)"));
+        }
+        if deaths {
+            parts.push(format!("die in {}", share(r.deaths, r.patients)));
+        }
+        if impairment {
+            parts.push(format!(
+                "keep a lasting impairment in {}",
+                share(r.impaired, r.patients)
+            ));
+        }
+        parts.join(", ")
+    };
+    if run.tallies.len() == 1 {
+        return format!("{}: {}.", capitalised(who), say(&run.tallies[0]));
+    }
+    // Best and worst by deaths where the ruleset has them, else by the unhealed.
+    let bad: Vec<f64> = run
+        .tallies
+        .iter()
+        .map(|t| {
+            let r = t.recovery_pooled();
+            let n = r.patients.max(1) as f64;
+            if deaths {
+                r.deaths as f64 / n
+            } else {
+                r.unhealed as f64 / n
+            }
+        })
+        .collect();
+    let (best, worst) = extremes(&bad);
+    format!(
+        "With {}, {who} are {}; with {}, {}.",
+        point_phrase(run, best),
+        say(&run.tallies[best]),
+        point_phrase(run, worst),
+        say(&run.tallies[worst]),
+    )
+}
+
+/// A sentence for healing outcomes that are all alike, which a chart would draw as bars of one
+/// colour: every wounded survivor (or patient) whole within the horizon at every point. `None`
+/// when they differ, or when nobody was wounded.
+pub(crate) fn healing_all_alike(run: &RunResult) -> Option<String> {
+    let mut patients = 0;
+    for t in &run.tallies {
+        let r = t.recovery_pooled();
+        if r.unhealed > 0 || r.deaths > 0 || r.impaired > 0 {
+            return None;
+        }
+        patients += r.patients;
+    }
+    let every_point = if run.tallies.len() > 1 {
+        ", at every point"
+    } else {
+        ""
+    };
+    (patients > 0).then(|| {
+        format!(
+            "Every one of the {patients} {} heals whole within the horizon{every_point}, with no death in recovery and no lasting impairment.",
+            Words::of(run).patients()
+        )
+    })
+}
