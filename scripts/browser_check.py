@@ -120,7 +120,11 @@ CHART_TEXT = r"""
       boxes.push(b);
     }
     sizes.sort((a, b) => a - b);
-    charts.push({ id: fig.id || '(figure)', sizes, problems });
+    // A figure printed on a landscape page of its own (the exact grid) is laid out wider there
+    // than on this portrait-width view: its sizes are scaled in Python.
+    const landscape = getComputedStyle(fig).page === 'landscape';
+    charts.push({ id: fig.id || '(figure)', sizes, problems, landscape, shown: box.width,
+                  aspect: box.height / box.width });
   }
   return charts;
 }
@@ -147,6 +151,9 @@ OPENING = r"""
 }
 """
 
+# A landscape A4 page's width inside 12 mm margins, and the height the exact grid may take.
+LANDSCAPE_WIDTH = 273 / 25.4 * 96
+LANDSCAPE_HEIGHT = 170 / 25.4 * 96
 # What a person sees of the page before scrolling.
 FIRST_SCREEN = 900
 # The smallest chart text, printed on A4 (pt) and on screen at 1280 px (CSS px).
@@ -170,7 +177,12 @@ def chart_problems(page, where: str, least: float, unit: str, to_unit: float) ->
     every overlap or cut text inside a chart."""
     problems = []
     for chart in page.evaluate(CHART_TEXT):
-        sizes = [s * to_unit for s in chart["sizes"]]
+        scale = 1.0
+        if chart["landscape"] and unit == "pt":
+            # Across a landscape page's width, at most its height (report.html's GRID_PRINT).
+            width = min(LANDSCAPE_WIDTH, LANDSCAPE_HEIGHT / max(chart["aspect"], 1e-9))
+            scale = width / chart["shown"]
+        sizes = [s * to_unit * scale for s in chart["sizes"]]
         if sizes and median(sizes) < least:
             problems.append(f"{where}: chart {chart['id']}: its text is {median(sizes):.1f} {unit} "
                             f"(median; smallest {sizes[0]:.1f}), under {least:g} {unit}")

@@ -174,6 +174,54 @@ pub fn write(exact: &Exact, grid_values: &[(Vec<i64>, usize)], dir: &Path) -> Re
     super::write(files, dir)
 }
 
+/// The exact tables' headline: how often each fighter's exchange hits, its best result and its
+/// mean; with a grid, where the chance to hit runs from and to.
+fn headline(exact: &Exact) -> String {
+    let mut out: Vec<String> = exact
+        .directions()
+        .iter()
+        .zip(&exact.tables)
+        .map(|(who, t)| {
+            format!(
+                "{who} and hits {:.1}% of the time ({} {:.1}%, a mean of {:.2} {})",
+                100.0 * t.hit(),
+                t.best_name(),
+                100.0 * t.best(),
+                t.mean(),
+                t.unit
+            )
+        })
+        .collect();
+    if let Some((grid, tables, _)) = &exact.grid {
+        let columns = grid.columns.len().max(1);
+        let cell = |i: usize| {
+            let row = &grid.rows[i / columns];
+            match grid.columns.get(i % columns) {
+                Some(column) => {
+                    format!("{} {row}, {} {column}", grid.rows_title, grid.columns_title)
+                }
+                None => format!("{} {row}", grid.rows_title),
+            }
+        };
+        let hits: Vec<f64> = tables.iter().map(Table::hit).collect();
+        let lo = (0..hits.len()).min_by(|&a, &b| hits[a].total_cmp(&hits[b]));
+        let hi = (0..hits.len()).max_by(|&a, &b| hits[a].total_cmp(&hits[b]));
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            out.push(format!(
+                "across the rulebook table ({}), the chance to hit runs from {:.1}% ({}) to {:.1}% ({})",
+                grid.who,
+                100.0 * hits[lo],
+                cell(lo),
+                100.0 * hits[hi],
+                cell(hi)
+            ));
+        }
+    }
+    let mut sentence = out.join("; ");
+    sentence.push('.');
+    sentence
+}
+
 /// The rulebook grid's heatmap prints on a landscape page of its own, across its width, so
 /// that every cell's number is about 7.5 pt (on a portrait page it would be nearer 5 pt).
 const GRID_PRINT: &str = "
@@ -240,17 +288,40 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
         };
         (grid, tables, table)
     });
+    // The grid's heatmap answers where there is one; else a's exchange.
+    let answering = ["grid", "exact-a"]
+        .iter()
+        .find_map(|name| charts.iter().find(|c| c.name == *name));
     html! {
         (DOCTYPE)
         html lang="en" {
             (page_head(&format!("{} — duelsim exact tables", s.name), GRID_PRINT))
             body {
                 h1 { (s.name) " — exact tables" }
+                p.headline { (headline(exact)) }
+                @if let Some(c) = answering {
+                    (figure(c))
+                }
+                @if let Some((grid, tables, table)) = &grid {
+                    h2 { "The rulebook table: " (grid.who) }
+                    p {
+                        "Each cell: the chance to hit ("
+                        @if exact.fractions {
+                            "as an exact fraction"
+                        } @else {
+                            "exact to two decimals on d20 and d100 grids"
+                        }
+                        "), and beneath it the chance of "
+                        (tables.first().map_or("", |t| t.best_name()))
+                        " and the mean " (tables.first().map_or("", |t| t.unit))
+                        ". Rows: " (grid.rows_title) "; columns: " (grid.columns_title)
+                        ". The same as Markdown to paste into a rulebook is beside this page."
+                    }
+                    (table.markup())
+                }
                 p {
                     "One exchange of the " code { (s.ruleset) }
-                    " rules (an attack and its defence, through armour to what it leaves), computed exactly by walking every die outcome through the rules code the duel runs, from unhurt fighters. Probabilities are exact fractions; every number is in exact.csv"
-                    @if exact.grid.is_some() { " and grid.csv" }
-                    "."
+                    " rules (an attack and its defence, through armour to what it leaves), computed exactly by walking every die outcome through the rules code the duel runs, from unhurt fighters."
                 }
                 @for (who, table) in exact.directions().iter().zip(&exact.tables) {
                     h2 { (who) }
@@ -261,43 +332,41 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
                         "; mean " (table.unit) ": " (format!("{:.3}", table.mean())) "."
                     }
                     table {
-                        tr { th { "outcome" } th { "value" } th { "probability" } th { "exact" } }
+                        tr { th { "outcome" } th { "value" } th { "chance" } }
                         @for (outcome, value, p) in rows(table) {
                             tr {
                                 td { (outcome) }
                                 td { (value) }
-                                td.n { (format!("{:.4}%", 100.0 * p.value())) }
-                                td.n { (p.numerator) "/" (p.denominator) }
+                                td.n { (format!("{:.2}%", 100.0 * p.value())) }
                             }
                         }
                     }
                 }
-                @if let Some((grid, tables, table)) = &grid {
-                    h2 { "The rulebook table: " (grid.who) }
-                    p {
-                        "Each cell: the chance to hit ("
-                        @if exact.fractions {
-                            "the exact fraction"
-                        } @else {
-                            "exact to two decimals on d20 and d100 grids; "
-                            code { "fractions = true" } " in " code { "[exact]" }
-                            " writes exact fractions"
-                        }
-                        "), and beneath it the chance of "
-                        (tables.first().map_or("", |t| t.best_name()))
-                        " and the mean " (tables.first().map_or("", |t| t.unit))
-                        ". Rows: " (grid.rows_title) "; columns: " (grid.columns_title)
-                        ". As Markdown to paste into a rulebook: "
-                        a href="tables/grid.md" { "tables/grid.md" } "."
-                    }
-                    (table.markup())
+                @if charts.len() > usize::from(answering.is_some()) {
+                    h2 { "More charts" }
                 }
-                h2 { "Charts" }
-                @for c in charts {
+                @for c in charts.iter().filter(|c| answering.is_none_or(|a| !std::ptr::eq(*c, a))) {
                     (figure(c))
                 }
-                h2 { "Scenario file" }
-                pre { (s.sources.text) }
+                div.appendix {
+                    h2 { "Exact fractions" }
+                    p { "Every probability above as an exact fraction (also in exact.csv" @if exact.grid.is_some() { " and grid.csv" } ")." }
+                    @for (who, table) in exact.directions().iter().zip(&exact.tables) {
+                        h3 { (who) }
+                        table {
+                            tr { th { "outcome" } th { "value" } th { "exact" } }
+                            @for (outcome, value, p) in rows(table) {
+                                tr {
+                                    td { (outcome) }
+                                    td { (value) }
+                                    td.n { (p.numerator) "/" (p.denominator) }
+                                }
+                            }
+                        }
+                    }
+                    h2 { "Scenario file" }
+                    pre { (s.sources.text) }
+                }
                 p { small { "Written by duelsim " (env!("CARGO_PKG_VERSION")) "." } }
             }
         }

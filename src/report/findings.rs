@@ -331,28 +331,62 @@ fn compared(run: &RunResult, base: usize, sides: &[SideWords; 2]) -> String {
     out
 }
 
-/// A `[balance]` search: its answer as the run's notes say it, or at each sweep point.
+/// A `[balance]` search: its answer as the run's notes say it; with a sweep, where the answers
+/// run from and to over the sweep points (each point's answer is in the table that follows).
 fn balance(run: &RunResult) -> String {
-    if let Some(note) = run.notes.first() {
-        return note.clone();
-    }
-    let Some(marks) = &run.balance else {
-        return String::new();
+    let Some(marks) = run.balance.as_ref().filter(|m| !m.points.is_empty()) else {
+        return run.notes.first().cloned().unwrap_or_default();
     };
-    let answers: Vec<String> = marks
-        .points
-        .iter()
-        .map(|p| {
-            let values: Vec<String> = p.swept.iter().map(|(_, v)| v.clone()).collect();
-            format!("{} at {}", p.words, values.join(", "))
-        })
+    let s = run.scenario;
+    let names = s.points[0].model.names();
+    let path = s
+        .balance
+        .as_ref()
+        .map_or_else(String::new, |b| axis_title(&b.path, names, s.ruleset));
+    let found: Vec<(f64, usize)> = (marks.points.iter().enumerate())
+        .filter_map(|(i, p)| p.answer.value().map(|(v, _, _)| (v, i)))
         .collect();
-    format!(
-        "{} {}: {}.",
-        capitalised(&marks.rate),
-        marks.goal,
-        answers.join("; ")
-    )
+    let values = |i: usize| {
+        (marks.points[i].swept.iter())
+            .map(|(k, v)| value_words(k, v, names, s.ruleset))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let lo = found.iter().min_by(|a, b| a.0.total_cmp(&b.0));
+    let hi = found.iter().max_by(|a, b| a.0.total_cmp(&b.0));
+    let missing = marks.points.len() - found.len();
+    let mut out = match (lo, hi) {
+        (Some(&(lo, i)), Some(&(hi, j))) => format!(
+            "The {path} at which {} {} runs from {} ({}) to {} ({}) over the {} sweep points",
+            marks.rate.to_lowercase(),
+            marks.goal,
+            number(lo),
+            values(i),
+            number(hi),
+            values(j),
+            marks.points.len()
+        ),
+        _ => format!(
+            "No {path} in the range searched {} at any sweep point",
+            marks.goal
+        ),
+    };
+    if missing > 0 && !found.is_empty() {
+        out.push_str(&format!(
+            "; at {missing} of them the range does not reach it"
+        ));
+    }
+    out.push('.');
+    out
+}
+
+/// A value found by a search: whole numbers as such, a middle between two as "4.5".
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
 }
 
 /// A recovery run: how often a patient is whole, dies or keeps an impairment; with a sweep,
@@ -431,4 +465,60 @@ pub(crate) fn healing_all_alike(run: &RunResult) -> Option<String> {
             Words::of(run).patients()
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::tests::{finished_run, scenario};
+    use crate::rules::registry::parse;
+    use std::path::Path;
+
+    #[test]
+    fn a_sweep_of_two_values_names_the_one_that_matters_first_and_the_matchup_answers() {
+        // The Brigand's attack from 9 to 15 moves the Knight's win rate far more than a
+        // sword against a club.
+        let s = scenario();
+        let run = finished_run(&s);
+        let found = of(&run);
+        assert_eq!(found.answers[0], "matchup");
+        let attack = found
+            .headline
+            .find("Brigand's attack moves Knight's win rate by");
+        let weapon = found.headline.find("; Knight's weapon by");
+        assert!(
+            matches!((attack, weapon), (Some(a), Some(w)) if a < w),
+            "{}",
+            found.headline
+        );
+    }
+
+    #[test]
+    fn one_duel_says_who_wins_how_often_with_its_interval() {
+        let text = "name = \"t\"\nruleset = \"twin-d20\"\ntrials = 4096\n[a]\nname = \"Knight\"\nattack = 13\ndefense = 6\ntoughness = 9\nweapon = \"sword\"\n[b]\nname = \"Brigand\"\nattack = 12\ndefense = 8\ntoughness = 8\nweapon = \"sword\"\n[weapons.sword]\ndamage = 3\n";
+        let s = parse(Path::new("t.toml"), text).unwrap_or_else(|e| panic!("{e}"));
+        let run = finished_run(&s);
+        let t = &run.tallies[0];
+        let found = of(&run);
+        assert_eq!(found.answers, ["outcomes"]);
+        let expected = format!(
+            "Knight wins {} of duels against Brigand",
+            share_within(t.wins(Side::A), t.trials)
+        );
+        assert!(found.headline.starts_with(&expected), "{}", found.headline);
+        assert!(
+            found.headline.contains("rounds on average"),
+            "{}",
+            found.headline
+        );
+    }
+
+    #[test]
+    fn shares_are_rounded_as_a_sentence_says_them() {
+        assert_eq!(share(623, 1000), "62%");
+        assert_eq!(share(34, 1000), "3.4%");
+        assert_eq!(share(992, 1000), "99.2%");
+        assert_eq!(share(1, 100_000), "under 0.1%");
+        assert_eq!(share(0, 10), "0.0%");
+    }
 }

@@ -240,7 +240,8 @@ fn arrange<'c>(
     run: &RunResult,
     charts: Vec<&'c Rendered>,
 ) -> (Vec<&'c Rendered>, Vec<&'c Rendered>, Vec<String>) {
-    let several = run.scenario.points.len() > 1;
+    // A search's probes are points too.
+    let several = run.scenario.points.len() > 1 || run.balance.is_some();
     let matchup = charts.iter().any(|c| c.name == "matchup");
     let mut more = Vec::new();
     let mut detail = Vec::new();
@@ -364,6 +365,8 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         .collect();
     let (more, detail, said) = arrange(run, rest);
     let pivot = pivot_results(run);
+    // A search's results are its answer; every value it ran is in the appendix.
+    let searched = run.balance.is_some();
     // A search's first note is the headline.
     let other_notes = &run.notes[usize::from(run.balance.is_some()).min(run.notes.len())..];
     // The text it ran (which a merge reads from the shards, not from the path).
@@ -420,11 +423,11 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 }
                 @if let Some(pivot) = &pivot {
                     (pivot)
-                } @else {
+                } @else if !searched {
                     (headline(run, &sides))
                 }
                 (differences(run, &sides))
-                @if pivot.is_none() {
+                @if pivot.is_none() && !searched {
                     (recovery_detail(run))
                     (fighters_detail(run))
                 }
@@ -439,8 +442,8 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 }
                 // What follows is reference, printed as an appendix from a new page.
                 div.appendix {
-                    @if pivot.is_some() {
-                        h2 { "Every point" }
+                    @if pivot.is_some() || searched {
+                        h2 { (if searched { "Every value run" } else { "Every point" }) }
                         (headline(run, &sides))
                         (recovery_detail(run))
                         (fighters_detail(run))

@@ -3,7 +3,7 @@
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_label, shown_note, side_names, swept_title};
-use super::model::{Chart, MAX_ROWS, Plot, Rate, Series, WIDTH, spread};
+use super::model::{Chart, MAX_ROWS, MAX_WIDTH, Plot, Rate, Series, WIDTH, spread};
 use crate::report::{RunResult, Words};
 use crate::stats::{ExtraKind, RecoveryTally, Side, Tally};
 
@@ -157,7 +157,7 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
     let (mut column_names, mut row_names) = (column_names, row_names);
     // Fighters and points as columns when that keeps the chart narrower (short labels).
     let wide = heatmap_width(&column_names, &row_names);
-    if wide > 1200 && heatmap_width(&row_names, &column_names) < wide {
+    if wide > MAX_WIDTH && heatmap_width(&row_names, &column_names) < wide {
         cells = (0..column_names.len())
             .map(|c| cells.iter().map(|row| row[c]).collect())
             .collect();

@@ -75,7 +75,7 @@ pub(super) fn heatmap_width(columns: &[String], rows: &[String]) -> u32 {
         .map(|c| text_width(c, 17))
         .max()
         .unwrap_or(40)
-        .max(56)
+        .max(52)
         + 10;
     (row_px + 130 + SCALE_PX + column_px * columns.len() as u32).max(WIDTH)
 }

@@ -35,7 +35,8 @@ use heatmap::fit_heatmap;
 use histograms::{damage_per_hit, hit_levels, rounds, rounds_decided};
 use labels::{coinciding_note, shown_note};
 use model::{
-    Chart, MAX_SERIES, PAGE_HEIGHT, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series, WIDTH, spread,
+    Chart, MAX_SERIES, MAX_WIDTH, PAGE_HEIGHT, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series,
+    WIDTH, spread,
 };
 use outcomes::{duel_outcomes, recovery_outcomes};
 use render::rendered;
@@ -228,6 +229,9 @@ pub fn render_all(run: &RunResult) -> Result<Vec<Rendered>> {
 /// panels as a page holds, titled "(1 of 3)" and so on; the first keeps the chart's name, the
 /// others add "-2", "-3". Panels wrap onto more pages rather than shrink.
 fn by_page(chart: Chart) -> Vec<Chart> {
+    if let Plot::Heatmap { .. } = &chart.plot {
+        return heatmap_by_page(chart);
+    }
     let Plot::Panels { panels } = &chart.plot else {
         return vec![chart];
     };
@@ -254,6 +258,59 @@ fn by_page(chart: Chart) -> Vec<Chart> {
             width: chart.width,
             plot: Plot::Panels {
                 panels: chunk.to_vec(),
+            },
+        })
+        .collect()
+}
+
+/// A heatmap wider than a page prints legibly ([`MAX_WIDTH`]) as several, each with as many of
+/// its columns as fit, every one with all its rows; titled and named as [`by_page`] does.
+fn heatmap_by_page(chart: Chart) -> Vec<Chart> {
+    let Plot::Heatmap {
+        x_label,
+        y_label,
+        columns,
+        rows,
+        cells,
+        percent,
+        diverging,
+    } = &chart.plot
+    else {
+        return vec![chart];
+    };
+    if chart.width <= MAX_WIDTH || columns.len() < 2 {
+        return vec![chart];
+    }
+    // Columns taken in order while the part still fits.
+    let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for end in 1..=columns.len() {
+        if end - start > 1 && heatmap::heatmap_width(&columns[start..end], rows) > MAX_WIDTH {
+            ranges.push(start..end - 1);
+            start = end - 1;
+        }
+    }
+    ranges.push(start..columns.len());
+    let pages = ranges.len();
+    (ranges.into_iter().enumerate())
+        .map(|(k, range)| Chart {
+            name: if k == 0 {
+                chart.name.clone()
+            } else {
+                format!("{}-{}", chart.name, k + 1)
+            },
+            title: format!("{} ({} of {pages})", chart.title, k + 1),
+            caption: chart.caption.clone(),
+            height: chart.height,
+            width: heatmap::heatmap_width(&columns[range.clone()], rows),
+            plot: Plot::Heatmap {
+                x_label: x_label.clone(),
+                y_label: y_label.clone(),
+                columns: columns[range.clone()].to_vec(),
+                rows: rows.clone(),
+                cells: cells.iter().map(|r| r[range.clone()].to_vec()).collect(),
+                percent: *percent,
+                diverging: *diverging,
             },
         })
         .collect()

@@ -12,6 +12,9 @@ pub(super) const MAX_ROWS: usize = 40;
 pub(super) const WIDTH: u32 = 1000;
 /// Panels a row of small multiples holds.
 pub(super) const PANEL_COLUMNS: usize = 2;
+/// The widest a chart may be drawn: across an A4 page's text (186 mm) its smallest text (17 px,
+/// drawn at 13.7) prints at 7 pt.
+pub(super) const MAX_WIDTH: u32 = 1020;
 /// The tallest chart one A4 page holds below its caption, printed across the text's width
 /// (186 mm for the chart's [`WIDTH`], 269 mm of page): small multiples taller than this are
 /// drawn as several charts, a page's worth of panel rows each.

@@ -121,27 +121,35 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
     root.fill(&WHITE).map_err(err)?;
     let root = root.margin(10, 14, 14, 24);
     let (title_area, body) = root.split_vertically(54);
-    // The title at 26 px, smaller when a long one would run off the chart.
+    // The title at 26 px, smaller when a long one would run off the chart, down to 20 px; one
+    // longer still is written on two lines.
     let room = title_area.dim_in_pixel().0;
-    let size = (26..=26)
-        .chain((14..26).rev())
+    let size = (20..=26)
+        .rev()
         .find(|&px| text_width(&chart.title, px) <= room)
-        .unwrap_or(14);
-    title_area
-        .draw(&Text::new(
-            chart.title.clone(),
-            (0, 8),
-            (FONT, size).into_font().color(&BLACK),
-        ))
-        .map_err(err)?;
+        .unwrap_or(20);
+    let lines = if text_width(&chart.title, size) <= room {
+        vec![chart.title.clone()]
+    } else {
+        title_lines(&chart.title, room, 20)
+    };
+    let top = if lines.len() > 1 { -4 } else { 8 };
+    for (k, line) in lines.iter().enumerate() {
+        title_area
+            .draw(&Text::new(
+                line.clone(),
+                (0, top + 24 * k as i32),
+                (FONT, size).into_font().color(&BLACK),
+            ))
+            .map_err(err)?;
+    }
     draw_plot(&body, &chart.plot)
 }
 
-/// A panel's title in lines that fit `room` pixels at the panel title's size: broken at spaces,
-/// as few lines as fit (a long swept value's name takes two or three).
-fn panel_title_lines(title: &str, room: u32) -> Vec<String> {
-    // Bold text runs a little wider than `text_width`'s estimate.
-    let fits = |line: &str| text_width(line, 22) <= room;
+/// A title in lines that fit `room` pixels at `px`: broken at spaces, as few lines as fit (a
+/// long swept value's name takes two or three).
+fn title_lines(title: &str, room: u32, px: u32) -> Vec<String> {
+    let fits = |line: &str| text_width(line, px) <= room;
     let mut lines: Vec<String> = Vec::new();
     for word in title.split(' ') {
         match lines.last_mut() {
@@ -162,7 +170,8 @@ fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> 
             let rows = panels.len().div_ceil(PANEL_COLUMNS);
             let cells = body.split_evenly((rows, PANEL_COLUMNS));
             for ((title, plot), cell) in panels.iter().zip(&cells) {
-                let lines = panel_title_lines(title, cell.dim_in_pixel().0.saturating_sub(20));
+                // Bold text runs a little wider than `text_width`'s estimate.
+                let lines = title_lines(title, cell.dim_in_pixel().0.saturating_sub(20), 22);
                 for (k, line) in lines.iter().enumerate() {
                     cell.draw(&Text::new(
                         line.clone(),
