@@ -160,7 +160,7 @@ FIRST_SCREEN = 900
 MIN_PRINT_PT = 7.0
 MIN_SCREEN_PX = 11.0
 # The most A4 pages the results (all before the appendix) may take, and fewer for these.
-RESULT_PAGES = 8
+RESULT_PAGES = 6
 RESULT_PAGES_OF = {
     "twin-d20-weapon-armour-matrix": 4,
     "zone-d100-melee-skill-range": 4,

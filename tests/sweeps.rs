@@ -319,11 +319,20 @@ fn every_shipped_sweep_runs_as_shipped_and_draws_every_chart_into_its_report() {
                     file.display()
                 );
             }
-            assert!(
-                report.contains(&format!("<figure id=\"{chart}\"")),
-                "{}: {chart} not in the report",
-                path.display()
-            );
+            let drawn = report.contains(&format!("<figure id=\"{chart}\""));
+            match *chart {
+                // The matchup heatmap draws the same win rates: the report leaves them out.
+                "win-rate" if charts.contains(&"matchup") => {
+                    assert!(!drawn, "{}: win rates drawn twice", path.display());
+                }
+                // Healing outcomes all alike are a sentence, not a chart of one colour.
+                "recovery-outcomes" => assert!(
+                    drawn || report.contains("heals whole within the horizon"),
+                    "{}: {chart} neither drawn nor said",
+                    path.display()
+                ),
+                _ => assert!(drawn, "{}: {chart} not in the report", path.display()),
+            }
         }
         assert!(read(&out.join("charts/rounds.png")).starts_with(b"\x89PNG"));
         // Every SVG says what it is; its text names the swept keys in words, never as the

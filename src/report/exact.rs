@@ -315,7 +315,9 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
                         (tables.first().map_or("", |t| t.best_name()))
                         " and the mean " (tables.first().map_or("", |t| t.unit))
                         ". Rows: " (grid.rows_title) "; columns: " (grid.columns_title)
-                        ". The same as Markdown to paste into a rulebook is beside this page."
+                        ". The same "
+                        a href="tables/grid.md" { "as Markdown" }
+                        ", to paste into a rulebook."
                     }
                     (table.markup())
                 }

@@ -231,7 +231,8 @@ const PER_POINT: [&str; 6] = [
     "injuries",
 ];
 
-/// The charts after the answering one, arranged: those that belong in the results, the
+/// The charts after the answering one (`matchup`: the run drew a matchup heatmap), arranged:
+/// those that belong in the results, the
 /// per-point detail of a run of several points (for the appendix), and the sentences that
 /// stand for charts that would show nothing. The win rate at each point is left out where the
 /// matchup heatmap draws the same numbers; healing outcomes that are all one kind (every
@@ -239,10 +240,10 @@ const PER_POINT: [&str; 6] = [
 fn arrange<'c>(
     run: &RunResult,
     charts: Vec<&'c Rendered>,
+    matchup: bool,
 ) -> (Vec<&'c Rendered>, Vec<&'c Rendered>, Vec<String>) {
     // A search's probes are points too.
     let several = run.scenario.points.len() > 1 || run.balance.is_some();
-    let matchup = charts.iter().any(|c| c.name == "matchup");
     let mut more = Vec::new();
     let mut detail = Vec::new();
     let mut said = Vec::new();
@@ -363,7 +364,8 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         .iter()
         .filter(|c| answering.is_none_or(|a| !std::ptr::eq(*c, a)))
         .collect();
-    let (more, detail, said) = arrange(run, rest);
+    let matchup = charts.iter().any(|c| c.name == "matchup");
+    let (more, detail, said) = arrange(run, rest, matchup);
     let pivot = pivot_results(run);
     // A search's results are its answer; every value it ran is in the appendix.
     let searched = run.balance.is_some();
