@@ -161,6 +161,8 @@ MIN_PRINT_PT = 7.0
 MIN_SCREEN_PX = 11.0
 # The most A4 pages the results (all before the appendix) may take, and fewer for these.
 RESULT_PAGES = 6
+# An exact report: its grid on a landscape page of its own, then each direction's outcomes.
+EXACT_PAGES = 8
 RESULT_PAGES_OF = {
     "twin-d20-weapon-armour-matrix": 4,
     "zone-d100-melee-skill-range": 4,
@@ -253,7 +255,7 @@ def check(browser, report: Path, shots: Path | None) -> tuple[list[str], int, in
     page.evaluate("() => document.querySelectorAll('.appendix').forEach((a) => a.remove())")
     results = page_count(page.pdf(format="A4", prefer_css_page_size=True, print_background=True))
     page.close()
-    most = RESULT_PAGES_OF.get(label, RESULT_PAGES)
+    most = RESULT_PAGES_OF.get(label, EXACT_PAGES if label.endswith("-exact") else RESULT_PAGES)
     if results > most:
         problems.append(f"print (A4): the results take {results} pages, more than {most}")
     if shots:
