@@ -222,10 +222,11 @@ pub(crate) fn figure(c: &Rendered) -> Markup {
 
 /// The charts of a run of several points that draw each point's distributions (how long its
 /// fights last, what a hit does, how its wounds heal): detail, in the appendix.
-const PER_POINT: [&str; 6] = [
+const PER_POINT: [&str; 7] = [
     "rounds",
     "rounds-decided",
     "damage-per-hit",
+    "damage-at-least",
     "hit-levels",
     "days-to-whole",
     "injuries",

@@ -2,8 +2,8 @@
 //! (zone-d100) each fighter's injuries per duel (or fight) by zone and severity.
 
 use super::heatmap::heatmap_width;
-use super::labels::{point_label, shown_note, side_names, swept_title};
-use super::model::{Chart, MAX_ROWS, MAX_WIDTH, Plot, Rate, Series, WIDTH, spread};
+use super::labels::{point_ink, point_label, shown_note, side_names, swept_title};
+use super::model::{Chart, Look, MAX_ROWS, MAX_WIDTH, Plot, Rate, Series, WIDTH, spread};
 use crate::report::{RunResult, Words};
 use crate::stats::{ExtraKind, RecoveryTally, Side, Tally};
 
@@ -48,8 +48,9 @@ pub(super) fn days_to_whole(run: &RunResult, side: Option<Side>) -> Option<(Stri
                 label: point_label(run, i),
                 points,
                 band: None,
-                step: true,
-                points_only: false,
+                look: Look::Step,
+                ink: point_ink(run, i),
+                cases: r.patients,
             }
         })
         .collect();

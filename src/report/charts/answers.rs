@@ -4,10 +4,13 @@
 //! drawn as an open triangle on the end of the searched range it lies beyond, never left out.
 //! This module works out and draws that one chart; the search's own probes are in the tables.
 
-use super::labels::{axis_title, value_phrase, value_words};
-use super::model::{AnswerSeries, Answered, Chart, MAX_SERIES, Plot, Series, WIDTH, spread};
+use super::labels::{axis_title, value_ink, value_phrase, value_words};
+use super::model::{
+    AnswerSeries, Answered, Chart, Ink, Look, MAX_SERIES, Plot, Series, WIDTH, spread,
+};
 use super::style::{
-    DrawResult, FONT, PALETTE, axis_number, draw_legend_title, err, legend_layout, marker,
+    DrawResult, FONT, axis_number, colour, draw_legend_title, err, hollow_marker, legend_layout,
+    marker,
 };
 use crate::report::{BalanceMarks, RunResult};
 use crate::scenario::balance::Found;
@@ -58,6 +61,12 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         .map(|(k, _)| axis_title(k, names, ruleset))
         .collect::<Vec<_>>()
         .join(" / ");
+    // With one other swept value, a line's colour is that value's place among its values.
+    let all = run.scenario.swept_values();
+    let line_ink = |k: usize| match all.len() {
+        2 => value_ink(&all[1].1, k),
+        _ => Ink::Category(k),
+    };
     let mut lines: Vec<AnswerSeries> = Vec::new();
     let mut unreached = Vec::new();
     for p in &marks.points {
@@ -76,6 +85,9 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         };
         let x = x_of(p.swept.first().map_or("", |(_, v)| v.as_str()));
         let at = match (p.answer.value(), p.answer.found) {
+            (Some((_, lo, hi)), _) if lo.fract() == 0.0 && hi - lo == 1.0 => {
+                Answered::Between(lo, hi)
+            }
             (Some((v, lo, hi)), _) => Answered::At(v, lo, hi),
             (None, Found::Unreachable([(_, f_lo), (_, f_hi)])) => {
                 let words = p
@@ -96,6 +108,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         match lines.iter_mut().find(|l| l.label == label) {
             Some(line) => line.points.push((x, at)),
             None => lines.push(AnswerSeries {
+                ink: line_ink(lines.len()),
                 label,
                 points: vec![(x, at)],
             }),
@@ -122,8 +135,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         (-0.5, x_values.len() as f64 - 0.5)
     };
     let (from, to) = marks.range;
-    let span = to - from;
-    let y_range = (from - span * 0.08, to + span * 0.08);
+    let y_range = answers_span(&lines, (from, to));
     let reached = if unreached.is_empty() {
         " Every point reaches the target in the range.".to_owned()
     } else {
@@ -168,6 +180,27 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     })
 }
 
+/// The values the chart's y axis spans: the answers' intervals with a margin, so that they are
+/// not squeezed into a sliver of a wide search; a range end is included only when an answer
+/// lies out of reach beyond it (its triangle sits on it).
+fn answers_span(lines: &[AnswerSeries], (from, to): (f64, f64)) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (_, a) in lines.iter().flat_map(|l| &l.points) {
+        let (a_lo, a_hi) = match *a {
+            Answered::At(_, l, h) | Answered::Between(l, h) => (l, h),
+            Answered::Above => (to, to),
+            Answered::Below => (from, from),
+            Answered::Unknown => (from, to),
+        };
+        (lo, hi) = (lo.min(a_lo), hi.max(a_hi));
+    }
+    if !lo.is_finite() {
+        (lo, hi) = (from, to);
+    }
+    let margin = ((hi - lo) * 0.12).max((to - from) * 0.01).max(0.5);
+    (lo - margin, hi + margin)
+}
+
 /// The legend's entries as line series (for [`legend_layout`]): one per line, one for the ends
 /// of the range searched, and one for the points the range does not reach, if any.
 fn legend_series(lines: &[AnswerSeries], range: (f64, f64), unreached: bool) -> Vec<Series> {
@@ -175,8 +208,9 @@ fn legend_series(lines: &[AnswerSeries], range: (f64, f64), unreached: bool) -> 
         label: label.to_owned(),
         points: Vec::new(),
         band: None,
-        step: false,
-        points_only: false,
+        look: Look::Line,
+        ink: Ink::Category(0),
+        cases: 0,
     };
     let mut entries: Vec<Series> = lines.iter().map(|l| entry(&l.label)).collect();
     entries.push(entry(&format!(
@@ -206,6 +240,54 @@ fn triangle<DB: DrawingBackend>(
     .map_err(err)
 }
 
+/// Joins a line's answers where neighbours are both found (a whole-number answer at the middle
+/// of its span); a point out of reach breaks the line.
+fn join<DB: DrawingBackend>(
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    s: &AnswerSeries,
+    shift: f64,
+    colour: RGBColor,
+) -> DrawResult {
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut runs = Vec::new();
+    for &(x, a) in &s.points {
+        match a {
+            Answered::At(v, _, _) => run.push((x + shift, v)),
+            Answered::Between(lo, hi) => run.push((x + shift, (lo + hi) / 2.0)),
+            _ => runs.push(std::mem::take(&mut run)),
+        }
+    }
+    runs.push(run);
+    for run in runs.into_iter().filter(|r| r.len() > 1) {
+        chart
+            .draw_series(LineSeries::new(run, colour.stroke_width(2)))
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// An interval as an upright whisker between two pixels, with short ends.
+fn whisker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    top: (i32, i32),
+    bottom: (i32, i32),
+    colour: RGBColor,
+) -> DrawResult {
+    for (x, y) in [top, bottom] {
+        area.draw(&PathElement::new(
+            vec![(x - 7, y), (x + 7, y)],
+            colour.stroke_width(2),
+        ))
+        .map_err(err)?;
+    }
+    area.draw(&PathElement::new(vec![top, bottom], colour.stroke_width(2)))
+        .map_err(err)
+}
+
 /// Draws an answers chart: the ends of the range, each line's answers joined where both are
 /// found, whiskers, markers, the open triangles of points out of reach, and the legend.
 #[allow(clippy::too_many_arguments)]
@@ -221,9 +303,9 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
     series: &[AnswerSeries],
     integer_x: bool,
 ) -> DrawResult {
-    let unreached = series
-        .iter()
-        .any(|s| s.points.iter().any(|(_, a)| !matches!(a, Answered::At(..))));
+    let unreached = series.iter().any(|s| {
+        (s.points.iter()).any(|(_, a)| !matches!(a, Answered::At(..) | Answered::Between(..)))
+    });
     let entries = legend_series(series, range, unreached);
     let (width, height) = area.dim_in_pixel();
     let (columns, _, legend_px) = legend_layout(&entries, legend_title, width);
@@ -252,7 +334,7 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
             axis_number(*x, x_range.1 - x_range.0)
         }
     };
-    let y_span = range.1 - range.0;
+    let y_span = y_range.1 - y_range.0;
     let y_format = |y: &f64| axis_number(*y, y_span);
     let mut mesh = chart.configure_mesh();
     mesh.x_desc(x_label)
@@ -269,12 +351,17 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
         mesh.x_labels(categories.len() + 1).disable_x_mesh();
     }
     mesh.draw().map_err(err)?;
-    for end in [range.0, range.1] {
+    for end in [range.0, range.1]
+        .into_iter()
+        .filter(|e| (y_range.0..=y_range.1).contains(e))
+    {
         chart
-            .draw_series(std::iter::once(PathElement::new(
+            .draw_series(DashedLineSeries::new(
                 vec![(x_range.0, end), (x_range.1, end)],
-                PALETTE[6].stroke_width(2),
-            )))
+                10,
+                6,
+                colour(Ink::Reference).stroke_width(2),
+            ))
             .map_err(err)?;
     }
     let plotted = chart.plotting_area().clone();
@@ -298,43 +385,27 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
     };
     let n = series.len() as f64;
     for (i, s) in series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
+        let colour = colour(s.ink);
         let shift = (i as f64 - (n - 1.0) / 2.0) * gap * 0.06;
-        // Joined where neighbours are both found; a point out of reach breaks the line.
-        let mut run: Vec<(f64, f64)> = Vec::new();
-        let mut runs = Vec::new();
-        for &(x, a) in &s.points {
-            match a {
-                Answered::At(v, _, _) => run.push((x + shift, v)),
-                _ => runs.push(std::mem::take(&mut run)),
-            }
-        }
-        runs.push(run);
-        for run in runs.into_iter().filter(|r| r.len() > 1) {
-            chart
-                .draw_series(LineSeries::new(run, colour.stroke_width(2)))
-                .map_err(err)?;
+        // Names in no order (armours, weapons) are not joined.
+        if categories.is_empty() {
+            join(&mut chart, s, shift, colour)?;
         }
         for &(x, a) in &s.points {
             let x = x + shift;
             match a {
                 Answered::At(v, lo, hi) => {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            vec![(x, lo), (x, hi)],
-                            colour.stroke_width(2),
-                        )))
+                    hollow_marker(&pixels, at(&(x, v)), i, colour)?;
+                    whisker(&pixels, at(&(x, lo)), at(&(x, hi)), colour)?;
+                }
+                Answered::Between(lo, hi) => {
+                    let (top, bottom) = (at(&(x, hi)), at(&(x, lo)));
+                    pixels
+                        .draw(&Rectangle::new(
+                            [(top.0 - 5, top.1), (bottom.0 + 5, bottom.1)],
+                            colour.filled(),
+                        ))
                         .map_err(err)?;
-                    for end in [lo, hi] {
-                        let (px, py) = at(&(x, end));
-                        pixels
-                            .draw(&PathElement::new(
-                                vec![(px - 6, py), (px + 6, py)],
-                                colour.stroke_width(2),
-                            ))
-                            .map_err(err)?;
-                    }
-                    marker(&pixels, at(&(x, v)), i, colour)?;
                 }
                 Answered::Above => triangle(&pixels, at(&(x, range.1)), true, colour)?,
                 Answered::Below => triangle(&pixels, at(&(x, range.0)), false, colour)?,
@@ -351,24 +422,37 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
     for (i, entry) in entries.iter().enumerate() {
         let (col, row) = ((i % columns) as i32, (i / columns) as i32);
         let (x, y) = (84 + col * column_px, 18 + 26 * (row + title_rows));
-        if i < series.len() {
-            let colour = PALETTE[i % PALETTE.len()];
+        if let Some(line) = series.get(i) {
+            let colour = colour(line.ink);
             legend
                 .draw(&PathElement::new(
                     vec![(x, y), (x + 44, y)],
                     colour.stroke_width(2),
                 ))
                 .map_err(err)?;
-            marker(&legend, (x + 22, y), i, colour)?;
+            // The mark the line's points are drawn with: a span between two whole numbers,
+            // or a marker.
+            if (line.points.iter()).any(|(_, a)| matches!(a, Answered::Between(..))) {
+                legend
+                    .draw(&Rectangle::new(
+                        [(x + 17, y - 10), (x + 27, y + 10)],
+                        colour.filled(),
+                    ))
+                    .map_err(err)?;
+            } else {
+                marker(&legend, (x + 22, y), i, colour)?;
+            }
         } else if i == series.len() {
             legend
-                .draw(&PathElement::new(
+                .draw(&plotters::element::DashedPathElement::new(
                     vec![(x, y), (x + 44, y)],
-                    PALETTE[6].stroke_width(2),
+                    10,
+                    6,
+                    colour(Ink::Reference).stroke_width(2),
                 ))
                 .map_err(err)?;
         } else {
-            triangle(&legend, (x + 22, y), true, PALETTE[6])?;
+            triangle(&legend, (x + 22, y), true, colour(Ink::Reference))?;
         }
         legend
             .draw(&Text::new(

@@ -1,7 +1,8 @@
 //! Bar charts (a value with its 95% interval per row) and forest plots (differences with their
 //! intervals around a zero line), and the row labels they share.
 
-use super::style::{DrawResult, FONT, PALETTE, axis_number, err, text_width, unit_at};
+use super::model::Ink;
+use super::style::{DrawResult, FONT, axis_number, colour, err, text_width, unit_at};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
@@ -83,7 +84,7 @@ pub(super) fn draw_bars<DB: DrawingBackend>(
     let mut chart = row_chart(area, x_label, y_label, rows, 0f64..x_max, &|x| {
         axis_number(*x, x_max)
     })?;
-    let colour = PALETTE[0];
+    let colour = colour(Ink::Side(0));
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
             let y = row_at(n, i);
@@ -121,14 +122,14 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     x_label: &str,
     y_label: &str,
-    segments: &[String],
+    segments: &[(String, Ink)],
     rows: &[(String, Vec<f64>)],
 ) -> DrawResult {
     // The legend: a swatch and a name per segment, in rows as wide as the chart allows.
     let width = area.dim_in_pixel().0 as i32;
     let mut placed = Vec::new();
     let (mut x, mut y) = (0, 4);
-    for (k, name) in segments.iter().enumerate() {
+    for (k, (name, _)) in segments.iter().enumerate() {
         let entry = 30 + text_width(name, 17) as i32 + 26;
         if x > 0 && x + entry > width {
             x = 0;
@@ -139,16 +140,16 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
     }
     let (legend, body) = area.split_vertically(y as u32 + 34);
     for (k, x, y) in placed {
-        let colour = stacked_colour(k);
+        let ink = colour(segments[k].1);
         legend
             .draw(&Rectangle::new(
                 [(x, y + 3), (x + 22, y + 19)],
-                colour.filled(),
+                ink.filled(),
             ))
             .map_err(err)?;
         legend
             .draw(&Text::new(
-                segments[k].clone(),
+                segments[k].0.clone(),
                 (x + 30, y + 2),
                 (FONT, 17).into_font().color(&BLACK),
             ))
@@ -168,8 +169,10 @@ pub(super) fn draw_stacked<DB: DrawingBackend>(
         for (k, &share) in shares.iter().enumerate() {
             let to = (from + share).min(100.0);
             if share > 0.0 {
-                let mut bar =
-                    Rectangle::new([(from, y - 0.5), (to, y + 0.5)], stacked_colour(k).filled());
+                let mut bar = Rectangle::new(
+                    [(from, y - 0.5), (to, y + 0.5)],
+                    colour(segments[k].1).filled(),
+                );
                 bar.set_margin(6, 6, 0, 0);
                 chart.draw_series(std::iter::once(bar)).map_err(err)?;
                 if share >= 7.0 {
@@ -220,20 +223,6 @@ pub(super) fn interval_label(value: f64, lo: f64, hi: f64) -> String {
     format!("{} [{}, {}]", signed(value), signed(lo), signed(hi))
 }
 
-/// The colour of a stacked segment: the palette in order, dark enough for white labels.
-fn stacked_colour(k: usize) -> RGBColor {
-    const STACKED: [RGBColor; 7] = [
-        RGBColor(0, 114, 178),
-        RGBColor(213, 94, 0),
-        RGBColor(120, 120, 120),
-        RGBColor(0, 128, 96),
-        RGBColor(170, 68, 136),
-        RGBColor(176, 118, 0),
-        RGBColor(60, 60, 60),
-    ];
-    STACKED[k % STACKED.len()]
-}
-
 pub(super) fn draw_forest<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     x_label: &str,
@@ -250,19 +239,22 @@ pub(super) fn draw_forest<DB: DrawingBackend>(
     chart
         .draw_series(std::iter::once(PathElement::new(
             vec![(0.0, -0.5), (0.0, n.max(1) as f64 - 0.5)],
-            PALETTE[6].stroke_width(2),
+            colour(Ink::Reference).stroke_width(2),
         )))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
             let y = row_at(n, i);
-            PathElement::new(vec![(r.2, y), (r.3, y)], PALETTE[0].stroke_width(3))
+            PathElement::new(
+                vec![(r.2, y), (r.3, y)],
+                colour(Ink::Side(0)).stroke_width(3),
+            )
         }))
         .map_err(err)?;
     chart
         .draw_series(rows.iter().enumerate().map(|(i, r)| {
             let y = row_at(n, i);
-            Circle::new((r.1, y), 6, PALETTE[0].filled())
+            Circle::new((r.1, y), 6, colour(Ink::Side(0)).filled())
         }))
         .map_err(err)?;
     chart
@@ -290,7 +282,10 @@ mod tests {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, (1000, 300)).into_drawing_area();
-            let segments = ["wins".to_owned(), "loses".to_owned()];
+            let segments = [
+                ("wins".to_owned(), Ink::Side(0)),
+                ("loses".to_owned(), Ink::Side(1)),
+            ];
             assert!(draw_stacked(&root, "share", "", &segments, rows).is_ok());
             assert!(root.present().is_ok());
         }
@@ -309,14 +304,14 @@ mod tests {
         // One point (every scenario that sweeps nothing): plotters' segmented axis drew its
         // row at no height, at the plot's top edge, so "How the duel ends" showed no bar.
         let one = [("Knight vs Brigand".to_owned(), vec![77.0, 23.0])];
-        let heights = bar_heights(&one, stacked_colour(0));
+        let heights = bar_heights(&one, colour(Ink::Side(0)));
         // The legend's swatch (16 px) and the bar, most of the plot's 200-odd px high.
         assert!(heights.iter().any(|&h| h > 100.0), "{heights:?}");
         // Three rows share the plot's height.
         let three: Vec<(String, Vec<f64>)> = (0..3)
             .map(|i| (format!("point {i}"), vec![50.0, 50.0]))
             .collect();
-        let heights = bar_heights(&three, stacked_colour(0));
+        let heights = bar_heights(&three, colour(Ink::Side(0)));
         let bars: Vec<f64> = heights.into_iter().filter(|&h| h > 20.0).collect();
         assert_eq!(bars.len(), 3, "{bars:?}");
         assert!(bars.iter().all(|&h| (h - bars[0]).abs() <= 1.0), "{bars:?}");

@@ -2,8 +2,8 @@
 //! lasts, the share of duels over by each round, and what a hit of each fighter does (stacked
 //! bars when a hit records a named level).
 
-use super::labels::{point_label, shown_note, side_names, swept_title};
-use super::model::{Chart, MAX_ROWS, Plot, Series, WIDTH, bar_height, spread};
+use super::labels::{point_ink, point_label, shown_note, side_names, swept_title};
+use super::model::{Chart, Ink, Look, MAX_ROWS, Plot, Series, WIDTH, bar_height, spread};
 use crate::report::RunResult;
 use crate::stats::{Side, Tally};
 
@@ -25,7 +25,7 @@ fn share_curves(
     for &i in &chosen {
         let h = histogram(&run.tallies[i]);
         let n = h.count().max(1) as f64;
-        let points: Vec<(f64, f64)> = h
+        let mut points: Vec<(f64, f64)> = h
             .bins()
             .iter()
             .enumerate()
@@ -33,13 +33,19 @@ fn share_curves(
             .skip(first)
             .map(|(v, &c)| (v as f64, 100.0 * c as f64 / n))
             .collect();
+        // The last bin also holds the values above it, as the captions say.
+        let above: u64 = h.bins().iter().skip(last as usize + 1).sum();
+        if let Some(p) = points.last_mut() {
+            p.1 += 100.0 * above as f64 / n;
+        }
         top = points.iter().fold(top, |m, p| m.max(p.1));
         series.push(Series {
             label: point_label(run, i),
             points,
             band: None,
-            step: false,
-            points_only: false,
+            look: Look::Bins,
+            ink: point_ink(run, i),
+            cases: h.count(),
         });
     }
     (series, last, top)
@@ -95,7 +101,7 @@ pub(super) fn rounds_decided(run: &RunResult) -> Chart {
             total += p.1;
             p.1 = total.min(100.0);
         }
-        s.step = true;
+        s.look = Look::Step;
     }
     Chart {
         name: "rounds-decided".into(),
@@ -158,6 +164,41 @@ pub(super) fn damage_per_hit(run: &RunResult, striker: Side) -> Option<(String, 
     Some((format!("Hits by {name}"), chart))
 }
 
+/// How likely a hit of `striker` is to do at least each amount (1 and up): the shares of
+/// [`damage_per_hit`] summed from the top, as AnyDice's "at least" view; `None` when it never
+/// hit. With the panel title that names the striker.
+pub(super) fn damage_at_least(run: &RunResult, striker: Side) -> Option<(String, Chart)> {
+    let (panel, mut chart) = damage_per_hit(run, striker)?;
+    let name = &side_names(run)[striker.index()].name;
+    let (unit, _) = crate::rules::registry::info(run.scenario.ruleset)
+        .map_or(("damage after armour", ""), |r| r.hit_words);
+    if let Plot::Lines {
+        series,
+        x_range,
+        y_range,
+        y_label,
+        ..
+    } = &mut chart.plot
+    {
+        for s in series.iter_mut() {
+            let mut total = 0.0;
+            for p in s.points.iter_mut().rev() {
+                total += p.1;
+                p.1 = total.min(100.0);
+            }
+            s.points.retain(|p| p.0 >= 1.0);
+        }
+        x_range.0 = 0.5;
+        *y_range = (0.0, 100.0);
+        *y_label = "hits doing at least this (%)".into();
+    }
+    chart.name = "damage-at-least".into();
+    chart.title = format!("How likely a hit by {name} does at least each {unit}");
+    chart.caption =
+        format!("Share of hits that do at least each {unit}: at 3, the hits that do 3 or more.");
+    Some((panel, chart))
+}
+
 /// What a hit does when a hit records a level with a name (zone-d100's injury levels, `levels`
 /// value by value): the shares of each fighter's hits at each level as stacked bars, a bar per
 /// fighter and point, so the ordinal levels read by name rather than as points on a line.
@@ -209,7 +250,15 @@ pub(super) fn hit_levels(run: &RunResult, levels: &[&str]) -> Chart {
             } else {
                 "fighter".into()
             },
-            segments: levels.iter().map(|&l| l.to_owned()).collect(),
+            segments: (levels.iter().enumerate())
+                .map(|(k, &l)| {
+                    let ink = Ink::Ordered {
+                        at: k,
+                        of: levels.len(),
+                    };
+                    (l.to_owned(), ink)
+                })
+                .collect(),
             rows,
         },
     }

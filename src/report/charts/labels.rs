@@ -1,7 +1,7 @@
 //! The words on the charts: swept paths and values in the rules' own words, the label of each
 //! point, and the notes a caption adds (how many points are drawn, which curves coincide).
 
-use super::model::Series;
+use super::model::{Ink, Series};
 use crate::report::{RunResult, SideWords, Words};
 
 /// A key in words: `melee_ml` is "melee ML", `impact_modifier` "impact modifier".
@@ -54,6 +54,8 @@ pub(crate) fn plural(name: &str) -> String {
 pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String {
     let (section, rest) = path.split_once('.').unwrap_or(("", path));
     match section {
+        // zone-d100's healers are named by their skill, as the text names them.
+        "healing" if rest == "physicians" => return "healers (Physician ML)".to_owned(),
         // A side's size: "Brigands on the side", not "Brigand's count".
         "a" | "b" if rest == "count" => {
             return format!("{} on the side", plural(names[usize::from(section == "b")]));
@@ -118,19 +120,55 @@ pub(super) fn point_label(run: &RunResult, i: usize) -> String {
         .join(" / ")
 }
 
+/// The ink of the `at`-th of `values` of a swept value: a sequential scale when every value
+/// is a number (an ordered value), else a categorical colour.
+pub(super) fn value_ink(values: &[String], at: usize) -> Ink {
+    if values.len() > 1 && values.iter().all(|v| v.parse::<f64>().is_ok()) {
+        Ink::Ordered {
+            at,
+            of: values.len(),
+        }
+    } else {
+        Ink::Category(at)
+    }
+}
+
+/// The ink of point `i`'s curve: with one value swept, that value's place among its values
+/// (ordered or not); with several or none, a categorical colour by point.
+pub(super) fn point_ink(run: &RunResult, i: usize) -> Ink {
+    let swept = run.scenario.swept_values();
+    match (swept.as_slice(), run.scenario.points[i].swept.first()) {
+        ([(_, values)], Some((_, v))) => {
+            value_ink(values, values.iter().position(|x| x == v).unwrap_or(0))
+        }
+        _ => Ink::Category(i),
+    }
+}
+
 /// A swept value as a reader says it: a `[weights]` point's "path +step" with the path in words
 /// ("Knight's toughness +1"); any other value as written.
 pub(crate) fn value_words(key: &str, value: &str, names: [&str; 2], ruleset: &str) -> String {
+    let items = |list: &str| -> Vec<String> {
+        (list.split([',', ' ']))
+            .map(|i| i.trim().trim_matches('"').to_owned())
+            .filter(|i| !i.is_empty())
+            .collect()
+    };
     match (key, value.rsplit_once(' ')) {
         ("weights", Some((path, step))) => format!("{} {step}", axis_title(path, names, ruleset)),
+        // The healers at hand: "no healer", "Physician ML 40", "Physicians ML 40 and 80".
+        ("healing.physicians", _) => {
+            let list = value.trim_start_matches('[').trim_end_matches(']');
+            match items(list).as_slice() {
+                [] => "no healer".to_owned(),
+                [one] => format!("Physician ML {one}"),
+                [rest @ .., last] => format!("Physicians ML {} and {last}", rest.join(", ")),
+            }
+        }
         _ => match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
             // A list (the healers' MLs) as its items, or "none".
             Some(items) if items.trim().is_empty() => "none".to_owned(),
-            Some(items) => items
-                .split(',')
-                .map(|i| i.trim().trim_matches('"'))
-                .collect::<Vec<_>>()
-                .join(", "),
+            Some(list) => items(list).join(", "),
             None => value.trim_matches('"').to_owned(),
         },
     }
@@ -146,6 +184,9 @@ pub(crate) fn value_phrase(key: &str, value: &str, names: [&str; 2], ruleset: &s
         _ => None,
     };
     match (fighter, rest) {
+        _ if key == "healing.physicians" => {
+            format!("with {}", value_words(key, value, names, ruleset))
+        }
         (Some(name), "weapon" | "shield" | "missile") => format!("{name} with {value}"),
         (Some(name), "armour") => format!("{name} in {value}"),
         _ if key == "weights" => value_words(key, value, names, ruleset),
@@ -186,16 +227,31 @@ pub(super) fn shown_note(shown: usize, total: usize) -> String {
     }
 }
 
+/// Whether two curves lie on top of each other: within 1.5% of the axis's `span` everywhere,
+/// or, for shares of a known number of cases, within 4.5 standard errors of their difference
+/// (no difference the trials can tell).
+pub(super) fn alike(a: &Series, b: &Series, span: f64) -> bool {
+    let noise = |p: f64, n: u64| {
+        let p = (p / 100.0).clamp(0.0, 1.0);
+        if n == 0 {
+            0.0
+        } else {
+            p * (1.0 - p) / n as f64
+        }
+    };
+    let known = a.cases > 0 && b.cases > 0;
+    a.points.len() == b.points.len()
+        && (a.points.iter().zip(&b.points)).all(|(p, q)| {
+            let sigma = 100.0 * (noise(p.1, a.cases) + noise(q.1, b.cases)).sqrt();
+            let within = if known { 4.5 * sigma } else { 0.0 };
+            p.0 == q.0 && (p.1 - q.1).abs() <= within.max(0.015 * span)
+        })
+}
+
 /// Says which curves lie on top of each other (within 1.5% of the axis everywhere), so that a
 /// reader who sees fewer lines than the legend lists knows why.
 pub(super) fn coinciding_note(series: &[Series], span: f64) -> String {
-    let close = |a: &Series, b: &Series| {
-        a.points.len() == b.points.len()
-            && a.points
-                .iter()
-                .zip(&b.points)
-                .all(|(p, q)| p.0 == q.0 && (p.1 - q.1).abs() <= 0.015 * span)
-    };
+    let close = |a: &Series, b: &Series| alike(a, b, span);
     let mut group: Vec<usize> = (0..series.len()).collect();
     for i in 0..series.len() {
         for j in 0..i {
@@ -230,6 +286,7 @@ pub(super) fn coinciding_note(series: &[Series], span: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::charts::model::Look;
 
     #[test]
     fn swept_paths_are_labelled_in_the_rules_words() {
@@ -261,8 +318,9 @@ mod tests {
                 .map(|x| (f64::from(x), 10.0 * f64::from(x) + lift))
                 .collect(),
             band: None,
-            step: false,
-            points_only: false,
+            look: Look::Line,
+            ink: Ink::Category(0),
+            cases: 0,
         };
         let series = [
             curve("sword", 0.0),

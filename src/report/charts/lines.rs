@@ -1,10 +1,10 @@
 //! Line charts: the curves with their 95% bands, each in its colour, dash pattern and markers,
 //! and the legend laid out in columns under the plot.
 
-use super::model::Series;
+use super::model::{Look, Series};
 use super::style::{
-    DASHES, DrawResult, FONT, MARKERS_PER_SERIES, PALETTE, axis_number, draw_legend_title, err,
-    legend_layout, marker,
+    DASHES, DrawResult, FONT, MARKERS_PER_SERIES, axis_number, colour, draw_legend_title, err,
+    hollow_marker, legend_layout, marker,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -74,9 +74,9 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         .bold_line_style(RGBColor(205, 205, 205))
         .draw()
         .map_err(err)?;
-    for (i, s) in series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
-        if let Some(band) = s.band.as_ref().filter(|_| !s.points_only) {
+    for s in series {
+        let colour = colour(s.ink);
+        if let Some(band) = s.band.as_ref().filter(|_| s.look == Look::Line) {
             let mut outline: Vec<(f64, f64)> = band.iter().map(|&(x, lo, _)| (x, lo)).collect();
             outline.extend(band.iter().rev().map(|&(x, _, hi)| (x, hi)));
             chart
@@ -84,8 +84,6 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
                 .map_err(err)?;
         }
     }
-    let title_rows = draw_legend_title(&legend, legend_title)?;
-    let column_px = (width as i32 - 84) / columns as i32;
     let plotted = chart.plotting_area().clone();
     let pixels = plotted.strip_coord_spec();
     let base = pixels.get_base_pixel();
@@ -93,76 +91,238 @@ pub(super) fn draw_lines<DB: DrawingBackend>(
         let (x, y) = plotted.map_coordinate(p);
         (x - base.0, y - base.1)
     };
+    let alone = series.iter().filter(|s| s.look == Look::Bins).count() == 1;
     for (i, s) in series.iter().enumerate() {
-        let colour = PALETTE[i % PALETTE.len()];
+        let colour = colour(s.ink);
         let style = colour.stroke_width(3);
-        let mut line = Vec::with_capacity(s.points.len() * 2);
-        for (j, &(x, y)) in s.points.iter().enumerate() {
-            if s.step && j > 0 {
-                line.push((x, s.points[j - 1].1));
-            }
-            line.push((x, y));
-        }
         let dash = DASHES[i % DASHES.len()];
-        if s.points_only {
-            // Each point's interval as a whisker; a marker on every point.
-            for &(x, lo, hi) in s.band.iter().flatten() {
+        match s.look {
+            Look::Points => {
+                // Each point's interval as a whisker with its ends; a hollow marker on every
+                // point, so that a short whisker shows through it.
+                for p in &s.points {
+                    hollow_marker(&pixels, at(p), i, colour)?;
+                }
+                for &(x, lo, hi) in s.band.iter().flatten() {
+                    whisker(&pixels, &at, (x, lo, hi), colour)?;
+                }
+                continue;
+            }
+            Look::Span => {
+                span(&pixels, &at, &s.points, colour)?;
+                continue;
+            }
+            Look::Reference => {
                 chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        vec![(x, lo), (x, hi)],
+                    .draw_series(DashedLineSeries::new(
+                        s.points.clone(),
+                        10,
+                        6,
                         colour.stroke_width(2),
-                    )))
+                    ))
                     .map_err(err)?;
+                continue;
             }
-            for p in &s.points {
-                marker(&pixels, at(p), i, colour)?;
+            Look::Bins if alone => {
+                for &(x, y) in &s.points {
+                    let mut bar =
+                        Rectangle::new([(x - 0.5, 0.0), (x + 0.5, y)], colour.mix(0.75).filled());
+                    bar.set_margin(0, 0, 3, 3);
+                    chart.draw_series(std::iter::once(bar)).map_err(err)?;
+                }
+                // The bars are the marks: no markers on them.
+                continue;
             }
-        } else {
-            match dash {
-                None => chart.draw_series(LineSeries::new(line, style)),
-                Some((on, off)) => chart.draw_series(DashedLineSeries::new(line, on, off, style)),
+            Look::Line | Look::Step | Look::Bins => {
+                let line = path(s);
+                match dash {
+                    None => chart.draw_series(LineSeries::new(line, style)),
+                    Some((on, off)) => {
+                        chart.draw_series(DashedLineSeries::new(line, on, off, style))
+                    }
+                }
+                .map_err(err)?;
             }
-            .map_err(err)?;
         }
         // Markers at a few points, shifted by series so that coinciding curves show each.
         let n = s.points.len();
         let every = n.div_ceil(MARKERS_PER_SERIES).max(1);
         for (j, &p) in s.points.iter().enumerate() {
-            if !s.points_only
-                && (n <= MARKERS_PER_SERIES
-                    || j % every == (i * every / series.len().max(1)) % every)
-            {
+            if n <= MARKERS_PER_SERIES || j % every == (i * every / series.len().max(1)) % every {
                 marker(&pixels, at(&p), i, colour)?;
             }
         }
+    }
+    let title_rows = draw_legend_title(&legend, legend_title)?;
+    let column_px = (width as i32 - 84) / columns as i32;
+    for (i, s) in series.iter().enumerate() {
         let (col, row) = ((i % columns) as i32, (i / columns) as i32);
-        let (x, y) = (84 + col * column_px, 18 + 26 * (row + title_rows));
-        let sample = vec![(x, y), (x + 44, y)];
-        match dash.filter(|_| !s.points_only) {
-            None => legend.draw(&PathElement::new(sample, style)),
-            Some((on, off)) => legend.draw(&plotters::element::DashedPathElement::new(
-                sample, on, off, style,
-            )),
+        let at = (84 + col * column_px, 18 + 26 * (row + title_rows));
+        legend_entry(&legend, at, i, s, alone)?;
+    }
+    Ok(())
+}
+
+/// The points of a series' line: through them, as a staircase, or over each whole value's bin.
+fn path(s: &Series) -> Vec<(f64, f64)> {
+    let mut line = Vec::with_capacity(s.points.len() * 2 + 2);
+    match s.look {
+        Look::Step => {
+            for (j, &(x, y)) in s.points.iter().enumerate() {
+                if j > 0 {
+                    line.push((x, s.points[j - 1].1));
+                }
+                line.push((x, y));
+            }
         }
+        Look::Bins => {
+            let mut last = 0.0;
+            for &(x, y) in &s.points {
+                line.push((x - 0.5, last));
+                line.push((x - 0.5, y));
+                line.push((x + 0.5, y));
+                last = y;
+            }
+            if let Some(&(x, _)) = s.points.last() {
+                line.push((x + 0.5, 0.0));
+            }
+        }
+        _ => line.extend_from_slice(&s.points),
+    }
+    line
+}
+
+/// An interval as a vertical whisker with short ends, in pixels.
+fn whisker<DB: DrawingBackend>(
+    pixels: &DrawingArea<DB, Shift>,
+    at: &impl Fn(&(f64, f64)) -> (i32, i32),
+    (x, lo, hi): (f64, f64, f64),
+    colour: RGBColor,
+) -> DrawResult {
+    for end in [lo, hi] {
+        let (px, py) = at(&(x, end));
+        pixels
+            .draw(&PathElement::new(
+                vec![(px - 7, py), (px + 7, py)],
+                colour.stroke_width(2),
+            ))
+            .map_err(err)?;
+    }
+    pixels
+        .draw(&PathElement::new(
+            vec![at(&(x, lo)), at(&(x, hi))],
+            colour.stroke_width(2),
+        ))
+        .map_err(err)
+}
+
+/// An interval on a line (its first and last point) as a thick span with upright ends.
+fn span<DB: DrawingBackend>(
+    pixels: &DrawingArea<DB, Shift>,
+    at: &impl Fn(&(f64, f64)) -> (i32, i32),
+    points: &[(f64, f64)],
+    colour: RGBColor,
+) -> DrawResult {
+    let (Some(first), Some(last)) = (points.first(), points.last()) else {
+        return Ok(());
+    };
+    let (a, b) = (at(first), at(last));
+    pixels
+        .draw(&PathElement::new(vec![a, b], colour.stroke_width(5)))
         .map_err(err)?;
-        marker(&legend, (x + 22, y), i, colour)?;
-        legend
-            .draw(&Text::new(
-                s.label.clone(),
-                (x + 54, y),
-                (FONT, 17)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
+    for (x, y) in [a, b] {
+        pixels
+            .draw(&PathElement::new(
+                vec![(x, y - 11), (x, y + 11)],
+                colour.stroke_width(3),
             ))
             .map_err(err)?;
     }
     Ok(())
 }
 
+/// A series' entry in the legend, at a pixel: a sample of its line (or bar, span, reference)
+/// with its marker, and its label.
+fn legend_entry<DB: DrawingBackend>(
+    legend: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    i: usize,
+    s: &Series,
+    alone: bool,
+) -> DrawResult {
+    let colour = colour(s.ink);
+    let sample = vec![(x, y), (x + 44, y)];
+    match (s.look, DASHES[i % DASHES.len()]) {
+        (Look::Bins, _) if alone => legend
+            .draw(&Rectangle::new(
+                [(x + 12, y - 9), (x + 32, y + 9)],
+                colour.mix(0.75).filled(),
+            ))
+            .map_err(err)?,
+        (Look::Points, _) => {
+            whisker(
+                legend,
+                &|p| (p.0 as i32, p.1 as i32),
+                (f64::from(x + 22), f64::from(y - 10), f64::from(y + 10)),
+                colour,
+            )?;
+            hollow_marker(legend, (x + 22, y), i, colour)?;
+        }
+        (Look::Span, _) => span(
+            legend,
+            &|p| (p.0 as i32, p.1 as i32),
+            &[
+                (f64::from(x + 4), f64::from(y)),
+                (f64::from(x + 40), f64::from(y)),
+            ],
+            colour,
+        )?,
+        (Look::Reference, _) => legend
+            .draw(&plotters::element::DashedPathElement::new(
+                sample,
+                10,
+                6,
+                colour.stroke_width(2),
+            ))
+            .map(|_| ())
+            .map_err(err)?,
+        (_, None) => {
+            legend
+                .draw(&PathElement::new(sample, colour.stroke_width(3)))
+                .map_err(err)?;
+            marker(legend, (x + 22, y), i, colour)?;
+        }
+        (_, Some((on, off))) => {
+            legend
+                .draw(&plotters::element::DashedPathElement::new(
+                    sample,
+                    on,
+                    off,
+                    colour.stroke_width(3),
+                ))
+                .map_err(err)?;
+            marker(legend, (x + 22, y), i, colour)?;
+        }
+    }
+    legend
+        .draw(&Text::new(
+            s.label.clone(),
+            (x + 54, y),
+            (FONT, 17)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Left, VPos::Center)),
+        ))
+        .map_err(err)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::charts::model::Ink;
+
+    /// The colour of the second series, whose markers are triangles.
+    const SECOND: RGBColor = RGBColor(213, 94, 0);
 
     /// The triangle markers (the second series') of a line chart drawn as SVG, each as its
     /// vertices.
@@ -174,10 +334,7 @@ mod tests {
             assert!(drawn.is_ok());
             assert!(root.present().is_ok());
         }
-        let fill = format!(
-            "fill=\"#{:02X}{:02X}{:02X}\"",
-            PALETTE[1].0, PALETTE[1].1, PALETTE[1].2
-        );
+        let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", SECOND.0, SECOND.1, SECOND.2);
         svg.lines()
             .filter(|l| l.starts_with("<polygon") && l.contains(&fill))
             .map(|l| {
@@ -202,16 +359,16 @@ mod tests {
         // Each triangle is 13 px tall (6 px each way and one more at its apex) and 14 px wide
         // when whole; the plot's frame cut the ones on its edges before the plot reached past
         // the ranges.
-        let line = |label: &str, points: Vec<(f64, f64)>| Series {
-            label: label.to_owned(),
-            points,
-            band: None,
-            step: false,
-            points_only: false,
+        let line = |label: &str, points: Vec<(f64, f64)>, ink: Ink| {
+            Series::new(label.to_owned(), points, Look::Line, ink)
         };
         let series = [
-            line("first", vec![(1.0, 50.0), (3.0, 50.0)]),
-            line("second", vec![(1.0, 0.0), (2.0, 60.0), (3.0, 100.0)]),
+            line("first", vec![(1.0, 50.0), (3.0, 50.0)], Ink::Side(0)),
+            line(
+                "second",
+                vec![(1.0, 0.0), (2.0, 60.0), (3.0, 100.0)],
+                Ink::Side(1),
+            ),
         ];
         let drawn = triangles(&series, (0.0, 100.0));
         // Three on the plot, one in the legend.

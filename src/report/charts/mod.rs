@@ -32,8 +32,8 @@ use crate::stats::Side;
 use aftermath::{days_to_whole, injuries};
 use anyhow::Result;
 use heatmap::fit_heatmap;
-use histograms::{damage_per_hit, hit_levels, rounds, rounds_decided};
-use labels::{coinciding_note, shown_note};
+use histograms::{damage_at_least, damage_per_hit, hit_levels, rounds, rounds_decided};
+use labels::{alike, coinciding_note, shown_note, value_ink};
 use model::{
     Chart, MAX_SERIES, MAX_WIDTH, PAGE_HEIGHT, PANEL_COLUMNS, PANEL_PLOT_HEIGHT, Plot, Series,
     WIDTH, spread,
@@ -44,10 +44,11 @@ use style::{legend_layout, register_font};
 use win_rates::{balance, differences, matchup, win_rate};
 
 /// The charts drawn with one curve per point, which `lay_out_points` lays out.
-const PER_POINT_CHARTS: [&str; 4] = [
+const PER_POINT_CHARTS: [&str; 5] = [
     "rounds",
     "rounds-decided",
     "damage-per-hit",
+    "damage-at-least",
     "days-to-whole",
 ];
 
@@ -116,8 +117,19 @@ fn lay_out_points(run: &RunResult, chart: &mut Chart) {
                     })
                     .collect::<Vec<_>>()
                     .join(" / ");
+                // One value across the curves: its place among its values, the same in every
+                // panel; several: a colour by curve.
+                let ink = match others.as_slice() {
+                    [k] => {
+                        let values = &swept[*k].1;
+                        let v = &run.scenario.points[i].swept[*k].1;
+                        value_ink(values, values.iter().position(|x| x == v).unwrap_or(0))
+                    }
+                    _ => model::Ink::Category(m),
+                };
                 Series {
                     label,
+                    ink,
                     ..series[i].clone()
                 }
             })
@@ -214,6 +226,100 @@ fn each_side(
         width: WIDTH,
         plot: Plot::Panels { panels },
     }]
+}
+
+/// What a chart says when every point draws the same curve.
+const ALIKE_NOTE: &str = " Where every point draws the same curve (no difference the trials can tell: within 4.5 standard errors, or 1.5% of the axis), it is drawn once: what is swept does not change it.";
+
+/// Draws once what every point draws alike: a line chart whose curves all coincide keeps one,
+/// and small multiples whose panels of one side (the title before " · ") all show one and the
+/// same curve keep one panel, titled for every value. The caption says so.
+fn draw_alike_once(chart: &mut Chart) {
+    let panel_rows = |plot: &Plot| match plot {
+        Plot::Panels { panels } => panels.len().div_ceil(PANEL_COLUMNS) as u32,
+        _ => 1,
+    };
+    let rows_before = panel_rows(&chart.plot);
+    let mut merged = false;
+    match &mut chart.plot {
+        Plot::Lines {
+            series, y_range, ..
+        } => merged = one_if_alike(series, y_range.1 - y_range.0),
+        Plot::Panels { panels } => {
+            for (_, plot) in panels.iter_mut() {
+                if let Plot::Lines {
+                    series, y_range, ..
+                } = plot
+                {
+                    merged |= one_if_alike(series, y_range.1 - y_range.0);
+                }
+            }
+            merged |= one_panel_if_alike(panels);
+        }
+        _ => {}
+    }
+    if merged {
+        chart.caption.push_str(ALIKE_NOTE);
+        chart.height = chart.height * panel_rows(&chart.plot) / rows_before.max(1);
+    }
+}
+
+/// Keeps one of `series` when they all coincide, labelled for every point.
+fn one_if_alike(series: &mut Vec<Series>, span: f64) -> bool {
+    if series.len() < 2 || !series.iter().all(|s| alike(s, &series[0], span)) {
+        return false;
+    }
+    series.truncate(1);
+    series[0].label = "every point".into();
+    series[0].ink = model::Ink::Category(0);
+    true
+}
+
+/// Whether two panels draw the same curves: as many, with the same labels, each alike.
+fn panels_alike(a: &Plot, b: &Plot) -> bool {
+    match (a, b) {
+        (
+            Plot::Lines {
+                series, y_range, ..
+            },
+            Plot::Lines { series: other, .. },
+        ) => {
+            series.len() == other.len()
+                && (series.iter().zip(other))
+                    .all(|(s, o)| s.label == o.label && alike(s, o, y_range.1 - y_range.0))
+        }
+        _ => false,
+    }
+}
+
+/// Keeps one panel of each side whose panels all draw the same curves.
+fn one_panel_if_alike(panels: &mut Vec<(String, Plot)>) -> bool {
+    let side = |title: &str| title.split(" · ").next().unwrap_or(title).to_owned();
+    let mut kept: Vec<(String, Plot)> = Vec::new();
+    let mut merged = false;
+    let mut k = 0;
+    while k < panels.len() {
+        let who = side(&panels[k].0);
+        let end = (k..panels.len())
+            .find(|&j| side(&panels[j].0) != who)
+            .unwrap_or(panels.len());
+        let group = &panels[k..end];
+        let all_alike =
+            group.len() > 1 && (group.iter()).all(|(_, p)| panels_alike(&group[0].1, p));
+        if all_alike {
+            // "Hits by Knight · Brigand's attack: any".
+            let title = &group[0].0;
+            let value = title.split(" · ").nth(1).unwrap_or(title);
+            let axis = value.rsplit_once(": ").map_or(value, |(axis, _)| axis);
+            kept.push((format!("{who} · {axis}: any"), group[0].1.clone()));
+            merged = true;
+        } else {
+            kept.extend(group.iter().cloned());
+        }
+        k = end;
+    }
+    *panels = kept;
+    merged
 }
 
 /// Every chart this run calls for, drawn.
@@ -362,6 +468,16 @@ fn plan(run: &RunResult) -> Vec<Chart> {
                 |side| damage_per_hit(run, side),
             )),
         }
+        if levels.is_none() {
+            charts.extend(each_side(
+                run,
+                format!(
+                    "How likely a hit does at least each amount: {} and {}",
+                    sides[0].name, sides[1].name
+                ),
+                |side| damage_at_least(run, side),
+            ));
+        }
     }
     // Lasting impairment is a part of the recovery outcomes above.
     if duel {
@@ -383,6 +499,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
         if PER_POINT_CHARTS.contains(&chart.name.as_str()) {
             lay_out_points(run, chart);
         }
+        draw_alike_once(chart);
         fit_heatmap(chart);
         if let Plot::Lines {
             legend_title,
@@ -566,7 +683,6 @@ damage = 2
             ];
             // A chart of each fighter's own hits or wounds has those panels for each side.
             let per_side = match chart.name.as_str() {
-                "damage-per-hit" => Some(["Hits by Knight", "Hits by Brigand"]),
                 "days-to-whole" => Some(["Knight wounded", "Brigand wounded"]),
                 _ => None,
             };
@@ -577,13 +693,37 @@ damage = 2
                     .collect(),
                 None => values.iter().map(|v| v.to_string()).collect(),
             };
+            // What the Knight's hit does depends on its weapon, not on the Brigand's attack:
+            // its panels are alike and drawn once. The Brigand's hit (margin over the Guard
+            // added) changes with its attack, not with the Knight's weapon: a panel per attack,
+            // its curves alike and drawn once.
+            if chart.name.starts_with("damage-") {
+                let mut titles_once = vec!["Hits by Knight · Brigand's attack: any".to_owned()];
+                titles_once.extend(values.iter().map(|v| format!("Hits by Brigand · {v}")));
+                assert_eq!(titles, titles_once, "{}", chart.name);
+                assert!(chart.caption.contains("drawn once"), "{}", chart.caption);
+                let labels = |k: usize| {
+                    let Plot::Lines { series, .. } = &panels[k].1 else {
+                        panic!("a panel is a line chart");
+                    };
+                    series.iter().map(|s| s.label.clone()).collect::<Vec<_>>()
+                };
+                assert_eq!(labels(0), ["sword", "club", "axe"], "{}", chart.name);
+                assert_eq!(labels(1), ["every point"], "{}", chart.name);
+                continue;
+            }
             assert_eq!(titles, expected, "{}", chart.name);
             for (_, plot) in panels {
                 let Plot::Lines { series, .. } = plot else {
                     panic!("a panel is a line chart");
                 };
+                // A curve per weapon, or one where the weapons' curves are alike.
                 let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
-                assert_eq!(labels, ["sword", "club", "axe"], "{}", chart.name);
+                assert!(
+                    labels == ["sword", "club", "axe"] || labels == ["every point"],
+                    "{}: {labels:?}",
+                    chart.name
+                );
             }
         }
     }
@@ -593,7 +733,7 @@ damage = 2
         let s = scenario();
         let run = finished_run(&s);
         let rendered = render_all(&run).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(rendered.len(), 8);
+        assert_eq!(rendered.len(), 9);
         for r in &rendered {
             // The title up to any apostrophe (which SVG text escapes).
             let title = r.title.split('\'').next().unwrap_or_default();

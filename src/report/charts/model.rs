@@ -22,17 +22,96 @@ pub(super) const PAGE_HEIGHT: u32 = 1300;
 /// The height of a small multiple's plot, above its legend.
 pub(super) const PANEL_PLOT_HEIGHT: u32 = 400;
 
+/// What a mark's colour means. A meaning has one colour in every chart and report (the README
+/// lists them): a side and its wins, a draw, each way a wounded fighter ends; points of an
+/// ordered value (skill 35 to 95, the number of brigands) take a sequential scale, light to
+/// dark, and points of an unordered one (armour, weapon) categorical colours that no outcome
+/// uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Ink {
+    /// Side a (0) or b (1), and its wins.
+    Side(usize),
+    /// A drawn fight.
+    Draw,
+    /// Whole, with no lasting impairment.
+    Whole,
+    /// Whole, with a lasting impairment.
+    WholeImpaired,
+    /// Still wounded at the horizon.
+    Unhealed,
+    /// Died in recovery, of the cause named ([`DEATHS`] by index; 0 for any or other causes).
+    Died(usize),
+    /// The `at`-th of `of` values of an ordered value, lowest first.
+    Ordered { at: usize, of: usize },
+    /// The k-th value of an unordered value.
+    Category(usize),
+    /// A reference drawn for orientation (a target, the ends of a range): grey, no markers.
+    Reference,
+    /// What a search found: black, a span with its ends marked, no markers.
+    Answer,
+}
+
+/// The causes of death in recovery the rulesets count, by the tallies' names, with their words
+/// (index 0: any cause, or the causes not counted apart).
+pub(super) const DEATHS: [&str; 6] = [
+    "other",
+    "blood_loss",
+    "extended_shock",
+    "infection",
+    "grim_wound",
+    "before_help",
+];
+
+/// The ink of a death in recovery from the tallies' name of its cause (`died_infection`).
+pub(super) fn death_ink(name: &str) -> Ink {
+    let cause = name.strip_prefix("died_").unwrap_or(name);
+    Ink::Died(DEATHS.iter().position(|d| *d == cause).unwrap_or(0))
+}
+
+/// How a series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Look {
+    /// A line through the points, with its band if it has one.
+    Line,
+    /// A staircase (a cumulative count that changes on whole values).
+    Step,
+    /// A discrete distribution: a bar over each whole value (filled when it is the only
+    /// series, else its outline), never a line between whole numbers.
+    Bins,
+    /// Points with their intervals as whiskers and no line between them: values measured
+    /// apart, with nothing known between them (a balance search's probes).
+    Points,
+    /// A thin grey line for orientation, without markers.
+    Reference,
+    /// An interval drawn as a thick span with its ends marked (an answer on its target line).
+    Span,
+}
+
 /// A line with an optional 95% band.
 #[derive(Debug, Clone)]
 pub(super) struct Series {
     pub(super) label: String,
     pub(super) points: Vec<(f64, f64)>,
     pub(super) band: Option<Vec<(f64, f64, f64)>>,
-    /// Drawn as a staircase (a cumulative count that changes on whole days).
-    pub(super) step: bool,
-    /// Drawn as points with their intervals as whiskers, and no line between them: values
-    /// measured apart, with nothing known between them (a balance search's probes).
-    pub(super) points_only: bool,
+    pub(super) look: Look,
+    pub(super) ink: Ink,
+    /// How many cases each point's share (in %) is of, when the points are shares: what tells
+    /// a real difference between two curves from noise. 0 when unknown.
+    pub(super) cases: u64,
+}
+
+impl Series {
+    /// A series drawn as `look` in `ink`, without a band.
+    pub(super) fn new(label: String, points: Vec<(f64, f64)>, look: Look, ink: Ink) -> Series {
+        Series {
+            label,
+            points,
+            band: None,
+            look,
+            ink,
+            cases: 0,
+        }
+    }
 }
 
 /// What a `[balance]` search found at one sweep point, as its chart draws it.
@@ -46,12 +125,16 @@ pub(super) enum Answered {
     Below,
     /// Not reachable in the range, and the rate is the same at both ends.
     Unknown,
+    /// A whole number between two neighbours: the rate crosses the target from `lo` to `hi`
+    /// (`hi = lo + 1`), drawn as a span between them, never as a point at the half.
+    Between(f64, f64),
 }
 
 /// One line of an answers chart: its label and the answer at each x.
 #[derive(Debug, Clone)]
 pub(super) struct AnswerSeries {
     pub(super) label: String,
+    pub(super) ink: Ink,
     pub(super) points: Vec<(f64, Answered)>,
 }
 
@@ -83,7 +166,7 @@ pub(super) enum Plot {
     Stacked {
         x_label: String,
         y_label: String,
-        segments: Vec<String>,
+        segments: Vec<(String, Ink)>,
         rows: Vec<(String, Vec<f64>)>,
     },
     /// Small multiples: line charts side by side, two to a row, each with its title (a swept

@@ -4,7 +4,7 @@
 //! whole.
 
 use super::labels::{point_label, shown_note, swept_title};
-use super::model::{Chart, MAX_ROWS, Plot, WIDTH, bar_height};
+use super::model::{Chart, Ink, MAX_ROWS, Plot, WIDTH, bar_height, death_ink};
 use crate::report::{RunResult, Words};
 use crate::stats::ExtraKind;
 
@@ -58,7 +58,11 @@ pub(super) fn duel_outcomes(run: &RunResult) -> Chart {
         plot: Plot::Stacked {
             x_label: format!("share of {}", words.trials()),
             y_label: swept_title(run),
-            segments: vec![sides[0].wins(), sides[1].wins(), "draw".into()],
+            segments: vec![
+                (sides[0].wins(), Ink::Side(0)),
+                (sides[1].wins(), Ink::Side(1)),
+                ("draw".into(), Ink::Draw),
+            ],
             rows,
         },
     }
@@ -71,36 +75,36 @@ pub(super) fn recovery_outcomes(run: &RunResult) -> Option<Chart> {
     let first = run.tallies.first()?;
     let words = Words::of(run);
     let (who, sides) = (words.patients(), words.sides());
-    let causes: Vec<(usize, String)> = (first.extras.iter().enumerate())
+    let causes: Vec<(usize, String, Ink)> = (first.extras.iter().enumerate())
         .filter(|(_, e)| e.kind == ExtraKind::ShareOfPatients && e.name.starts_with("died_"))
         .map(|(i, e)| {
             (
                 i,
                 format!("died: {}", e.name["died_".len()..].replace('_', " ")),
+                death_ink(e.name),
             )
         })
         .collect();
-    let mut segments: Vec<String> = causes.iter().map(|(_, c)| c.clone()).collect();
-    segments.extend(
-        [
-            if causes.is_empty() {
-                "died in recovery"
-            } else {
-                "died: other causes"
-            },
-            "unhealed at the horizon",
-            "whole, lasting impairment",
-            "whole",
-        ]
-        .map(str::to_owned),
-    );
+    let mut segments: Vec<(String, Ink)> =
+        causes.iter().map(|(_, c, ink)| (c.clone(), *ink)).collect();
+    let other = if causes.is_empty() {
+        "died in recovery"
+    } else {
+        "died: other causes"
+    };
+    segments.extend([
+        (other.to_owned(), Ink::Died(0)),
+        ("unhealed at the horizon".to_owned(), Ink::Unhealed),
+        ("whole, lasting impairment".to_owned(), Ink::WholeImpaired),
+        ("whole".to_owned(), Ink::Whole),
+    ]);
     let shown = run.tallies.len().min(MAX_ROWS);
     let mut rows: Vec<(String, Vec<f64>)> = (0..shown)
         .map(|i| {
             let t = &run.tallies[i];
             let r = t.recovery_pooled();
             let n = r.patients.max(1) as f64;
-            let by_cause: Vec<u64> = causes.iter().map(|&(k, _)| t.extra[k]).collect();
+            let by_cause: Vec<u64> = causes.iter().map(|&(k, _, _)| t.extra[k]).collect();
             let other = r.deaths.saturating_sub(by_cause.iter().sum());
             let whole = r.days_to_whole.count();
             let counts = by_cause.into_iter().chain([

@@ -2,24 +2,79 @@
 //! the dash patterns and markers that tell line series apart without colour, and the layout of
 //! a line chart's legend.
 
-use super::model::Series;
+use super::model::{Ink, Series};
 use anyhow::{Result, anyhow};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor;
 use std::sync::OnceLock;
 
-/// Colours that stay apart for colour-blind readers (Okabe and Ito), then black.
-pub(super) const PALETTE: [RGBColor; 8] = [
-    RGBColor(0, 114, 178),
-    RGBColor(213, 94, 0),
-    RGBColor(0, 158, 115),
-    RGBColor(204, 121, 167),
-    RGBColor(230, 159, 0),
-    RGBColor(86, 180, 233),
-    RGBColor(120, 120, 120),
-    RGBColor(0, 0, 0),
+/// The colour of each meaning ([`Ink`]), the same in every chart.
+pub(super) fn colour(ink: Ink) -> RGBColor {
+    match ink {
+        Ink::Side(0) => RGBColor(0, 114, 178),
+        Ink::Side(1) => RGBColor(213, 94, 0),
+        Ink::Side(k) => CATEGORIES[k % CATEGORIES.len()],
+        Ink::Draw => RGBColor(128, 128, 128),
+        Ink::Whole => RGBColor(0, 128, 96),
+        Ink::WholeImpaired => RGBColor(176, 118, 0),
+        Ink::Unhealed => RGBColor(170, 68, 136),
+        Ink::Died(cause) => DEATH_COLOURS[cause % DEATH_COLOURS.len()],
+        Ink::Ordered { at, of } => sequential(at, of),
+        Ink::Category(k) => CATEGORIES[k % CATEGORIES.len()],
+        Ink::Reference => RGBColor(120, 120, 120),
+        Ink::Answer => RGBColor(0, 0, 0),
+    }
+}
+
+/// Deaths in recovery, by cause ([`super::model::DEATHS`]): dark, apart from every other
+/// outcome, white labels readable on each.
+const DEATH_COLOURS: [RGBColor; 6] = [
+    RGBColor(40, 40, 40),
+    RGBColor(140, 20, 20),
+    RGBColor(70, 50, 140),
+    RGBColor(95, 95, 20),
+    RGBColor(100, 55, 25),
+    RGBColor(140, 20, 20),
 ];
+
+/// Colours for the values of an unordered value: Okabe and Ito's, without the two the sides
+/// take, so a point's colour never reads as a side.
+const CATEGORIES: [RGBColor; 6] = [
+    RGBColor(86, 180, 233),
+    RGBColor(230, 159, 0),
+    RGBColor(204, 121, 167),
+    RGBColor(0, 158, 115),
+    RGBColor(0, 0, 0),
+    RGBColor(150, 130, 0),
+];
+
+/// Viridis from its darkest to a green still seen on white, for ordered values.
+const VIRIDIS: [(f64, f64, f64); 7] = [
+    (68.0, 1.0, 84.0),
+    (70.0, 51.0, 127.0),
+    (54.0, 92.0, 141.0),
+    (39.0, 127.0, 142.0),
+    (31.0, 161.0, 135.0),
+    (74.0, 193.0, 109.0),
+    (150.0, 208.0, 60.0),
+];
+
+/// The `at`-th of `of` ordered values on the sequential scale: the lowest lightest, the
+/// highest darkest.
+fn sequential(at: usize, of: usize) -> RGBColor {
+    let t = if of < 2 {
+        0.5
+    } else {
+        1.0 - at.min(of - 1) as f64 / (of - 1) as f64
+    };
+    let scaled = t * (VIRIDIS.len() - 1) as f64;
+    let k = (scaled.floor() as usize).min(VIRIDIS.len() - 2);
+    let f = scaled - k as f64;
+    let (a, b) = (VIRIDIS[k], VIRIDIS[k + 1]);
+    let mix = |x: f64, y: f64| (x + (y - x) * f).round() as u8;
+    RGBColor(mix(a.0, b.0), mix(a.1, b.1), mix(a.2, b.2))
+}
 
 pub(super) const FONT: &str = "sans-serif";
 
@@ -116,6 +171,18 @@ pub(super) fn marker<DB: DrawingBackend>(
     .map_err(err)
 }
 
+/// A marker left open: its shape in `colour` with a white inside, so that a whisker through it
+/// shows.
+pub(super) fn hollow_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    i: usize,
+    colour: RGBColor,
+) -> DrawResult {
+    marker(area, at, i, colour)?;
+    area.draw(&Circle::new(at, 3, WHITE.filled())).map_err(err)
+}
+
 /// Draws a legend's title (bold, at its top left) when it has one; returns the rows it takes.
 pub(super) fn draw_legend_title<DB: DrawingBackend>(
     legend: &DrawingArea<DB, Shift>,
@@ -154,4 +221,43 @@ pub(super) fn legend_layout(series: &[Series], title: &str, width: u32) -> (usiz
     let rows = series.len().div_ceil(columns);
     let height = 26 * (rows + usize::from(!title.is_empty())) as u32 + 12;
     (columns, rows, height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::charts::model::DEATHS;
+
+    #[test]
+    fn every_outcome_has_a_colour_of_its_own() {
+        // Died before help and of blood loss are one way to die (bleeding out): one colour.
+        let mut outcomes = vec![
+            Ink::Side(0),
+            Ink::Side(1),
+            Ink::Draw,
+            Ink::Whole,
+            Ink::WholeImpaired,
+            Ink::Unhealed,
+        ];
+        outcomes.extend((0..DEATHS.len() - 1).map(Ink::Died));
+        let colours: Vec<RGBColor> = outcomes.iter().map(|&i| colour(i)).collect();
+        for (k, c) in colours.iter().enumerate() {
+            assert!(
+                !colours[..k].contains(c),
+                "{:?} shares its colour",
+                outcomes[k]
+            );
+            // No point of an unordered value reads as an outcome.
+            assert!(!CATEGORIES.contains(c), "{:?} is a category", outcomes[k]);
+        }
+    }
+
+    #[test]
+    fn ordered_values_darken_from_the_lowest_to_the_highest() {
+        let lightness = |c: RGBColor| u32::from(c.0) + u32::from(c.1) + u32::from(c.2);
+        let scale: Vec<u32> = (0..5)
+            .map(|at| lightness(colour(Ink::Ordered { at, of: 5 })))
+            .collect();
+        assert!(scale.windows(2).all(|w| w[0] > w[1]), "{scale:?}");
+    }
 }

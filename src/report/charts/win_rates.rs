@@ -3,8 +3,10 @@
 //! point's difference from the baseline on the same dice.
 
 use super::heatmap::heatmap_width;
-use super::labels::{axis_title, point_label, shown_note, swept_title};
-use super::model::{Chart, MAX_ROWS, MAX_SERIES, Plot, Series, WIDTH, bar_height, percent, spread};
+use super::labels::{axis_title, point_label, shown_note, swept_title, value_ink};
+use super::model::{
+    Chart, Ink, Look, MAX_ROWS, MAX_SERIES, Plot, Series, WIDTH, bar_height, percent, spread,
+};
 use crate::report::{BalanceMarks, RunResult};
 use crate::stats::{Tally, wilson};
 
@@ -75,16 +77,16 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
             label: format!("{}, at each value run", marks.rate),
             points,
             band: Some(band),
-            step: false,
-            points_only: true,
+            look: Look::Points,
+            ink: Ink::Side(0),
+            cases: 0,
         },
-        Series {
-            label: format!("target: {target}%"),
-            points: vec![(x_range.0, target), (x_range.1, target)],
-            band: None,
-            step: false,
-            points_only: false,
-        },
+        Series::new(
+            format!("target: {target}%"),
+            vec![(x_range.0, target), (x_range.1, target)],
+            Look::Reference,
+            Ink::Reference,
+        ),
     ];
     let found = match marks.answer {
         Some((at, lo, hi)) => {
@@ -96,8 +98,9 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
                 },
                 points: vec![(lo, target), (hi, target)],
                 band: None,
-                step: false,
-                points_only: false,
+                look: Look::Span,
+                ink: Ink::Answer,
+                cases: 0,
             });
             format!("; the answer's interval is drawn on the target line, from {lo:.2} to {hi:.2}")
         }
@@ -215,6 +218,12 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         }
     }
     let total_groups = groups.len();
+    // With one other value, a group's colour is its value's place among that value's values.
+    let all = run.scenario.swept_values();
+    let group_ink = |g: usize| match all.len() {
+        2 => value_ink(&all[1 - k].1, g),
+        _ => Ink::Category(g),
+    };
     let chosen = spread(total_groups, MAX_SERIES);
     let single = total_groups == 1;
     let mut series = Vec::new();
@@ -244,12 +253,18 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                 band.push((x, percent(lo), percent(hi)));
                 xs.push(x);
             }
+            let ink = match (single, end) {
+                (true, 2) => Ink::Draw,
+                (true, side) => Ink::Side(side),
+                (false, _) => group_ink(g),
+            };
             series.push(Series {
                 label,
                 points,
                 band: Some(band),
-                step: false,
-                points_only: false,
+                look: Look::Line,
+                ink,
+                cases: 0,
             });
         }
     }
@@ -418,6 +433,7 @@ mod tests {
                 "rounds",
                 "rounds-decided",
                 "damage-per-hit",
+                "damage-at-least",
                 "days-to-whole"
             ]
         );
