@@ -111,6 +111,8 @@ fn run_writes_the_tables_manifest_charts_and_report_with_the_contract_columns() 
     assert_eq!(
         charts,
         [
+            "damage-at-least.png",
+            "damage-at-least.svg",
             "damage-per-hit.png",
             "damage-per-hit.svg",
             "days-to-whole.png",

@@ -104,20 +104,74 @@ fn assumption_tables(page: &str) -> Vec<(String, Vec<AssumptionRow>)> {
 }
 
 /// A rate with its 95% Wilson interval in small type beneath it.
-fn pct(successes: u64, n: u64) -> Markup {
+/// How a table's rates are printed: the results plain (one footnote gives the widest
+/// interval), the appendix's reference tables each with its 95% interval beneath it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Precision {
+    Plain,
+    WithInterval,
+}
+
+fn pct(successes: u64, n: u64, precision: Precision) -> Markup {
     if n == 0 {
         return html! { "–" };
     }
     let (r, lo, hi) = wilson(successes, n);
     html! {
         (format!("{:.1}%", 100.0 * r))
-        br;
-        small { (format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi)) }
+        @if precision == Precision::WithInterval {
+            br;
+            small { (format!("{:.1}–{:.1}", 100.0 * lo, 100.0 * hi)) }
+        }
     }
 }
 
-fn mean(x: Option<f64>) -> Markup {
-    html! { (x.map_or_else(|| "–".into(), |v| format!("{v:.1}"))) }
+/// The fewest cases a mean is printed to a decimal from; below, it is rounded and its count
+/// said ("about 21 (3 cases)"), so that a mean of almost nothing does not read as precise.
+const FEW_CASES: u64 = 30;
+
+fn mean(x: Option<f64>, cases: u64) -> Markup {
+    html! {
+        (match x {
+            None => "–".to_owned(),
+            Some(v) if cases < FEW_CASES => {
+                let s = if cases == 1 { "" } else { "s" };
+                format!("about {v:.0} ({cases} case{s})")
+            }
+            Some(v) => format!("{v:.1}"),
+        })
+    }
+}
+
+/// Half the widest 95% interval of the rates a results table prints, in percentage points.
+fn widest_interval(run: &RunResult) -> f64 {
+    let mut widest: f64 = 0.0;
+    let mut add = |c: u64, n: u64| {
+        if n > 0 {
+            let (_, lo, hi) = wilson(c, n);
+            widest = widest.max(50.0 * (hi - lo));
+        }
+    };
+    for t in &run.tallies {
+        for (c, n) in [
+            (t.wins(Side::A), t.trials),
+            (t.wins(Side::B), t.trials),
+            (t.draws(), t.trials),
+            (t.dead[0], t.fighter_trials(0)),
+            (t.dead[1], t.fighter_trials(1)),
+        ] {
+            if c > 0 {
+                add(c, n);
+            }
+        }
+        let pooled = t.recovery_pooled();
+        for c in [pooled.unhealed, pooled.deaths, pooled.impaired] {
+            if c > 0 {
+                add(c, pooled.patients);
+            }
+        }
+    }
+    widest
 }
 
 /// A difference with its sign, to `decimals` places; one that rounds to nothing is +0, never
@@ -290,7 +344,7 @@ fn pivot_results(run: &RunResult) -> Option<Markup> {
         h2 { "Results" }
         p {
             "Percentages of " (Words::of(run).trials())
-            " (of a side's fighters for its dead, of wounded survivors for deaths in recovery); each point's 95% interval is under Every point, in the appendix, and in summary.csv."
+            " (of a side's fighters for its dead, of wounded survivors for deaths in recovery); each point's 95% interval is under Every point, in the appendix."
         }
         @for (title, pivot) in shown {
             h3 { (title) }
@@ -427,12 +481,12 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 @if let Some(pivot) = &pivot {
                     (pivot)
                 } @else if !searched {
-                    (headline(run, &sides))
+                    (headline(run, &sides, Precision::Plain))
                 }
                 (differences(run, &sides))
                 @if pivot.is_none() && !searched {
-                    (recovery_detail(run))
-                    (fighters_detail(run))
+                    (recovery_detail(run, Precision::Plain))
+                    (fighters_detail(run, Precision::Plain))
                 }
                 @if !more.is_empty() {
                     h2 { "More charts" }
@@ -447,9 +501,9 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 div.appendix {
                     @if pivot.is_some() || searched {
                         h2 { (if searched { "Every value run" } else { "Every point" }) }
-                        (headline(run, &sides))
-                        (recovery_detail(run))
-                        (fighters_detail(run))
+                        (headline(run, &sides, Precision::WithInterval))
+                        (recovery_detail(run, Precision::WithInterval))
+                        (fighters_detail(run, Precision::WithInterval))
                     }
                     @if !detail.is_empty() {
                         h2 { "Detail at each point" }
@@ -494,7 +548,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
     .into_string()
 }
 
-fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
+fn headline(run: &RunResult, sides: &[SideWords; 2], precision: Precision) -> Markup {
     let s = run.scenario;
     let shown = Columns::of(run);
     let words = Words::of(run);
@@ -532,10 +586,10 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
                 let mut cells: Vec<Markup> = (columns.iter())
                     .map(|(_, count)| {
                         let (c, n) = count(t);
-                        pct(c, n)
+                        pct(c, n, precision)
                     })
                     .collect();
-                cells.push(mean(t.rounds.mean()));
+                cells.push(mean(t.rounds.mean(), t.rounds.count()));
                 cells
             }),
             keys,
@@ -561,7 +615,7 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
     }
     let healing = HtmlTable {
         head,
-        rows: rows(&|t: &Tally| healing_cells(t, shown)),
+        rows: rows(&|t: &Tally| healing_cells(t, shown, precision)),
         keys,
         key_headers: false,
     };
@@ -574,7 +628,13 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
             } else {
                 "patients".to_owned()
             })
-            ", with its 95% Wilson interval (low–high) in small type beneath it."
+            (match precision {
+                Precision::WithInterval => ", with its 95% Wilson interval (low–high) in small type beneath it.".to_owned(),
+                Precision::Plain => format!(
+                    "; each is within ±{:.1} points of the true rate (95% Wilson interval), and each point's own interval is in the appendix.",
+                    widest_interval(run)
+                ),
+            })
         }
         @if let Some(duel) = duel {
             h3 { (if words.skirmish { "The fight" } else { "The duel" }) }
@@ -585,7 +645,7 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
         @if run.tallies.len() > MAX_TABLE_ROWS {
             p {
                 "The first " (MAX_TABLE_ROWS) " of " (run.tallies.len())
-                " points are shown; summary.csv has them all."
+                " points are shown; the CSV tables beside this page have them all."
             }
         }
     }
@@ -593,7 +653,7 @@ fn headline(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
 
 /// Each fighter of a fight of sides of several, by name (fighters.csv in words): how often it
 /// is out of the fight, dies, is wounded, and how its wounds heal. Nothing for duels.
-fn fighters_detail(run: &RunResult) -> Markup {
+fn fighters_detail(run: &RunResult, precision: Precision) -> Markup {
     let s = run.scenario;
     let words = Words::of(run);
     if !words.skirmish || words.recovery {
@@ -630,17 +690,20 @@ fn fighters_detail(run: &RunResult) -> Markup {
             let mut row = point_cells(p, s.ruleset);
             row.push(text(name));
             row.extend([
-                pct(f.out, t.trials),
-                pct(f.dead, t.trials),
-                pct(f.patients, t.trials),
-                mean((f.healed > 0).then(|| f.healed_days as f64 / f.healed as f64)),
-                pct(f.unhealed, f.patients),
+                pct(f.out, t.trials, precision),
+                pct(f.dead, t.trials, precision),
+                pct(f.patients, t.trials, precision),
+                mean(
+                    (f.healed > 0).then(|| f.healed_days as f64 / f.healed as f64),
+                    f.healed,
+                ),
+                pct(f.unhealed, f.patients, precision),
             ]);
             if shown.recovery_deaths {
-                row.push(pct(f.deaths, f.patients));
+                row.push(pct(f.deaths, f.patients, precision));
             }
             if shown.impairment {
-                row.push(pct(f.impaired, f.patients));
+                row.push(pct(f.impaired, f.patients, precision));
             }
             rows.push(row);
         }
@@ -655,7 +718,8 @@ fn fighters_detail(run: &RunResult) -> Markup {
         h3 { "Each fighter" }
         p {
             "Each fighter by name, as a share of " (words.trials())
-            " (out of the fight, dies, wounded survivor) and of its wounded survivals (unhealed, dies in recovery, impairment), with 95% intervals; fighters.csv has the same figures."
+            " (out of the fight, dies, wounded survivor) and of its wounded survivals (unhealed, dies in recovery, impairment)"
+            (if precision == Precision::WithInterval { ", with 95% intervals." } else { "." })
         }
         (table.markup())
     }
@@ -663,7 +727,7 @@ fn fighters_detail(run: &RunResult) -> Markup {
 
 /// How the wounded survivors fare, where the ruleset counts more than deaths: the unhealed and
 /// each of its shares of patients (deaths by cause, infection, coma...), with intervals.
-fn recovery_detail(run: &RunResult) -> Markup {
+fn recovery_detail(run: &RunResult, precision: Precision) -> Markup {
     let s = run.scenario;
     let Some(first) = run.tallies.first() else {
         return html! {};
@@ -689,8 +753,8 @@ fn recovery_detail(run: &RunResult) -> Markup {
             let pooled = t.recovery_pooled();
             let mut row = point_cells(p, s.ruleset);
             row.push(text(pooled.patients.to_string()));
-            row.push(pct(pooled.unhealed, pooled.patients));
-            row.extend(shares.iter().map(|&i| pct(t.extra[i], pooled.patients)));
+            row.push(pct(pooled.unhealed, pooled.patients, precision));
+            row.extend((shares.iter()).map(|&i| pct(t.extra[i], pooled.patients, precision)));
             row
         })
         .collect();
@@ -743,7 +807,7 @@ impl Columns {
 }
 
 /// The healing columns of a results row.
-fn healing_cells(t: &Tally, shown: Columns) -> Vec<Markup> {
+fn healing_cells(t: &Tally, shown: Columns, precision: Precision) -> Vec<Markup> {
     let pooled = t.recovery_pooled();
     let day = |q: f64| {
         text(
@@ -755,16 +819,16 @@ fn healing_cells(t: &Tally, shown: Columns) -> Vec<Markup> {
     };
     let mut cells = vec![
         text(pooled.patients.to_string()),
-        mean(pooled.days_to_whole.mean()),
+        mean(pooled.days_to_whole.mean(), pooled.days_to_whole.count()),
         day(0.5),
         day(0.9),
-        pct(pooled.unhealed, pooled.patients),
+        pct(pooled.unhealed, pooled.patients, precision),
     ];
     if shown.recovery_deaths {
-        cells.push(pct(pooled.deaths, pooled.patients));
+        cells.push(pct(pooled.deaths, pooled.patients, precision));
     }
     if shown.impairment {
-        cells.push(pct(pooled.impaired, pooled.patients));
+        cells.push(pct(pooled.impaired, pooled.patients, precision));
     }
     cells
 }

@@ -157,10 +157,11 @@ impl SideWords {
         }
     }
 
-    /// "Knight dies", "Brigands who die" (a share of the side's fighters).
+    /// "Knight dies", "each of the Brigands dies" (a share of the side's fighters: the chance
+    /// of each, which falls as fighters are added even as more die in all).
     pub(crate) fn dies(&self) -> String {
         if self.several {
-            format!("{} who die", self.name)
+            format!("each of the {} dies", self.name)
         } else {
             format!("{} dies", self.name)
         }

@@ -131,6 +131,29 @@ pub(super) fn csv_field(text: &str) -> String {
     }
 }
 
+/// The footnote under a table of `rates`: what they are percentages of, and the widest half
+/// interval among them, so that no cell needs its own.
+fn footnote(run: &RunResult, rates: &[Rate]) -> String {
+    let words = Words::of(run);
+    let widest = (run.tallies.iter())
+        .flat_map(|t| rates.iter().map(move |r| (r.count)(t)))
+        .filter(|&(c, n)| c > 0 && n > 0)
+        .map(|(c, n)| {
+            let (_, lo, hi) = wilson(c, n);
+            50.0 * (hi - lo)
+        })
+        .fold(0.0_f64, f64::max);
+    let of = if words.recovery {
+        "patients".to_owned()
+    } else {
+        format!(
+            "{} (of a side's fighters for its dead, of wounded survivors for their healing)",
+            words.trials()
+        )
+    };
+    format!("Percentages of {of}; each within ±{widest:.1} points (95% interval).")
+}
+
 /// Every table file of this run, as (name under the output folder, bytes).
 pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
     let s = run.scenario;
@@ -171,13 +194,9 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
     let mut files = vec![(
         "tables/results.md".to_owned(),
         format!(
-            "{}\n\nPercentages of {}; the 95% intervals are in summary.csv.\n",
+            "{}\n\n{}\n",
             markdown(&head, &rows, keys).trim_end(),
-            if first.model.is_recovery() {
-                "patients"
-            } else {
-                "duels (of wounded survivors for the healing)"
-            }
+            footnote(run, &rates)
         )
         .into_bytes(),
     )];
@@ -191,7 +210,7 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         files.push((
             "tables/balance.md".to_owned(),
             format!(
-                "{}\n\nEach row is the search of its sweep point alone, on the same dice as every other; every value run is in balance.csv.{note}\n",
+                "{}\n\nEach row is the search of its sweep point alone, on the same dice as every other.{note}\n",
                 markdown(&head, &rows, keys).trim_end()
             )
             .into_bytes(),
@@ -204,11 +223,12 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
             files.push((
                 format!("tables/{}.md", rate.stem),
                 format!(
-                    "{}: rows {}, columns {}.\n\n{}",
+                    "{}: rows {}, columns {}.\n\n{}\n{}\n",
                     rate.title,
                     pivot_titles(run).0,
                     pivot_titles(run).1,
-                    markdown(&head, &rows, 1)
+                    markdown(&head, &rows, 1),
+                    footnote(run, std::slice::from_ref(rate))
                 )
                 .into_bytes(),
             ));

@@ -172,7 +172,7 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
             names[0], names[1]
         ),
         caption: format!(
-            "Mean number of injuries each fighter takes per {trial}, by zone and severity (M minor, S serious, G grievous; hover a cell of the SVG for its 95% interval, from the count).{}",
+            "Mean number of injuries each fighter takes per {trial}, by zone and severity (M minor, S serious, G grievous).{}",
             shown_note(points.len(), run.tallies.len())
         ),
         height: (230 + 40 * row_names.len() as u32).max(360),
