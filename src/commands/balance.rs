@@ -175,7 +175,7 @@ pub(super) fn run_balance(
         let mut evaluated = Vec::new();
         let answer = search.search(search.real_steps(false), |value| {
             let (model, tally) = evaluate(p, evaluated.len(), search, value)?;
-            let rate = report::balance::rate(&tally, balance.rate);
+            let rate = crate::scenario::balance::rate(&tally, balance.rate);
             evaluated.push((value, model, tally));
             Ok::<_, anyhow::Error>(rate)
         })?;

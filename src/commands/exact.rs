@@ -44,7 +44,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
                 fractions = g.fractions;
                 let title = |k: usize| {
                     g.axes.get(k).map_or_else(String::new, |(p, _)| {
-                        report::charts::axis_title(p, model.names(), scenario.ruleset)
+                        report::words::axis_title(p, model.names(), scenario.ruleset)
                     })
                 };
                 let rows = &g.axes[0].1;

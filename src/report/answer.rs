@@ -4,9 +4,9 @@
 //! and the same results as one JSON value (`duelsim run --json`). Swept values and rates are in
 //! words on the terminal and by their `summary.csv` names in JSON.
 
-use super::RunResult;
-use super::charts::{axis_title, value_phrase, value_words};
-use super::rulebook::rates;
+use super::results::rates;
+use super::run::RunResult;
+use super::words::{axis_title, value_phrase, value_words};
 use crate::stats::{PAIRED, wilson};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -70,7 +70,7 @@ pub fn text(run: &RunResult) -> String {
     let who = if first.model.is_recovery() {
         format!("the healing of {}", names[0])
     } else {
-        let [a, b] = super::side_words(run);
+        let [a, b] = super::words::side_words(run);
         format!("{} against {}", a.name, b.name)
     };
     if run.tallies.len() == 1 && first.swept.is_empty() {
@@ -92,7 +92,7 @@ pub fn text(run: &RunResult) -> String {
             out,
             "{}: {who}, each point against {base_words} on the same dice ({}, in percentage points, with 95% intervals)",
             s.name,
-            super::side_words(run)[0].wins()
+            super::words::side_words(run)[0].wins()
         );
         let mut rows = Vec::new();
         for (i, t) in run.tallies.iter().enumerate() {

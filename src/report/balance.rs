@@ -8,9 +8,9 @@
 //! gets a table of the answers and a chart of them against the swept values. A file without a
 //! sweep writes what it always has.
 
-use super::RunResult;
+use super::run::RunResult;
 use crate::rules::registry::{Model, Point, Scenario};
-use crate::scenario::balance::{Answer, Balance, Rate, TARGETS};
+use crate::scenario::balance::{Answer, Balance, TARGETS};
 use crate::stats::Tally;
 use anyhow::Result;
 use std::path::Path;
@@ -18,21 +18,6 @@ use std::time::Duration;
 
 /// One value the search evaluated: the value, its model and its tally.
 pub type Evaluation = (f64, Model, Tally);
-
-/// The rate a `[balance]` aims at, from a point's tally: its count over the trials, with the
-/// 95% Wilson interval.
-pub fn rate(tally: &Tally, rate: usize) -> Rate {
-    // Win and draw rates are shares of the trials; dead rates of each side's fighters.
-    let counts = [
-        (tally.ends[0], tally.trials),
-        (tally.ends[1], tally.trials),
-        (tally.ends[2], tally.trials),
-        (tally.dead[0], tally.fighter_trials(0)),
-        (tally.dead[1], tally.fighter_trials(1)),
-    ];
-    let (count, of) = counts[rate.min(counts.len() - 1)];
-    crate::stats::wilson(count, of)
-}
 
 /// How the search ran, for the report's header.
 pub struct Ran {
@@ -72,7 +57,7 @@ pub fn write(
         .points
         .first()
         .map_or(["a", "b"], |p| p.model.names());
-    let title = super::charts::axis_title(&balance.path, names, scenario.ruleset);
+    let title = super::words::axis_title(&balance.path, names, scenario.ruleset);
     let rate_name = TARGETS[balance.rate];
     let keys: Vec<&str> = searched
         .first()
@@ -81,7 +66,7 @@ pub fn write(
     let path = balance.path.replace(',', " ");
     let mut csv = String::from("row,");
     for key in &keys {
-        csv.push_str(&super::rulebook::csv_field(key));
+        csv.push_str(&super::csv::csv_field(key));
         csv.push(',');
     }
     csv.push_str(&format!(
@@ -90,7 +75,7 @@ pub fn write(
     let swept_cells = |swept: &[(String, String)]| -> String {
         swept
             .iter()
-            .map(|(_, v)| format!("{},", super::rulebook::csv_field(v)))
+            .map(|(_, v)| format!("{},", super::csv::csv_field(v)))
             .collect()
     };
     for s in &searched {
@@ -113,7 +98,7 @@ pub fn write(
         let mut evaluated = s.evaluated;
         evaluated.sort_by(|a, b| a.0.total_cmp(&b.0));
         for (value, model, tally) in evaluated {
-            let (r, l, h) = rate(&tally, balance.rate);
+            let (r, l, h) = crate::scenario::balance::rate(&tally, balance.rate);
             csv.push_str(&format!(
                 "evaluation,{cells}{},,,,{},{r:.6},{l:.6},{h:.6}\n",
                 balance.label(value),
@@ -124,14 +109,14 @@ pub fn write(
             points.push(Point { swept, model });
             tallies.push(tally);
         }
-        answers.push(super::BalancePoint {
+        answers.push(super::run::BalancePoint {
             words: s.answer.words(balance, &title, names),
             swept: s.swept,
             answer: s.answer,
         });
     }
     let words: Vec<String> = answers.iter().map(|a| a.words.clone()).collect();
-    let marks = super::BalanceMarks {
+    let marks = super::run::BalanceMarks {
         rate: Answer::rate_words(balance, names),
         index: balance.rate,
         target: balance.target,
@@ -165,7 +150,7 @@ impl Evaluations {
         scenario: &Scenario,
         ran: Ran,
         notes: Vec<String>,
-        marks: Option<super::BalanceMarks>,
+        marks: Option<super::run::BalanceMarks>,
         dir: &Path,
     ) -> Result<()> {
         let searched = Scenario {
@@ -220,7 +205,7 @@ pub fn terminal(scenario: &Scenario, balance: &Balance, words: &[String]) -> Str
         let at = point
             .swept
             .iter()
-            .map(|(k, v)| super::charts::value_phrase(k, v, names, scenario.ruleset))
+            .map(|(k, v)| super::words::value_phrase(k, v, names, scenario.ruleset))
             .collect::<Vec<_>>()
             .join(", ");
         out.push_str(&format!("{name}: {at}: {w}\n"));
@@ -251,7 +236,7 @@ fn write_one(
         balance.path.replace(',', " ")
     );
     for (value, _, tally) in &evaluated {
-        let (r, l, h) = rate(tally, balance.rate);
+        let (r, l, h) = crate::scenario::balance::rate(tally, balance.rate);
         csv.push_str(&format!(
             "{},{},{r:.6},{l:.6},{h:.6}\n",
             balance.label(*value),
@@ -261,8 +246,8 @@ fn write_one(
     let (words, marks) = match evaluated.first() {
         Some((_, model, _)) => {
             let names = model.names();
-            let title = super::charts::axis_title(&balance.path, names, scenario.ruleset);
-            let marks = super::BalanceMarks {
+            let title = super::words::axis_title(&balance.path, names, scenario.ruleset);
+            let marks = super::run::BalanceMarks {
                 rate: Answer::rate_words(balance, names),
                 index: balance.rate,
                 target: balance.target,

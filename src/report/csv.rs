@@ -2,7 +2,8 @@
 //! count). Numbers are written with fixed decimals so equal tallies give equal bytes; an
 //! estimate that does not exist (a mean of nothing) is an empty cell.
 
-use super::{Export, RunResult};
+use super::run::Export;
+use super::run::RunResult;
 use crate::stats::{ExtraKind, Histogram, PAIRED, RecoveryTally, Side, Tally, wilson};
 use anyhow::Result;
 
@@ -477,6 +478,16 @@ impl Export for Fighters {
             }
         }
         Ok(out.into_inner()?)
+    }
+}
+
+/// A CSV field, quoted when it needs to be.
+pub(crate) fn csv_field(text: &str) -> String {
+    let text = text_cell(text);
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text
     }
 }
 

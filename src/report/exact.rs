@@ -5,7 +5,7 @@
 //! walks no dice.
 
 use super::charts::{ExactGrid, Rendered};
-use super::html::{figure, page_head};
+use super::page::{figure, page_head};
 use crate::exact::{Fraction, Table};
 use crate::rules::registry::Scenario;
 use anyhow::Result;
@@ -59,7 +59,7 @@ fn grid_markdown(grid: &ExactGrid, tables: &[Table], fractions: bool) -> String 
                     .collect()
             })
             .collect();
-        super::rulebook::markdown(&head, &rows, 1)
+        super::markdown::markdown(&head, &rows, 1)
     };
     let best = tables.first().map_or("", |t| t.best_name());
     let unit = tables.first().map_or("", |t| t.unit);
@@ -171,7 +171,7 @@ pub fn write(exact: &Exact, grid_values: &[(Vec<i64>, usize)], dir: &Path) -> Re
         files.push((format!("charts/{}.png", chart.name), chart.png.clone()));
     }
     files.push(("report.html".to_owned(), html(exact, &charts).into_bytes()));
-    super::write(files, dir)
+    super::files::write(files, dir)
 }
 
 /// The exact tables' headline: how often each fighter's exchange hits, its best result and its
@@ -280,7 +280,7 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
                     .collect()
             })
             .collect();
-        let table = super::table::HtmlTable {
+        let table = super::page::HtmlTable {
             head,
             rows,
             keys: 1,

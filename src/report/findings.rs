@@ -3,8 +3,8 @@
 //! which chart answers it. It draws nothing and writes nothing: the HTML page puts the sentence
 //! and the chart first; the charts themselves know nothing of it.
 
-use super::charts::{axis_title, value_phrase, value_words};
-use super::{RunResult, SideWords, Words, side_words};
+use super::run::RunResult;
+use super::words::{SideWords, Words, axis_title, side_words, value_phrase, value_words};
 use crate::stats::{Side, Tally, wilson};
 
 /// A swept value whose largest effect on the headline rate is under this many percentage
@@ -467,6 +467,54 @@ pub(crate) fn healing_all_alike(run: &RunResult) -> Option<String> {
     })
 }
 
+/// The charts of a run of several points that draw each point's distributions (how long its
+/// fights last, what a hit does, how its wounds heal): detail, for the appendix.
+const PER_POINT: [&str; 7] = [
+    "rounds",
+    "rounds-decided",
+    "damage-per-hit",
+    "damage-at-least",
+    "hit-levels",
+    "days-to-whole",
+    "injuries",
+];
+
+/// Where a drawn chart belongs on a report's page.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// In the results, after the answering chart.
+    Results,
+    /// In the appendix, as detail at each point.
+    Detail,
+    /// Not drawn: this sentence says what it would show.
+    Said(String),
+    /// Not drawn: another chart shows the same numbers.
+    Left,
+}
+
+/// Where the chart named `chart` belongs, of those `drawn` (names as the chart writer gives
+/// them, a part of a split chart "-2", "-3"). The win rate at each point is left out where the
+/// matchup heatmap draws the same numbers; healing outcomes that are all one kind (every
+/// wounded survivor whole) are said, not drawn; per-point distributions of a run of several
+/// points (a search's probes are points too) are detail.
+pub(crate) fn place(run: &RunResult, chart: &str, drawn: &[&str]) -> Place {
+    let base = chart.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-');
+    let several = run.scenario.points.len() > 1 || run.balance.is_some();
+    if base == "win-rate" && drawn.contains(&"matchup") {
+        return Place::Left;
+    }
+    if chart == "recovery-outcomes"
+        && let Some(sentence) = healing_all_alike(run)
+    {
+        return Place::Said(sentence);
+    }
+    if several && PER_POINT.contains(&base) {
+        Place::Detail
+    } else {
+        Place::Results
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -491,6 +539,25 @@ mod tests {
             "{}",
             found.headline
         );
+    }
+
+    #[test]
+    fn a_chart_that_repeats_the_matchup_is_left_out_and_distributions_are_detail() {
+        let s = scenario();
+        let run = finished_run(&s);
+        let drawn = [
+            "outcomes",
+            "win-rate",
+            "matchup",
+            "rounds",
+            "damage-per-hit-2",
+        ];
+        assert_eq!(place(&run, "win-rate", &drawn), Place::Left);
+        assert_eq!(place(&run, "outcomes", &drawn), Place::Results);
+        assert_eq!(place(&run, "rounds", &drawn), Place::Detail);
+        assert_eq!(place(&run, "damage-per-hit-2", &drawn), Place::Detail);
+        // Without the heatmap, the win rates are the results.
+        assert_eq!(place(&run, "win-rate", &drawn[..2]), Place::Results);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! pulldown-cmark).
 
 use super::charts::Rendered;
-use super::table::HtmlTable;
-use super::{RunResult, SideWords, Words, side_words};
+use super::page::{HtmlTable, figure, page_head};
+use super::run::RunResult;
+use super::words::{SideWords, Words, side_words};
 use crate::stats::{ExtraKind, Side, Tally, wilson};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
@@ -194,131 +195,24 @@ fn text(s: impl AsRef<str>) -> Markup {
     html! { (s.as_ref()) }
 }
 
-pub(crate) const STYLE: &str = "
-body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; line-height: 1.45; }
-h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
-table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; max-width: 100%; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; overflow-wrap: break-word; }
-th { background: #f2f2f2; }
-td.n { text-align: right; white-space: nowrap; }
-small { color: #555; }
-p.headline { font-size: 1.25rem; line-height: 1.4; margin: 1rem 0; max-width: 62rem; }
-figure { margin: 1.5rem 0; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #eee; }
-figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
-pre { background: #f7f7f7; padding: 0.8rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
-code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; }
-.over { background: #fff4d6; }
-p.facts { font-size: 0.85rem; color: #444; }
-details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
-@media print {
-  @page { size: A4; margin: 14mm 12mm; }
-  body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
-  h1 { font-size: 16pt; } h2 { font-size: 12.5pt; margin-top: 1.2rem; } h3 { font-size: 10.5pt; margin: 0.8rem 0 0.3rem; }
-  p { margin: 0.4rem 0; }
-  table { font-size: 7pt; margin: 0.4rem 0; }
-  th, td { padding: 0.08rem 0.25rem; }
-  th { font-weight: 600; }
-  td.n small { font-size: 6.5pt; }
-  tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
-  pre { font-size: 7pt; padding: 0.4rem; }
-  p.headline { font-size: 11.5pt; margin: 0.5rem 0 0.6rem; }
-  /* Every chart across the text's width: a chart is drawn 1000 px wide with text of 15 px or
-     more, so it prints at 7.9 pt or more; charts are drawn no taller than a page holds. */
-  figure { margin: 0.2rem 0 0.4rem; }
-  figure svg { width: 100%; height: auto; }
-  figcaption { font-size: 7.5pt; }
-  h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
-  /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
-  h2::after, h3::after { content: \"\"; display: block; height: 40mm; margin-bottom: -40mm; }
-  .appendix { break-before: page; page-break-before: always; }
-  details.cells, figcaption .links { display: none; }
-}
-";
-
-/// A page's `head`: its title and the report's style, with `extra_style` after it.
-pub(crate) fn page_head(title: &str, extra_style: &str) -> Markup {
-    html! {
-        head {
-            meta charset="utf-8";
-            title { (title) }
-            style { (PreEscaped(STYLE)) (PreEscaped(extra_style)) }
-        }
-    }
-}
-
-/// A chart as a figure: its SVG inline, its caption, links to its files.
-pub(crate) fn figure(c: &Rendered) -> Markup {
-    let svg = c
-        .svg
-        .trim_start_matches(|ch: char| ch != '<')
-        .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
-        .trim();
-    let class = match (c.tall, c.wide) {
-        (true, _) => Some("tall"),
-        (false, true) => Some("wide"),
-        (false, false) => None,
-    };
-    html! {
-        figure id=(c.name) class=[class] aria-label=(c.title) {
-            // The SVG is drawn by duelsim's own charts, its text escaped there.
-            (PreEscaped(svg))
-            figcaption {
-                (c.caption) " "
-                span.links {
-                    a href={ "charts/" (c.name) ".svg" } { "SVG" }
-                    " · "
-                    a href={ "charts/" (c.name) ".png" } { "PNG" }
-                }
-            }
-        }
-    }
-}
-
-/// The charts of a run of several points that draw each point's distributions (how long its
-/// fights last, what a hit does, how its wounds heal): detail, in the appendix.
-const PER_POINT: [&str; 7] = [
-    "rounds",
-    "rounds-decided",
-    "damage-per-hit",
-    "damage-at-least",
-    "hit-levels",
-    "days-to-whole",
-    "injuries",
-];
-
-/// The charts after the answering one (`matchup`: the run drew a matchup heatmap), arranged:
-/// those that belong in the results, the
-/// per-point detail of a run of several points (for the appendix), and the sentences that
-/// stand for charts that would show nothing. The win rate at each point is left out where the
-/// matchup heatmap draws the same numbers; healing outcomes that are all one kind (every
-/// wounded survivor whole) are said, not drawn.
+/// The charts after the answering one, where [`super::findings::place`] puts them: those that
+/// belong in the results, the per-point detail (for the appendix), and the sentences that
+/// stand for charts that would show nothing.
 fn arrange<'c>(
     run: &RunResult,
     charts: Vec<&'c Rendered>,
-    matchup: bool,
+    drawn: &[&str],
 ) -> (Vec<&'c Rendered>, Vec<&'c Rendered>, Vec<String>) {
-    // A search's probes are points too.
-    let several = run.scenario.points.len() > 1 || run.balance.is_some();
+    use super::findings::Place;
     let mut more = Vec::new();
     let mut detail = Vec::new();
     let mut said = Vec::new();
     for c in charts {
-        let base = c
-            .name
-            .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-');
-        if base == "win-rate" && matchup {
-            continue;
-        }
-        if c.name == "recovery-outcomes"
-            && let Some(sentence) = super::findings::healing_all_alike(run)
-        {
-            said.push(sentence);
-            continue;
-        }
-        if several && PER_POINT.contains(&base) {
-            detail.push(c);
-        } else {
-            more.push(c);
+        match super::findings::place(run, &c.name, drawn) {
+            Place::Results => more.push(c),
+            Place::Detail => detail.push(c),
+            Place::Said(sentence) => said.push(sentence),
+            Place::Left => {}
         }
     }
     (more, detail, said)
@@ -328,9 +222,9 @@ fn arrange<'c>(
 /// the first value, columns the second), and each side's deaths where any die; `None` for
 /// any other run.
 fn pivot_results(run: &RunResult) -> Option<Markup> {
-    let pivots = super::rulebook::pivots(run)?;
-    let rates = super::rulebook::rates(run);
-    let shown: Vec<(String, super::rulebook::Pivot)> = rates
+    let pivots = super::results::pivots(run)?;
+    let rates = super::results::rates(run);
+    let shown: Vec<(String, super::results::Pivot)> = rates
         .into_iter()
         .zip(pivots)
         .filter(|(r, _)| {
@@ -394,7 +288,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         None => format!("{} per point", s.trials),
     };
     let swept: Vec<String> = (s.points[0].swept.iter())
-        .map(|(k, _)| super::charts::axis_title(k, names, s.ruleset))
+        .map(|(k, _)| super::words::axis_title(k, names, s.ruleset))
         .collect();
     // The run's facts in one line each way they are read: what varied, how much was run.
     let facts = [
@@ -419,8 +313,8 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
         .iter()
         .filter(|c| answering.is_none_or(|a| !std::ptr::eq(*c, a)))
         .collect();
-    let matchup = charts.iter().any(|c| c.name == "matchup");
-    let (more, detail, said) = arrange(run, rest, matchup);
+    let drawn: Vec<&str> = charts.iter().map(|c| c.name.as_str()).collect();
+    let (more, detail, said) = arrange(run, rest, &drawn);
     let pivot = pivot_results(run);
     // A search's results are its answer; every value it ran is in the appendix.
     let searched = run.balance.is_some();
@@ -458,7 +352,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                 @if run.balance.is_some() {
                     p { "Every value was run on the same dice; each evaluation is a row of the results below (and in balance.csv)." }
                 }
-                @if let Some(super::rulebook::BalanceTable { head, rows, keys, note }) = super::rulebook::balance_table(run) {
+                @if let Some(super::results::BalanceTable { head, rows, keys, note }) = super::results::balance_table(run) {
                     h2 { "Balance at each point" }
                     p {
                         "Each sweep point has a search of its own, on the same dice as every other: its answer is the one a file of that point alone gives."
@@ -772,7 +666,7 @@ fn recovery_detail(run: &RunResult, precision: Precision) -> Markup {
 fn point_header(s: &crate::rules::registry::Scenario) -> Vec<Markup> {
     let names = s.points[0].model.names();
     (s.points[0].swept.iter())
-        .map(|(k, _)| text(super::charts::axis_title(k, names, s.ruleset)))
+        .map(|(k, _)| text(super::words::axis_title(k, names, s.ruleset)))
         .collect()
 }
 
@@ -781,7 +675,7 @@ fn point_cells(p: &crate::rules::registry::Point, ruleset: &str) -> Vec<Markup> 
     let names = p.model.names();
     p.swept
         .iter()
-        .map(|(k, v)| text(super::charts::value_words(k, v, names, ruleset)))
+        .map(|(k, v)| text(super::words::value_words(k, v, names, ruleset)))
         .collect()
 }
 
@@ -930,7 +824,7 @@ fn point_words(run: &RunResult, i: usize) -> String {
     run.scenario.points[i]
         .swept
         .iter()
-        .map(|(k, v)| super::charts::value_phrase(k, v, names, run.scenario.ruleset))
+        .map(|(k, v)| super::words::value_phrase(k, v, names, run.scenario.ruleset))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -1,7 +1,8 @@
 //! `manifest.json`: what ran, from which file, with which seed, how long it took.
 //! The only output that may differ between identical runs (duration, threads, throughput).
 
-use super::{Export, RunResult};
+use super::run::Export;
+use super::run::RunResult;
 use crate::engine::CHUNK_TRIALS;
 use anyhow::Result;
 use serde_json::json;

@@ -11,7 +11,7 @@
 //! byte-identical to a single machine's. This module reads and writes those folders; it runs
 //! no trials.
 
-use super::RunResult;
+use super::run::RunResult;
 use crate::engine::Shard;
 use crate::journal::{identity, point_file, sealed, unseal};
 use crate::rules::registry::{self, Model, Scenario};
@@ -105,7 +105,7 @@ pub fn write(run: &RunResult, shard: Shard, dir: &Path) -> Result<()> {
         )
         .into_bytes(),
     ));
-    super::write(files, dir)?;
+    super::files::write(files, dir)?;
     Ok(())
 }
 
@@ -342,7 +342,7 @@ fn merge_balance(
                 )));
             };
             evaluated.push(found.clone());
-            Ok(super::balance::rate(&found.2, balance.rate))
+            Ok(crate::scenario::balance::rate(&found.2, balance.rate))
         })?;
         if !balance.integer {
             answer.note = Some(format!(

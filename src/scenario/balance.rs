@@ -519,6 +519,28 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
     }))
 }
 
+/// The rate a `[balance]` aims at, from a point's tally: its count over the trials, with the
+/// 95% Wilson interval.
+pub fn rate(tally: &crate::stats::Tally, rate: usize) -> Rate {
+    // Win and draw rates are shares of the trials; dead rates of each side's fighters.
+    let counts = [
+        (tally.ends[0], tally.trials),
+        (tally.ends[1], tally.trials),
+        (tally.ends[2], tally.trials),
+        (tally.dead[0], tally.fighter_trials(0)),
+        (tally.dead[1], tally.fighter_trials(1)),
+    ];
+    let (count, of) = counts[rate.min(counts.len() - 1)];
+    crate::stats::wilson(count, of)
+}
+
+/// Where a target the range does not reach lies, from the rate at its two ends: above the range
+/// (`Some(true)`), below it (`Some(false)`), or unknown when the rate is the same at both.
+pub fn beyond(at_from: f64, at_to: f64, target: f64) -> Option<bool> {
+    let trend = at_to - at_from;
+    (trend != 0.0).then_some(trend * (target - at_to) > 0.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,9 +2,11 @@
 //! (zone-d100) each fighter's injuries per duel (or fight) by zone and severity.
 
 use super::heatmap::heatmap_width;
-use super::labels::{point_ink, point_label, shown_note, side_names, swept_title};
+use super::labels::{point_ink, shown_note};
 use super::model::{Chart, Look, MAX_ROWS, MAX_WIDTH, Plot, Rate, Series, WIDTH, spread};
-use crate::report::{RunResult, Words};
+use crate::report::run::RunResult;
+use crate::report::words::Words;
+use crate::report::words::{point_label, side_names, swept_title};
 use crate::stats::{ExtraKind, RecoveryTally, Side, Tally};
 
 /// The share of the wounded survivors of side `side` (of both, or a recovery scenario's

@@ -4,7 +4,7 @@
 //! drawn as an open triangle on the end of the searched range it lies beyond, never left out.
 //! This module works out and draws that one chart; the search's own probes are in the tables.
 
-use super::labels::{axis_title, value_ink, value_phrase, value_words};
+use super::labels::value_ink;
 use super::model::{
     AnswerSeries, Answered, Chart, Ink, Look, MAX_SERIES, Plot, Series, WIDTH, spread,
 };
@@ -12,7 +12,8 @@ use super::style::{
     DrawResult, FONT, axis_number, colour, draw_legend_title, err, hollow_marker, legend_layout,
     marker,
 };
-use crate::report::{BalanceMarks, RunResult};
+use crate::report::run::{BalanceMarks, RunResult};
+use crate::report::words::{axis_title, side_words, value_phrase, value_words};
 use crate::scenario::balance::Found;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -97,7 +98,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
                     .collect::<Vec<_>>()
                     .join(", ");
                 unreached.push(words);
-                match crate::report::rulebook::beyond(f_lo.0, f_hi.0, marks.target) {
+                match crate::scenario::balance::beyond(f_lo.0, f_hi.0, marks.target) {
                     Some(true) => Answered::Above,
                     Some(false) => Answered::Below,
                     None => Answered::Unknown,
@@ -154,7 +155,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     };
     let legend_entries = legend_series(&lines, (from, to), !unreached.is_empty());
     let legend_px = legend_layout(&legend_entries, &others_title, WIDTH).2;
-    let sides = crate::report::side_words(run);
+    let sides = side_words(run);
     Some(Chart {
         name: "balance".into(),
         title: format!(

@@ -2,9 +2,10 @@
 //! lasts, the share of duels over by each round, and what a hit of each fighter does (stacked
 //! bars when a hit records a named level).
 
-use super::labels::{point_ink, point_label, shown_note, side_names, swept_title};
+use super::labels::{point_ink, shown_note};
 use super::model::{Chart, Ink, Look, MAX_ROWS, Plot, Series, WIDTH, bar_height, spread};
-use crate::report::RunResult;
+use crate::report::run::RunResult;
+use crate::report::words::{Words, point_label, side_names, side_words, swept_title};
 use crate::stats::{Side, Tally};
 
 /// The share of counts at each value of a histogram, one curve per point (laid out by
@@ -53,18 +54,18 @@ fn share_curves(
 
 /// "Knight against Brigand": who fights, for a chart's title.
 fn against(run: &RunResult) -> String {
-    let [a, b] = crate::report::side_words(run);
+    let [a, b] = side_words(run);
     format!("{} against {}", a.name, b.name)
 }
 
 /// "duel" or "fight" (sides of several).
 fn trial(run: &RunResult) -> &'static str {
-    crate::report::Words::of(run).trial()
+    Words::of(run).trial()
 }
 
 /// "duels" or "fights" (sides of several).
 fn trials(run: &RunResult) -> &'static str {
-    crate::report::Words::of(run).trials()
+    Words::of(run).trials()
 }
 
 /// How many rounds duels last, one curve per point.

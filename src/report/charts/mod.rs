@@ -24,10 +24,10 @@ mod win_rates;
 
 pub use exact::{ExactGrid, render_exact};
 pub use heatmap::CellTable;
-pub(crate) use labels::{axis_title, plural, value_phrase, value_words};
 pub use render::Rendered;
 
-use super::RunResult;
+use super::run::RunResult;
+use super::words::{axis_title, side_names, value_words};
 use crate::stats::Side;
 use aftermath::{days_to_whole, injuries};
 use anyhow::Result;
@@ -432,7 +432,7 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     let names = run.scenario.points[0].model.names();
     // The sides as the report's headings name them, for titles (`names`, the first point's,
     // are what the swept keys' titles are worked out from).
-    let sides = labels::side_names(run);
+    let sides = side_names(run);
     let axes: Vec<&str> = run.scenario.points[0]
         .swept
         .iter()
@@ -605,7 +605,7 @@ damage = 2
             extra_files: Vec::new(),
             balance: None,
         };
-        crate::report::side_words(&run).map(|side| side.name)
+        crate::report::words::side_words(&run).map(|side| side.name)
     }
 
     #[test]

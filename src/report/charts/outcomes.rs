@@ -3,9 +3,11 @@
 //! dead in recovery by cause, still wounded at the horizon, whole with a lasting impairment, or
 //! whole.
 
-use super::labels::{point_label, shown_note, swept_title};
+use super::labels::shown_note;
 use super::model::{Chart, Ink, MAX_ROWS, Plot, WIDTH, bar_height, death_ink};
-use crate::report::{RunResult, Words};
+use crate::report::run::RunResult;
+use crate::report::words::Words;
+use crate::report::words::{point_label, side_words, swept_title};
 use crate::stats::ExtraKind;
 
 /// The height of a stacked-bar chart of `rows` rows, with room for a legend of two lines.
@@ -20,14 +22,14 @@ pub(super) fn whose(run: &RunResult) -> String {
     if Words::of(run).recovery || names[0] == names[1] {
         names[0].to_owned()
     } else {
-        let [a, b] = crate::report::side_words(run);
+        let [a, b] = side_words(run);
         format!("{} and {}", a.name, b.name)
     }
 }
 
 /// Who wins each point's duels: a's wins, b's wins, draws.
 pub(super) fn duel_outcomes(run: &RunResult) -> Chart {
-    let (sides, words) = (crate::report::side_words(run), Words::of(run));
+    let (sides, words) = (side_words(run), Words::of(run));
     let shown = run.tallies.len().min(MAX_ROWS);
     let rows = (0..shown)
         .map(|i| {

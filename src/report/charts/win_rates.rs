@@ -3,18 +3,19 @@
 //! point's difference from the baseline on the same dice.
 
 use super::heatmap::heatmap_width;
-use super::labels::{axis_title, point_label, shown_note, swept_title, value_ink};
+use super::labels::{shown_note, value_ink};
 use super::model::{
     Chart, Ink, Look, MAX_ROWS, MAX_SERIES, Plot, Series, WIDTH, bar_height, percent, spread,
 };
-use crate::report::{BalanceMarks, RunResult};
+use crate::report::run::{BalanceMarks, RunResult};
+use crate::report::words::{axis_title, point_label, side_words, swept_title};
 use crate::stats::{Tally, wilson};
 
 /// Every compared point's a-win difference from the baseline on the same dice, with its 95%
 /// interval, largest first.
 pub(super) fn differences(run: &RunResult) -> Option<Chart> {
     let base = run.scenario.baseline?;
-    let side_words = crate::report::side_words(run);
+    let side_words = side_words(run);
     let mut rows: Vec<(String, f64, f64, f64)> = finished(run)
         .filter(|(i, _)| *i != base)
         .filter_map(|(i, _)| {
@@ -57,7 +58,7 @@ pub(super) fn differences(run: &RunResult) -> Option<Chart> {
 /// (nothing is known between them, so no line joins them), the target as a line across, and
 /// the answer with its interval on the target line.
 pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -> Option<Chart> {
-    let side_words = crate::report::side_words(run);
+    let side_words = side_words(run);
     let (path, _) = run.scenario.points.first()?.swept.first()?;
     let title = axis_title(path, names, run.scenario.ruleset);
     let target = percent(marks.target);
@@ -65,7 +66,7 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     let mut band = Vec::new();
     for (i, p) in finished(run) {
         let x: f64 = p.swept.first()?.1.parse().ok()?;
-        let (r, lo, hi) = crate::report::balance::rate(&run.tallies[i], marks.index);
+        let (r, lo, hi) = crate::scenario::balance::rate(&run.tallies[i], marks.index);
         points.push((x, percent(r)));
         band.push((x, percent(lo), percent(hi)));
     }
@@ -120,7 +121,10 @@ pub(super) fn balance(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
         plot: Plot::Lines {
             legend_title: String::new(),
             x_label: title,
-            y_label: format!("share of {} (%)", crate::report::Words::of(run).trials()),
+            y_label: format!(
+                "share of {} (%)",
+                crate::report::words::Words::of(run).trials()
+            ),
             x_range,
             y_range: (0.0, 100.0),
             series,
@@ -157,7 +161,7 @@ fn a_win(t: &Tally) -> (f64, f64, f64) {
 /// Win rate against the first numeric swept value (a curve per combination of the others), or
 /// bars per point when nothing numeric is swept.
 pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Option<Chart> {
-    let side_words = crate::report::side_words(run);
+    let side_words = side_words(run);
     // The numeric swept value with the most values goes across (the first of equals): the
     // curves are then the fewer values of the others.
     let numeric = (0..axes.len())
@@ -195,7 +199,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                 x_label: format!(
                     "{} (% of {})",
                     side_words[0].wins(),
-                    crate::report::Words::of(run).trials()
+                    crate::report::words::Words::of(run).trials()
                 ),
                 rows,
             },
@@ -280,7 +284,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
     let caption = if single {
         format!(
             "Share of {} won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
-            crate::report::Words::of(run).trials(),
+            crate::report::words::Words::of(run).trials(),
             axis_title(axes[k], names, run.scenario.ruleset)
         )
     } else {
@@ -327,7 +331,10 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
                     .join(" / ")
             },
             x_label: axis_title(axes[k], names, run.scenario.ruleset),
-            y_label: format!("share of {} (%)", crate::report::Words::of(run).trials()),
+            y_label: format!(
+                "share of {} (%)",
+                crate::report::words::Words::of(run).trials()
+            ),
             x_range: pad(x0, x1),
             y_range,
             series,
@@ -353,7 +360,7 @@ fn pad(lo: f64, hi: f64) -> (f64, f64) {
 
 /// Win rate over the first two swept values, the others at their first value.
 pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart {
-    let side_words = crate::report::side_words(run);
+    let side_words = side_words(run);
     let rows = values_of(run, 0);
     let columns = values_of(run, 1);
     let mut cells = vec![vec![None; columns.len()]; rows.len()];

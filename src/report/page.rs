@@ -1,9 +1,13 @@
-//! HTML tables that fit the page: a table too wide for a 1280 px window or a printed A4 page is
+//! The HTML pieces every report page shares (`report.html` and the exact tables' page): its
+//! head and style, a chart as a figure, and tables that fit the page.
+//!
+//! Tables: a table too wide for a 1280 px window or a printed A4 page is
 //! written as several tables, each repeating the row keys (the point and its swept values) with
 //! as many of the other columns as fit, so nothing needs horizontal scrolling or is cut off in
 //! print. Widths are estimated from the cells' text, in characters.
 
-use maud::{Markup, html};
+use super::charts::Rendered;
+use maud::{Markup, PreEscaped, html};
 
 /// The most characters of text a table row may hold, cell padding included: about 1,000 px of
 /// the report's table font on screen, and the width of an A4 page's text in print.
@@ -133,6 +137,86 @@ impl HtmlTable {
                             }
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+pub(crate) const STYLE: &str = "
+body { font-family: 'DejaVu Sans', Verdana, sans-serif; margin: 2rem auto; max-width: 1200px; padding: 0 1rem; color: #222; line-height: 1.45; }
+h1 { margin-bottom: 0.2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; padding-bottom: 0.2rem; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.85rem; max-width: 100%; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; vertical-align: top; text-align: left; overflow-wrap: break-word; }
+th { background: #f2f2f2; }
+td.n { text-align: right; white-space: nowrap; }
+small { color: #555; }
+p.headline { font-size: 1.25rem; line-height: 1.4; margin: 1rem 0; max-width: 62rem; }
+figure { margin: 1.5rem 0; } figure svg { box-sizing: border-box; max-width: 100%; height: auto; border: 1px solid #eee; }
+figcaption { font-size: 0.9rem; color: #444; max-width: 60rem; }
+pre { background: #f7f7f7; padding: 0.8rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+code { background: #f3f3f3; padding: 0 0.2rem; overflow-wrap: anywhere; }
+.over { background: #fff4d6; }
+p.facts { font-size: 0.85rem; color: #444; }
+details.cells { margin: -0.8rem 0 1.5rem; font-size: 0.9rem; }
+@media print {
+  @page { size: A4; margin: 14mm 12mm; }
+  body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
+  h1 { font-size: 16pt; } h2 { font-size: 12.5pt; margin-top: 1.2rem; } h3 { font-size: 10.5pt; margin: 0.8rem 0 0.3rem; }
+  p { margin: 0.4rem 0; }
+  table { font-size: 7pt; margin: 0.4rem 0; }
+  th, td { padding: 0.08rem 0.25rem; }
+  th { font-weight: 600; }
+  td.n small { font-size: 6.5pt; }
+  tr, figure, pre { break-inside: avoid; page-break-inside: avoid; }
+  pre { font-size: 7pt; padding: 0.4rem; }
+  p.headline { font-size: 11.5pt; margin: 0.5rem 0 0.6rem; }
+  /* Every chart across the text's width: a chart is drawn 1000 px wide with text of 15 px or
+     more, so it prints at 7.9 pt or more; charts are drawn no taller than a page holds. */
+  figure { margin: 0.2rem 0 0.4rem; }
+  figure svg { width: 100%; height: auto; }
+  figcaption { font-size: 7.5pt; }
+  h1, h2, h3 { break-after: avoid; page-break-after: avoid; break-inside: avoid; }
+  /* A heading reserves room for what follows: at the foot of a page it moves to the next. */
+  h2::after, h3::after { content: \"\"; display: block; height: 40mm; margin-bottom: -40mm; }
+  .appendix { break-before: page; page-break-before: always; }
+  details.cells, figcaption .links { display: none; }
+}
+";
+
+/// A page's `head`: its title and the report's style, with `extra_style` after it.
+pub(crate) fn page_head(title: &str, extra_style: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            title { (title) }
+            style { (PreEscaped(STYLE)) (PreEscaped(extra_style)) }
+        }
+    }
+}
+
+/// A chart as a figure: its SVG inline, its caption, links to its files.
+pub(crate) fn figure(c: &Rendered) -> Markup {
+    let svg = c
+        .svg
+        .trim_start_matches(|ch: char| ch != '<')
+        .trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>")
+        .trim();
+    let class = match (c.tall, c.wide) {
+        (true, _) => Some("tall"),
+        (false, true) => Some("wide"),
+        (false, false) => None,
+    };
+    html! {
+        figure id=(c.name) class=[class] aria-label=(c.title) {
+            // The SVG is drawn by duelsim's own charts, its text escaped there.
+            (PreEscaped(svg))
+            figcaption {
+                (c.caption) " "
+                span.links {
+                    a href={ "charts/" (c.name) ".svg" } { "SVG" }
+                    " · "
+                    a href={ "charts/" (c.name) ".png" } { "PNG" }
                 }
             }
         }
