@@ -3,7 +3,7 @@
 
 use super::heatmap::heatmap_width;
 use super::labels::{point_ink, shown_note};
-use super::model::{Chart, Look, MAX_ROWS, MAX_WIDTH, Plot, Rate, Series, WIDTH, spread};
+use super::model::{Chart, Look, MAX_ROWS, MAX_WIDTH, Plot, Rate, Scale, Series, WIDTH, spread};
 use crate::report::run::RunResult;
 use crate::report::words::Words;
 use crate::report::words::{point_label, side_names, swept_title};
@@ -184,9 +184,9 @@ pub(super) fn injuries(run: &RunResult) -> Option<Chart> {
             y_label: row_title,
             columns: column_names,
             rows: row_names,
+            scale: Scale::sequential(&cells),
             cells,
             percent: false,
-            diverging: false,
         },
     })
 }

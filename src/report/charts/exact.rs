@@ -3,7 +3,7 @@
 //! every cell written.
 
 use super::heatmap::{fit_heatmap, heatmap_width};
-use super::model::{Chart, MAX_ROWS, Plot, WIDTH, bar_height, percent};
+use super::model::{Chart, MAX_ROWS, Plot, Scale, WIDTH, bar_height, percent};
 use super::render::{Rendered, rendered};
 use super::style::register_font;
 use anyhow::Result;
@@ -118,7 +118,7 @@ pub fn render_exact(
         } else {
             g.columns.clone()
         };
-        let cells = g
+        let cells: Vec<Vec<Option<(f64, f64, f64)>>> = g
             .hit
             .iter()
             .take(MAX_ROWS)
@@ -151,9 +151,9 @@ pub fn render_exact(
                 y_label: g.rows_title.clone(),
                 columns,
                 rows: g.rows.iter().take(MAX_ROWS).cloned().collect(),
+                scale: Scale::sequential(&cells),
                 cells,
                 percent: true,
-                diverging: false,
             },
         });
     }

@@ -2,7 +2,7 @@
 //! heatmap needs, and the drawing of its cells, its colour scale and the regions an SVG
 //! explains on hover.
 
-use super::model::{Chart, Hover, Plot, Rate, WIDTH};
+use super::model::{Chart, Hover, Plot, Rate, Scale, WIDTH};
 use super::style::{FONT, err, text_width, unit_at};
 use anyhow::Result;
 use plotters::coord::Shift;
@@ -89,7 +89,7 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
     rows: &[String],
     cells: &[Vec<Option<Rate>>],
     percent: bool,
-    diverging: bool,
+    colours: Scale,
 ) -> Result<Vec<Hover>> {
     let (nx, ny) = (columns.len().max(1) as i32, rows.len().max(1) as i32);
     let label_px = rows
@@ -138,11 +138,10 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
         .disable_mesh()
         .draw()
         .map_err(err)?;
-    let top = cells
-        .iter()
-        .flatten()
-        .flatten()
-        .fold(1e-12f64, |m, &(v, _, _)| m.max(v));
+    let (diverging, top) = match colours {
+        Scale::Diverging => (true, 1.0),
+        Scale::Sequential { top } => (false, top.max(1e-12)),
+    };
     let colour = |v: f64| -> RGBColor {
         let mix = |a: (f64, f64, f64), b: (f64, f64, f64), t: f64| {
             RGBColor(
@@ -156,18 +155,14 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
             if v >= 0.5 {
                 mix(
                     white,
-                    (33.0, 102.0, 172.0),
+                    (0.0, 114.0, 178.0),
                     ((v - 0.5) * 2.0).clamp(0.0, 1.0),
                 )
             } else {
-                mix(
-                    white,
-                    (178.0, 24.0, 43.0),
-                    ((0.5 - v) * 2.0).clamp(0.0, 1.0),
-                )
+                mix(white, (213.0, 94.0, 0.0), ((0.5 - v) * 2.0).clamp(0.0, 1.0))
             }
         } else {
-            mix(white, (203.0, 24.0, 29.0), (v / top).clamp(0.0, 1.0))
+            mix(white, (68.0, 1.0, 84.0), (v / top).clamp(0.0, 1.0))
         }
     };
     let dark = |v: f64| {
@@ -306,6 +301,7 @@ pub(super) fn draw_heatmap<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::draw_heatmap;
+    use crate::report::charts::model::Scale;
     use crate::report::charts::render_all;
     use crate::report::charts::tests::{finished_run, scenario};
     use plotters::prelude::*;
@@ -319,8 +315,17 @@ mod tests {
             let cells = vec![vec![Some((0.5, 0.4, 0.6)); nx]; ny];
             let mut svg = String::new();
             let root = SVGBackend::with_string(&mut svg, (1000, 400)).into_drawing_area();
-            let hovers = draw_heatmap(&root, "x", "y", &names(nx), &names(ny), &cells, true, false)
-                .unwrap_or_else(|e| panic!("{e}"));
+            let hovers = draw_heatmap(
+                &root,
+                "x",
+                "y",
+                &names(nx),
+                &names(ny),
+                &cells,
+                true,
+                Scale::Sequential { top: 1.0 },
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(hovers.len(), nx * ny);
             for &(x0, y0, x1, y1, _) in &hovers {
                 assert!(

@@ -379,7 +379,7 @@ fn heatmap_by_page(chart: Chart) -> Vec<Chart> {
         rows,
         cells,
         percent,
-        diverging,
+        scale,
     } = &chart.plot
     else {
         return vec![chart];
@@ -416,7 +416,7 @@ fn heatmap_by_page(chart: Chart) -> Vec<Chart> {
                 rows: rows.clone(),
                 cells: cells.iter().map(|r| r[range.clone()].to_vec()).collect(),
                 percent: *percent,
-                diverging: *diverging,
+                scale: *scale,
             },
         })
         .collect()
@@ -725,6 +725,47 @@ damage = 2
                     chart.name
                 );
             }
+        }
+    }
+
+    #[test]
+    fn the_parts_of_a_split_heatmap_share_one_colour_scale() {
+        // Twenty columns, the highest value in the first: every part keeps the whole chart's
+        // top, so one colour means one value across the parts.
+        let columns: Vec<String> = (0..20).map(|k| format!("column {k}")).collect();
+        let cells = vec![
+            (0..20)
+                .map(|k| Some((if k == 0 { 9.0 } else { 1.0 }, 0.0, 0.0)))
+                .collect(),
+        ];
+        let chart = Chart {
+            name: "injuries".into(),
+            title: "t".into(),
+            caption: String::new(),
+            height: 400,
+            width: heatmap::heatmap_width(&columns, &["row".to_owned()]),
+            plot: Plot::Heatmap {
+                x_label: "x".into(),
+                y_label: "y".into(),
+                columns,
+                rows: vec!["row".into()],
+                scale: model::Scale::sequential(&cells),
+                cells,
+                percent: false,
+            },
+        };
+        let parts = heatmap_by_page(chart);
+        assert!(parts.len() > 1, "{} parts", parts.len());
+        for part in &parts {
+            let Plot::Heatmap { scale, .. } = &part.plot else {
+                panic!("a part is a heatmap");
+            };
+            assert_eq!(
+                *scale,
+                model::Scale::Sequential { top: 9.0 },
+                "{}",
+                part.name
+            );
         }
     }
 

@@ -198,9 +198,27 @@ pub(super) enum Plot {
         cells: Vec<Vec<Option<Rate>>>,
         /// How a cell's value is written.
         percent: bool,
-        /// Diverging around 0.5 (win rates) or sequential from 0.
-        diverging: bool,
+        /// How values map to colours.
+        scale: Scale,
     },
+}
+
+/// A heatmap's colour scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Scale {
+    /// Around 0.5 (win rates): side a's colour above, side b's below.
+    Diverging,
+    /// From 0 to `top`, the highest value of the whole chart (so that the parts of a split
+    /// heatmap share one scale).
+    Sequential { top: f64 },
+}
+
+impl Scale {
+    /// A sequential scale up to the highest of `cells`.
+    pub(super) fn sequential(cells: &[Vec<Option<Rate>>]) -> Scale {
+        let top = (cells.iter().flatten().flatten()).fold(1e-12_f64, |m, &(v, _, _)| m.max(v));
+        Scale::Sequential { top }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -245,9 +245,9 @@ fn draw_plot<DB: DrawingBackend>(body: &DrawingArea<DB, Shift>, plot: &Plot) -> 
             rows,
             cells,
             percent,
-            diverging,
+            scale,
         } => draw_heatmap(
-            body, x_label, y_label, columns, rows, cells, *percent, *diverging,
+            body, x_label, y_label, columns, rows, cells, *percent, *scale,
         ),
     }
 }

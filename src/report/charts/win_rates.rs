@@ -5,7 +5,7 @@
 use super::heatmap::heatmap_width;
 use super::labels::{shown_note, value_ink};
 use super::model::{
-    Chart, Ink, Look, MAX_ROWS, MAX_SERIES, Plot, Series, WIDTH, bar_height, percent, spread,
+    Chart, Ink, Look, MAX_ROWS, MAX_SERIES, Plot, Scale, Series, WIDTH, bar_height, percent, spread,
 };
 use crate::report::run::{BalanceMarks, RunResult};
 use crate::report::words::{axis_title, point_label, side_words, swept_title};
@@ -399,7 +399,7 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
             axis_title(axes[1], names, run.scenario.ruleset)
         ),
         caption: format!(
-            "Each cell is the share of {} (blue: {} favoured, red: {} favoured; hover a cell of the SVG for its 95% interval).{fixed}",
+            "Each cell is the share of {} (blue: {} favoured, vermillion: {} favoured).{fixed}",
             side_words[0].wins_share(run),
             side_words[0].name,
             side_words[1].name
@@ -413,7 +413,7 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
             rows: rows.into_iter().take(MAX_ROWS).collect(),
             cells: cells.into_iter().take(MAX_ROWS).collect(),
             percent: true,
-            diverging: true,
+            scale: Scale::Diverging,
         },
     }
 }
