@@ -496,7 +496,7 @@ pub(crate) enum Place {
 /// them, a part of a split chart "-2", "-3"). The win rate at each point is left out where the
 /// matchup heatmap draws the same numbers; healing outcomes that are all one kind (every
 /// wounded survivor whole) are said, not drawn; per-point distributions of a run of several
-/// points (a search's probes are points too) are detail.
+/// points, and how a search's probes end, are detail.
 pub(crate) fn place(run: &RunResult, chart: &str, drawn: &[&str]) -> Place {
     let base = chart.trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '-');
     let several = run.scenario.points.len() > 1 || run.balance.is_some();
@@ -508,7 +508,9 @@ pub(crate) fn place(run: &RunResult, chart: &str, drawn: &[&str]) -> Place {
     {
         return Place::Said(sentence);
     }
-    if several && PER_POINT.contains(&base) {
+    // How a search's probes end is what its answer rests on: detail.
+    let probes = run.balance.is_some() && matches!(base, "outcomes" | "recovery-outcomes");
+    if probes || several && PER_POINT.contains(&base) {
         Place::Detail
     } else {
         Place::Results

@@ -456,6 +456,11 @@ fn plan(run: &RunResult) -> Vec<Chart> {
             charts.push(matchup(run, names, &axes));
         }
     }
+    // A search's probes are values run on the way to an answer: the rate at each is what the
+    // answer rests on (its own chart and table); their distributions are not drawn.
+    if run.balance.is_some() {
+        return finish(run, charts);
+    }
     if duel {
         charts.push(rounds(run));
         charts.push(rounds_decided(run));
@@ -495,6 +500,12 @@ fn plan(run: &RunResult) -> Vec<Chart> {
     if let Some(chart) = differences(run) {
         charts.push(chart);
     }
+    finish(run, charts)
+}
+
+/// Lays out the planned charts: per-point curves into what one chart tells apart, curves drawn
+/// alike once, heatmaps fitted, legends and notes added.
+fn finish(run: &RunResult, mut charts: Vec<Chart>) -> Vec<Chart> {
     for chart in &mut charts {
         if PER_POINT_CHARTS.contains(&chart.name.as_str()) {
             lay_out_points(run, chart);
