@@ -339,16 +339,25 @@ fn balance(run: &RunResult) -> String {
     };
     let s = run.scenario;
     let names = s.points[0].model.names();
-    let path = s
-        .balance
-        .as_ref()
-        .map_or_else(String::new, |b| axis_title(&b.path, names, s.ruleset));
-    let found: Vec<(f64, usize)> = (marks.points.iter().enumerate())
-        .filter_map(|(i, p)| p.answer.value().map(|(v, _, _)| (v, i)))
+    // The value searched is the last of each point's values (as the answers chart draws it).
+    let path = (marks.points[0].swept.last())
+        .map_or_else(String::new, |(k, _)| axis_title(k, names, s.ruleset));
+    // Each answer with its words: a whole number between two as "4–5", never "4.5".
+    let found: Vec<(f64, String, usize)> = (marks.points.iter().enumerate())
+        .filter_map(|(i, p)| {
+            let (v, lo, hi) = p.answer.value()?;
+            let words = if lo.fract() == 0.0 && hi - lo == 1.0 {
+                format!("{lo:.0}–{hi:.0}")
+            } else {
+                number(v)
+            };
+            Some((v, words, i))
+        })
         .collect();
     let values = |i: usize| {
-        (marks.points[i].swept.iter())
-            .map(|(k, v)| value_words(k, v, names, s.ruleset))
+        let swept = &marks.points[i].swept;
+        (swept[..swept.len().saturating_sub(1)].iter())
+            .map(|(k, v)| value_phrase(k, v, names, s.ruleset))
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -356,14 +365,11 @@ fn balance(run: &RunResult) -> String {
     let hi = found.iter().max_by(|a, b| a.0.total_cmp(&b.0));
     let missing = marks.points.len() - found.len();
     let mut out = match (lo, hi) {
-        (Some(&(lo, i)), Some(&(hi, j))) => format!(
-            "The {path} at which {} {} runs from {} ({}) to {} ({}) over the {} sweep points",
-            marks.rate.to_lowercase(),
+        (Some((_, lo, i)), Some((_, hi, j))) => format!(
+            "The {path} that {} runs from {lo} ({}) to {hi} ({}) over the {} sweep points",
             marks.goal,
-            number(lo),
-            values(i),
-            number(hi),
-            values(j),
+            values(*i),
+            values(*j),
             marks.points.len()
         ),
         _ => format!(

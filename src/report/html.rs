@@ -350,7 +350,7 @@ pub fn render(run: &RunResult, charts: &[Rendered], tables: &[String], manifest:
                     p { strong { (note) } }
                 }
                 @if run.balance.is_some() {
-                    p { "Every value was run on the same dice; each evaluation is a row of the results below (and in balance.csv)." }
+                    p { "Every value was run on the same dice; each value run is a row of Every value run, in the appendix." }
                 }
                 @if let Some(super::results::BalanceTable { head, rows, keys, note }) = super::results::balance_table(run) {
                     h2 { "Balance at each point" }

@@ -360,6 +360,14 @@ pub(crate) fn value_phrase(key: &str, value: &str, names: [&str; 2], ruleset: &s
         }
         (Some(name), "weapon" | "shield" | "missile") => format!("{name} with {value}"),
         (Some(name), "armour") => format!("{name} in {value}"),
+        // A side's size: "3 Brigands", "1 Brigand".
+        (Some(name), "count") => {
+            let base = name.split(" ×").next().unwrap_or(name);
+            match value {
+                "1" => format!("1 {base}"),
+                _ => format!("{value} {}", plural(base)),
+            }
+        }
         _ if key == "weights" => value_words(key, value, names, ruleset),
         _ => format!("{} {value}", axis_title(key, names, ruleset)),
     }
@@ -418,6 +426,12 @@ mod tests {
 
     #[test]
     fn a_swept_side_size_is_said_in_words() {
+        let names = ["Knight", "Brigand"];
+        assert_eq!(
+            value_phrase("b.count", "3", names, "twin-d20"),
+            "3 Brigands"
+        );
+        assert_eq!(value_phrase("b.count", "1", names, "twin-d20"), "1 Brigand");
         assert_eq!(
             axis_title("b.count", ["Knight", "Brigand"], "twin-d20"),
             "Brigands on the side"

@@ -147,7 +147,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
     };
     let lines_note = if total > lines.len() {
         format!(
-            " {} of the {total} lines are drawn, spread over them; every point is in balance.csv and tables/balance.md.",
+            " {} of the {total} lines are drawn, spread over them; every point is in the table Balance at each point.",
             lines.len()
         )
     } else {
@@ -163,7 +163,7 @@ pub(super) fn answers(run: &RunResult, names: [&str; 2], marks: &BalanceMarks) -
             sides[0].name, sides[1].name, marks.goal
         ),
         caption: format!(
-            "Each mark is the value the search at that sweep point found, its own search on the same dice as every other, with its interval as a whisker (for a whole number, from one to the other of the two values the rate crosses between). The grey lines across are the ends of the range searched, {from} and {to}.{reached}{lines_note}"
+            "Each mark is the value the search at that sweep point found, its own search on the same dice as every other, with its interval as a whisker (for a whole number, from one to the other of the two values the rate crosses between). The range searched runs from {from} to {to} (its ends dashed where they fall in view).{reached}{lines_note}"
         ),
         height: 620 + legend_px,
         width: WIDTH,
