@@ -6,7 +6,7 @@
 
 use super::results::rates;
 use super::run::RunResult;
-use super::words::{axis_title, value_phrase, value_words};
+use super::words::{axis_title, point_phrase, value_words};
 use crate::stats::{PAIRED, wilson};
 use serde_json::{Value, json};
 use std::fmt::Write as _;
@@ -87,7 +87,7 @@ pub fn text(run: &RunResult) -> String {
         return out;
     }
     if let Some(base) = s.baseline {
-        let base_words = phrase(run, base);
+        let base_words = point_phrase(run, base);
         let _ = writeln!(
             out,
             "{}: {who}, each point against {base_words} on the same dice ({}, in percentage points, with 95% intervals)",
@@ -101,7 +101,7 @@ pub fn text(run: &RunResult) -> String {
             }
             if let Some((d, lo, hi)) = t.paired.delta(0) {
                 rows.push(vec![
-                    format!("{}:", phrase(run, i)),
+                    format!("{}:", point_phrase(run, i)),
                     format!("{} [{}, {}]", points(d), points(lo), points(hi)),
                 ]);
             }
@@ -136,20 +136,6 @@ pub fn text(run: &RunResult) -> String {
         );
     }
     out
-}
-
-/// A point's swept values as a phrase ("Knight with a mace").
-fn phrase(run: &RunResult, i: usize) -> String {
-    let p = &run.scenario.points[i];
-    let names = p.model.names();
-    let words: Vec<String> = (p.swept.iter())
-        .map(|(k, v)| value_phrase(k, v, names, run.scenario.ruleset))
-        .collect();
-    if words.is_empty() {
-        "the baseline".to_owned()
-    } else {
-        words.join(", ")
-    }
 }
 
 /// A rate as JSON: its value and 95% interval, as shares from 0 to 1 (`null` with nothing to

@@ -4,7 +4,9 @@
 //! and the chart first; the charts themselves know nothing of it.
 
 use super::run::RunResult;
-use super::words::{SideWords, Words, axis_title, side_words, value_phrase, value_words};
+use super::words::{
+    SideWords, Words, axis_title, point_phrase, point_words, side_words, value_phrase,
+};
 use crate::stats::{Side, Tally, wilson};
 
 /// A swept value whose largest effect on the headline rate is under this many percentage
@@ -264,31 +266,6 @@ fn extremes(values: &[f64]) -> (usize, usize) {
         }
     }
     (lo, hi)
-}
-
-/// A point's swept values in words: "broadsword, plate".
-fn point_words(run: &RunResult, i: usize) -> String {
-    let p = &run.scenario.points[i];
-    let names = p.model.names();
-    p.swept
-        .iter()
-        .map(|(k, v)| value_words(k, v, names, run.scenario.ruleset))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// A point's swept values as a phrase: "Knight with a mace", or "the baseline".
-fn point_phrase(run: &RunResult, i: usize) -> String {
-    let p = &run.scenario.points[i];
-    let names = p.model.names();
-    let words: Vec<String> = (p.swept.iter())
-        .map(|(k, v)| value_phrase(k, v, names, run.scenario.ruleset))
-        .collect();
-    if words.is_empty() {
-        "the baseline".to_owned()
-    } else {
-        words.join(", ")
-    }
 }
 
 /// A `[compare]` or `[weights]` run: each change's difference from the baseline on the same

@@ -12,7 +12,7 @@
 use super::charts::Rendered;
 use super::page::{HtmlTable, figure, page_head};
 use super::run::RunResult;
-use super::words::{SideWords, Words, side_words};
+use super::words::{SideWords, Words, mean_words, point_phrase, side_words, signed};
 use crate::stats::{ExtraKind, Side, Tally, wilson};
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
@@ -127,21 +127,8 @@ fn pct(successes: u64, n: u64, precision: Precision) -> Markup {
     }
 }
 
-/// The fewest cases a mean is printed to a decimal from; below, it is rounded and its count
-/// said ("about 21 (3 cases)"), so that a mean of almost nothing does not read as precise.
-const FEW_CASES: u64 = 30;
-
 fn mean(x: Option<f64>, cases: u64) -> Markup {
-    html! {
-        (match x {
-            None => "–".to_owned(),
-            Some(v) if cases < FEW_CASES => {
-                let s = if cases == 1 { "" } else { "s" };
-                format!("about {v:.0} ({cases} case{s})")
-            }
-            Some(v) => format!("{v:.1}"),
-        })
-    }
+    html! { (mean_words(x, cases)) }
 }
 
 /// Half the widest 95% interval of the rates a results table prints, in percentage points.
@@ -173,21 +160,6 @@ fn widest_interval(run: &RunResult) -> f64 {
         }
     }
     widest
-}
-
-/// A difference with its sign, to `decimals` places; one that rounds to nothing is +0, never
-/// -0 (a tiny negative difference would otherwise print as "-0.00").
-fn signed(x: f64, decimals: usize) -> String {
-    let text = format!("{x:+.decimals$}");
-    if text
-        .trim_start_matches(['+', '-'])
-        .chars()
-        .all(|c| c == '0' || c == '.')
-    {
-        format!("{:+.decimals$}", 0.0)
-    } else {
-        text
-    }
 }
 
 /// Text as a table cell.
@@ -550,58 +522,25 @@ fn headline(run: &RunResult, sides: &[SideWords; 2], precision: Precision) -> Ma
 fn fighters_detail(run: &RunResult, precision: Precision) -> Markup {
     let s = run.scenario;
     let words = Words::of(run);
-    if !words.skirmish || words.recovery {
+    let Some(fighters) = super::results::fighters(run) else {
         return html! {};
-    }
-    let shown = Columns::of(run);
+    };
     let mut head = point_header(s);
     let keys = head.len() + 1;
     head.push(text("fighter"));
-    head.extend(
-        [
-            "out of the fight",
-            "dies",
-            "wounded survivor",
-            "days to whole (mean)",
-            "unhealed at the horizon",
-        ]
-        .map(text),
-    );
-    if shown.recovery_deaths {
-        head.push(text("dies in recovery"));
-    }
-    if shown.impairment {
-        head.push(text("lasting impairment"));
-    }
-    let mut rows = Vec::new();
-    'points: for (p, t) in s.points.iter().zip(&run.tallies) {
-        let names = p.model.fighter_names();
-        for (i, name) in names.iter().enumerate() {
-            if rows.len() == MAX_TABLE_ROWS {
-                break 'points;
-            }
-            let f = t.fighter(i);
-            let mut row = point_cells(p, s.ruleset);
+    head.extend(fighters.head.iter().map(text));
+    let rows = (fighters.rows.iter())
+        .take(MAX_TABLE_ROWS)
+        .map(|(k, name, cells)| {
+            let mut row = point_cells(&s.points[*k], s.ruleset);
             row.push(text(name));
-            row.extend([
-                pct(f.out, t.trials, precision),
-                pct(f.dead, t.trials, precision),
-                pct(f.patients, t.trials, precision),
-                mean(
-                    (f.healed > 0).then(|| f.healed_days as f64 / f.healed as f64),
-                    f.healed,
-                ),
-                pct(f.unhealed, f.patients, precision),
-            ]);
-            if shown.recovery_deaths {
-                row.push(pct(f.deaths, f.patients, precision));
-            }
-            if shown.impairment {
-                row.push(pct(f.impaired, f.patients, precision));
-            }
-            rows.push(row);
-        }
-    }
+            row.extend(cells.iter().map(|&cell| match cell {
+                super::results::Cell::Rate(c, n) => pct(c, n, precision),
+                super::results::Cell::Mean(v, cases) => mean(v, cases),
+            }));
+            row
+        })
+        .collect();
     let table = HtmlTable {
         head,
         rows,
@@ -817,40 +756,19 @@ fn parameters(run: &RunResult, scenario_text: Option<&str>) -> Markup {
     }
 }
 
-/// A point said in words: its swept values as phrases ("Swordsman with a broadsword, Knight in
-/// mail").
-fn point_words(run: &RunResult, i: usize) -> String {
-    let names = run.scenario.points[i].model.names();
-    run.scenario.points[i]
-        .swept
-        .iter()
-        .map(|(k, v)| super::words::value_phrase(k, v, names, run.scenario.ruleset))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Points compared with a baseline on the same dice: each difference said in words, then a
 /// table of the differences with their 95% intervals.
 fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
     let words = Words::of(run);
-    let Some(base) = run.scenario.baseline else {
+    let Some(table) = super::results::differences(run) else {
         return html! {};
     };
-    let points = |x: f64| format!("{:.1}", 100.0 * x.abs());
-    // The points by the size of their difference in side a's wins, largest first, the
-    // baseline first of all.
-    let mut order: Vec<usize> = (0..run.tallies.len()).collect();
-    let size = |i: usize| {
-        (i != base)
-            .then(|| run.tallies[i].paired.delta(0))
-            .flatten()
-            .map_or(f64::INFINITY, |(d, _, _)| d.abs())
-    };
-    order.sort_by(|&a, &b| size(b).total_cmp(&size(a)));
-    let said: Vec<(String, String, f64, f64)> = (order.iter().map(|&i| (i, &run.tallies[i])))
-        .filter(|&(i, _)| i != base)
-        .filter_map(|(i, t)| {
-            let (d, lo, hi) = t.paired.delta(0)?;
+    let base = table.base;
+    let points = |x: f64| format!("{:.1}", x.abs());
+    // Each change in a sentence, in the table's order (largest difference first).
+    let said: Vec<(String, String, f64, f64)> = (table.rows.iter())
+        .filter_map(|(_, what, cells)| {
+            let (d, lo, hi) = cells.first().copied().flatten()?;
             let how = if lo > 0.0 {
                 format!("{} {} points more often", sides[0].wins(), points(d))
             } else if hi < 0.0 {
@@ -859,46 +777,33 @@ fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
                 format!(
                     "no clear difference in how often {} ({} points)",
                     sides[0].wins(),
-                    signed(100.0 * d, 1)
+                    signed(d, 1)
                 )
             };
-            Some((point_words(run, i), how, lo, hi))
+            Some((what.clone(), how, lo, hi))
         })
         .collect();
-    let rows = (order.iter().map(|&i| (i, &run.tallies[i])))
-        .map(|(i, t)| {
-            let cell = |k: usize, scale: f64| match t.paired.delta(k) {
-                Some((d, lo, hi)) if i != base => html! {
-                    (signed(scale * d, 2))
+    let rows = (table.rows.iter())
+        .map(|(_, what, cells)| {
+            let mut row = vec![text(what)];
+            row.extend(cells.iter().map(|cell| match cell {
+                Some((d, lo, hi)) => html! {
+                    (signed(*d, 2))
                     br;
-                    small { (signed(scale * lo, 2)) " to " (signed(scale * hi, 2)) }
+                    small { (signed(*lo, 2)) " to " (signed(*hi, 2)) }
                 },
-                _ => text("baseline"),
-            };
-            vec![
-                text(point_words(run, i)),
-                cell(0, 100.0),
-                cell(1, 100.0),
-                cell(2, 100.0),
-                cell(5, 1.0),
-                cell(6, 1.0),
-            ]
+                None => text("baseline"),
+            }));
+            row
         })
         .collect();
     let table = HtmlTable {
-        head: vec![
-            text("what changes"),
-            text(sides[0].wins()),
-            text(sides[1].wins()),
-            text("draws"),
-            text("rounds"),
-            text(format!("deaths in recovery per {}", words.trial())),
-        ],
+        head: table.head.iter().map(text).collect(),
         rows,
         keys: 1,
         key_headers: false,
     };
-    let base_words = point_words(run, base);
+    let base_words = point_phrase(run, base);
     html! {
         h2 { "Differences from the baseline" }
         p {
@@ -909,7 +814,7 @@ fn differences(run: &RunResult, sides: &[SideWords; 2]) -> Markup {
             @for (words, how, lo, hi) in &said {
                 li {
                     (words) " instead of " (base_words) ": " (how) " "
-                    "[" (signed(100.0 * lo, 1)) ", " (signed(100.0 * hi, 1)) "]"
+                    "[" (signed(*lo, 1)) ", " (signed(*hi, 1)) "]"
                 }
             }
         }

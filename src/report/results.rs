@@ -4,7 +4,7 @@
 //! of with the widest interval among them.
 
 use super::run::RunResult;
-use super::words::{Words, axis_title, side_words, value_words};
+use super::words::{Words, axis_title, point_phrase, side_words, value_words};
 use crate::stats::{Side, Tally, wilson};
 
 /// A headline rate: its file stem, its heading in words, and its count and base in a tally.
@@ -281,4 +281,136 @@ pub(super) fn balance_table(run: &RunResult) -> Option<BalanceTable> {
         keys,
         note,
     })
+}
+/// The differences of a `[compare]` or `[weights]` run from its baseline on the same dice,
+/// worked out once for the page and the Markdown table: the points by the size of their
+/// difference in side a's wins, largest first, the baseline first of all.
+pub(super) struct Differences {
+    /// The baseline's index among the points.
+    pub(super) base: usize,
+    /// The column heads: what changes, then each difference.
+    pub(super) head: Vec<String>,
+    /// A row per point: what changes, in words, and each difference with its 95% interval
+    /// (wins and draws in percentage points, rounds and deaths per trial); `None` for the
+    /// baseline's own row.
+    pub(super) rows: Vec<(usize, String, Vec<Option<(f64, f64, f64)>>)>,
+}
+
+/// The paired differences each row of [`Differences`] gives: (index in the paired tally, scale).
+const DIFFERENCES: [(usize, f64); 5] = [(0, 100.0), (1, 100.0), (2, 100.0), (5, 1.0), (6, 1.0)];
+
+/// The differences from the baseline; `None` for a run without one.
+pub(super) fn differences(run: &RunResult) -> Option<Differences> {
+    let base = run.scenario.baseline?;
+    let sides = side_words(run);
+    let size = |i: usize| {
+        (i != base)
+            .then(|| run.tallies[i].paired.delta(0))
+            .flatten()
+            .map_or(f64::INFINITY, |(d, _, _)| d.abs())
+    };
+    let mut order: Vec<usize> = (0..run.tallies.len()).collect();
+    order.sort_by(|&a, &b| size(b).total_cmp(&size(a)));
+    let rows: Vec<_> = (order.into_iter())
+        .map(|i| {
+            let t = &run.tallies[i];
+            let cells: Vec<Option<(f64, f64, f64)>> = (DIFFERENCES.iter())
+                .map(|&(k, scale)| {
+                    let (d, lo, hi) = t.paired.delta(k).filter(|_| i != base)?;
+                    Some((scale * d, scale * lo, scale * hi))
+                })
+                .collect();
+            (i, point_phrase(run, i), cells)
+        })
+        .collect();
+    let mut head = vec![
+        "what changes".to_owned(),
+        sides[0].wins(),
+        sides[1].wins(),
+        "draws".to_owned(),
+        "rounds".to_owned(),
+        format!("deaths in recovery per {}", Words::of(run).trial()),
+    ];
+    // A difference that is exactly none at every point (no draws, no deaths) is left out;
+    // side a's wins, which the sentences read, always stay.
+    let mut rows = rows;
+    for k in (1..DIFFERENCES.len()).rev() {
+        let none = (rows.iter()).all(|(_, _, cells)| {
+            cells[k].is_none_or(|(d, lo, hi)| d == 0.0 && lo == 0.0 && hi == 0.0)
+        });
+        if none {
+            head.remove(k + 1);
+            for (_, _, cells) in &mut rows {
+                cells.remove(k);
+            }
+        }
+    }
+    Some(Differences { base, head, rows })
+}
+
+/// A cell of a results table before it is written: a rate (count of a base), or a mean of
+/// some cases.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Cell {
+    Rate(u64, u64),
+    Mean(Option<f64>, u64),
+}
+
+/// Each fighter of a fight of sides of several, by name: how often it is out of the fight,
+/// dies, is wounded, and how its wounds heal.
+pub(super) struct Fighters {
+    /// The column heads after the point's values and the fighter's name.
+    pub(super) head: Vec<String>,
+    /// A row per point and fighter: the point's index, the fighter's name and its cells.
+    pub(super) rows: Vec<(usize, String, Vec<Cell>)>,
+}
+
+/// Each fighter of every point; `None` for duels and recovery scenarios.
+pub(super) fn fighters(run: &RunResult) -> Option<Fighters> {
+    let words = Words::of(run);
+    if !words.skirmish || words.recovery {
+        return None;
+    }
+    let info = crate::rules::registry::info(run.scenario.ruleset);
+    let recovery_deaths = info.is_none_or(|i| i.recovery_deaths);
+    let impairment = info.is_none_or(|i| i.impairment);
+    let mut head: Vec<String> = [
+        "out of the fight",
+        "dies",
+        "wounded survivor",
+        "days to whole (mean)",
+        "unhealed at the horizon",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    if recovery_deaths {
+        head.push("dies in recovery".to_owned());
+    }
+    if impairment {
+        head.push("lasting impairment".to_owned());
+    }
+    let mut rows = Vec::new();
+    for (k, (p, t)) in run.scenario.points.iter().zip(&run.tallies).enumerate() {
+        for (i, name) in p.model.fighter_names().iter().enumerate() {
+            let f = t.fighter(i);
+            let mut cells = vec![
+                Cell::Rate(f.out, t.trials),
+                Cell::Rate(f.dead, t.trials),
+                Cell::Rate(f.patients, t.trials),
+                Cell::Mean(
+                    (f.healed > 0).then(|| f.healed_days as f64 / f.healed as f64),
+                    f.healed,
+                ),
+                Cell::Rate(f.unhealed, f.patients),
+            ];
+            if recovery_deaths {
+                cells.push(Cell::Rate(f.deaths, f.patients));
+            }
+            if impairment {
+                cells.push(Cell::Rate(f.impaired, f.patients));
+            }
+            rows.push((k, name.to_string(), cells));
+        }
+    }
+    Some(Fighters { head, rows })
 }

@@ -7,10 +7,11 @@
 use super::csv::csv_field;
 use super::markdown::markdown;
 use super::results::{
-    BalanceTable, Pivot, balance_table, footnote, percent, pivot_titles, pivots, rates,
+    BalanceTable, Cell, Differences, Fighters, Pivot, balance_table, differences, fighters,
+    footnote, percent, pivot_titles, pivots, rates,
 };
 use super::run::RunResult;
-use super::words::{Words, axis_title, side_words, value_words};
+use super::words::{Words, axis_title, mean_words, point_phrase, side_words, signed, value_words};
 
 use std::fmt::Write as _;
 
@@ -41,6 +42,98 @@ fn pivot_csv(pivot: &Pivot) -> String {
         csv.push('\n');
     }
     csv
+}
+
+/// Each fighter as Markdown: the point's values, the fighter's name and its rates.
+fn fighters_md(run: &RunResult, table: &Fighters) -> String {
+    let s = run.scenario;
+    let names = s.points[0].model.names();
+    let mut head: Vec<String> = match s.points[0].swept.as_slice() {
+        [] => vec![Words::of(run).trial().to_owned()],
+        swept => (swept.iter())
+            .map(|(k, _)| axis_title(k, names, s.ruleset))
+            .collect(),
+    };
+    let keys = head.len() + 1;
+    head.push("fighter".to_owned());
+    head.extend(table.head.iter().cloned());
+    let rows: Vec<Vec<String>> = (table.rows.iter())
+        .map(|(k, name, cells)| {
+            let p = &s.points[*k];
+            let mut row: Vec<String> = if p.swept.is_empty() {
+                let [a, b] = side_words(run);
+                vec![format!("{} against {}", a.name, b.name)]
+            } else {
+                (p.swept.iter())
+                    .map(|(key, v)| value_words(key, v, p.model.names(), s.ruleset))
+                    .collect()
+            };
+            row.push(name.clone());
+            row.extend(cells.iter().map(|&cell| match cell {
+                Cell::Rate(c, n) => percent(c, n),
+                Cell::Mean(v, cases) => mean_words(v, cases),
+            }));
+            row
+        })
+        .collect();
+    format!(
+        "{}\nPercentages of {} for a fighter's fate, of its wounded survivals for its healing.\n",
+        markdown(&head, &rows, keys),
+        Words::of(run).trials()
+    )
+}
+
+/// The differences from the baseline as Markdown, each with its 95% interval in brackets.
+fn differences_md(run: &RunResult, table: &Differences) -> String {
+    let rows: Vec<Vec<String>> = (table.rows.iter())
+        .map(|(_, what, cells)| {
+            let mut row = vec![what.clone()];
+            row.extend(cells.iter().map(|cell| match cell {
+                Some((d, lo, hi)) => {
+                    format!("{} [{}, {}]", signed(*d, 2), signed(*lo, 2), signed(*hi, 2))
+                }
+                None => "baseline".to_owned(),
+            }));
+            row
+        })
+        .collect();
+    format!(
+        "Differences from {} on the same dice.\n\n{}\nWins and draws in percentage points, rounds and deaths in recovery per {}; each with its 95% interval.\n",
+        point_phrase(run, table.base),
+        markdown(&table.head, &rows, 1),
+        Words::of(run).trial()
+    )
+}
+
+/// The answers of a balance over two swept values as a pivot: rows the first value, columns
+/// the second, each cell the value found (from the rows of [`balance_table`], whose third
+/// column it is).
+fn balance_pivot(head: &[String], rows: &[Vec<String>]) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut columns: Vec<&str> = Vec::new();
+    let mut row_names: Vec<&str> = Vec::new();
+    for row in rows {
+        if !row_names.contains(&row[0].as_str()) {
+            row_names.push(&row[0]);
+        }
+        if !columns.contains(&row[1].as_str()) {
+            columns.push(&row[1]);
+        }
+    }
+    let found = |r: &str, c: &str| {
+        (rows.iter())
+            .find(|row| row[0] == r && row[1] == c)
+            .map_or_else(|| "–".to_owned(), |row| row[2].clone())
+    };
+    let mut pivot_head = vec![format!("{}: {} \\ {}", head[2], head[0], head[1])];
+    pivot_head.extend(columns.iter().map(|c| (*c).to_owned()));
+    let pivot_rows = (row_names.iter())
+        .map(|r| {
+            let mut row = vec![(*r).to_owned()];
+            row.extend(columns.iter().map(|c| found(r, c)));
+            row
+        })
+        .collect();
+    (pivot_head, pivot_rows)
 }
 
 /// Every table file of this run, as (name under the output folder, bytes).
@@ -89,6 +182,18 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         )
         .into_bytes(),
     )];
+    if let Some(table) = fighters(run) {
+        files.push((
+            "tables/fighters.md".to_owned(),
+            fighters_md(run, &table).into_bytes(),
+        ));
+    }
+    if let Some(table) = differences(run) {
+        files.push((
+            "tables/differences.md".to_owned(),
+            differences_md(run, &table).into_bytes(),
+        ));
+    }
     if let Some(BalanceTable {
         head,
         rows,
@@ -96,10 +201,16 @@ pub fn tables(run: &RunResult) -> Vec<(String, Vec<u8>)> {
         note,
     }) = balance_table(run)
     {
+        // Over two swept values, the answers pivoted as a rulebook prints them first.
+        let pivot = (keys == 2)
+            .then(|| balance_pivot(&head, &rows))
+            .map_or_else(String::new, |(head, rows)| {
+                format!("{}\n", markdown(&head, &rows, 1))
+            });
         files.push((
             "tables/balance.md".to_owned(),
             format!(
-                "{}\n\nEach row is the search of its sweep point alone, on the same dice as every other.{note}\n",
+                "{pivot}{}\n\nEach row is the search of its sweep point alone, on the same dice as every other.{note}\n",
                 markdown(&head, &rows, keys).trim_end()
             )
             .into_bytes(),
@@ -136,6 +247,46 @@ mod tests {
     use super::*;
     use crate::report::charts::tests::{finished_run, scenario};
     use crate::stats::Side;
+
+    /// The file `name` of a run's tables, as text.
+    fn table_file(run: &RunResult, name: &str) -> String {
+        let files = tables(run);
+        let (_, bytes) = (files.iter())
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        String::from_utf8_lossy(bytes).into_owned()
+    }
+
+    #[test]
+    fn weights_write_their_differences_largest_first_without_empty_columns() {
+        let text = "name = \"t\"\nruleset = \"twin-d20\"\ntrials = 8192\n[a]\nname = \"Knight\"\nattack = 13\ndefense = 6\ntoughness = 9\nweapon = \"sword\"\n[b]\nname = \"Brigand\"\nattack = 12\ndefense = 8\ntoughness = 8\nweapon = \"sword\"\n[weapons.sword]\ndamage = 3\n[weights]\n\"a.attack\" = 4\n\"a.defense\" = 1\n";
+        let s = crate::rules::registry::parse(std::path::Path::new("t.toml"), text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = finished_run(&s);
+        let md = table_file(&run, "tables/differences.md");
+        assert!(md.starts_with("Differences from the baseline"), "{md}");
+        // Attack +4 moves the win rate more than defense +1: it comes first, after the
+        // baseline's own row.
+        let attack = md.find("| Knight's attack +4 |");
+        let defense = md.find("| Knight's defense +1 |");
+        assert!(
+            matches!((attack, defense), (Some(a), Some(d)) if a < d),
+            "{md}"
+        );
+        // twin-d20 duels here have no draws and no deaths in recovery: no such columns.
+        let head = md
+            .lines()
+            .find(|l| l.starts_with("| what changes"))
+            .unwrap_or("");
+        assert!(
+            !head.contains("draws") && !head.contains("deaths"),
+            "{head}"
+        );
+        assert!(
+            head.contains("Knight wins") && head.contains("rounds"),
+            "{head}"
+        );
+    }
 
     #[test]
     fn a_two_value_sweep_gets_a_pivot_per_rate_naming_every_value() {

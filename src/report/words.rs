@@ -398,6 +398,65 @@ pub(crate) fn swept_title(run: &RunResult) -> String {
         .join(" / ")
 }
 
+/// A point's swept values in words: "broadsword, plate".
+pub(crate) fn point_words(run: &RunResult, i: usize) -> String {
+    let p = &run.scenario.points[i];
+    let names = p.model.names();
+    (p.swept.iter())
+        .map(|(k, v)| value_words(k, v, names, run.scenario.ruleset))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A point's swept values as a phrase: "Knight with a mace, Brigand in mail", or "the
+/// baseline" for a point that changes nothing.
+pub(crate) fn point_phrase(run: &RunResult, i: usize) -> String {
+    if run.scenario.baseline == Some(i) {
+        return "the baseline".to_owned();
+    }
+    let p = &run.scenario.points[i];
+    let names = p.model.names();
+    let words: Vec<String> = (p.swept.iter())
+        .map(|(k, v)| value_phrase(k, v, names, run.scenario.ruleset))
+        .collect();
+    if words.is_empty() {
+        "the baseline".to_owned()
+    } else {
+        words.join(", ")
+    }
+}
+
+/// A difference with its sign, to `decimals` places; one that rounds to nothing is +0, never
+/// -0 (a tiny negative difference would otherwise print as "-0.00").
+pub(crate) fn signed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:+.decimals$}");
+    if text
+        .trim_start_matches(['+', '-'])
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        format!("{:+.decimals$}", 0.0)
+    } else {
+        text
+    }
+}
+
+/// The fewest cases a mean is printed to a decimal from; below, it is rounded and its count
+/// said ("about 21 (3 cases)"), so that a mean of almost nothing does not read as precise.
+const FEW_CASES: u64 = 30;
+
+/// A mean as a table prints it: "21.4", "about 21 (3 cases)" from few cases, "–" from none.
+pub(crate) fn mean_words(x: Option<f64>, cases: u64) -> String {
+    match x {
+        None => "–".to_owned(),
+        Some(v) if cases < FEW_CASES => {
+            let s = if cases == 1 { "" } else { "s" };
+            format!("about {v:.0} ({cases} case{s})")
+        }
+        Some(v) => format!("{v:.1}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
