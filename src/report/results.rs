@@ -293,8 +293,15 @@ pub(super) struct Differences {
     /// A row per point: what changes, in words, and each difference with its 95% interval
     /// (wins and draws in percentage points, rounds and deaths per trial); `None` for the
     /// baseline's own row.
-    pub(super) rows: Vec<(usize, String, Vec<Option<(f64, f64, f64)>>)>,
+    pub(super) rows: Vec<DifferenceRow>,
 }
+
+/// A rate or difference with its 95% interval: (value, lo, hi).
+pub(super) type Interval = (f64, f64, f64);
+
+/// One row of [`Differences`]: the point's index, what changes, each difference (`None` for
+/// the baseline's own row).
+pub(super) type DifferenceRow = (usize, String, Vec<Option<Interval>>);
 
 /// The paired differences each row of [`Differences`] gives: (index in the paired tally, scale).
 const DIFFERENCES: [(usize, f64); 5] = [(0, 100.0), (1, 100.0), (2, 100.0), (5, 1.0), (6, 1.0)];
@@ -314,7 +321,7 @@ pub(super) fn differences(run: &RunResult) -> Option<Differences> {
     let rows: Vec<_> = (order.into_iter())
         .map(|i| {
             let t = &run.tallies[i];
-            let cells: Vec<Option<(f64, f64, f64)>> = (DIFFERENCES.iter())
+            let cells: Vec<Option<Interval>> = (DIFFERENCES.iter())
                 .map(|&(k, scale)| {
                     let (d, lo, hi) = t.paired.delta(k).filter(|_| i != base)?;
                     Some((scale * d, scale * lo, scale * hi))
