@@ -9,15 +9,14 @@ use super::model::{
     AnswerSeries, Answered, Chart, Ink, Look, MAX_SERIES, Plot, Series, WIDTH, spread,
 };
 use super::style::{
-    DrawResult, FONT, axis_number, colour, draw_legend_title, err, hollow_marker, legend_layout,
-    marker,
+    DrawResult, FONT, axis_number, colour, draw_legend_title, err, hollow_marker, legend_label,
+    legend_layout, marker,
 };
 use crate::report::run::{BalanceMarks, RunResult};
 use crate::report::words::{axis_title, side_words, value_phrase, value_words};
 use crate::scenario::balance::Found;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The legend's words for a point the range does not reach.
 const UNREACHED: &str = "out of the range searched";
@@ -455,16 +454,7 @@ pub(super) fn draw_answers<DB: DrawingBackend>(
         } else {
             triangle(&legend, (x + 22, y), true, colour(Ink::Reference))?;
         }
-        legend
-            .draw(&Text::new(
-                entry.label.clone(),
-                (x + 54, y),
-                (FONT, 17)
-                    .into_font()
-                    .color(&BLACK)
-                    .pos(Pos::new(HPos::Left, VPos::Center)),
-            ))
-            .map_err(err)?;
+        legend_label(&legend, &entry.label, (x + 54, y))?;
     }
     Ok(())
 }

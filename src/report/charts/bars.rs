@@ -207,17 +207,12 @@ pub(super) fn interval_label(value: f64, lo: f64, hi: f64) -> String {
             .find(|&d| spread >= 10f64.powi(-d) * 2.0)
             .unwrap_or(4) as usize
     };
+    // Zero is said without a sign here: "0.0", as the axis says it.
     let signed = |x: f64| {
-        let text = format!("{x:+.decimals$}");
-        // A value that rounds to zero is zero, not "-0.0".
-        if text
-            .trim_start_matches(['+', '-'])
-            .chars()
-            .all(|c| c == '0' || c == '.')
-        {
-            format!("{:.decimals$}", 0.0)
-        } else {
-            text
+        let text = crate::report::words::signed(x, decimals);
+        match text.strip_prefix('+') {
+            Some(zero) if zero.chars().all(|c| c == '0' || c == '.') => zero.to_owned(),
+            _ => text,
         }
     };
     format!("{} [{}, {}]", signed(value), signed(lo), signed(hi))

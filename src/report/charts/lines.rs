@@ -4,11 +4,10 @@
 use super::model::{Look, Series};
 use super::style::{
     DASHES, DrawResult, FONT, MARKERS_PER_SERIES, axis_number, colour, draw_legend_title, err,
-    hollow_marker, legend_layout, marker,
+    hollow_marker, legend_label, legend_layout, marker,
 };
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Pixels kept clear between the ranges' edges and the plot's frame: a marker's reach (6 px
 /// and its outline) and a little air.
@@ -304,16 +303,7 @@ fn legend_entry<DB: DrawingBackend>(
             marker(legend, (x + 22, y), i, colour)?;
         }
     }
-    legend
-        .draw(&Text::new(
-            s.label.clone(),
-            (x + 54, y),
-            (FONT, 17)
-                .into_font()
-                .color(&BLACK)
-                .pos(Pos::new(HPos::Left, VPos::Center)),
-        ))
-        .map_err(err)
+    legend_label(legend, &s.label, (x + 54, y))
 }
 
 #[cfg(test)]

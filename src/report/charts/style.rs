@@ -183,6 +183,27 @@ pub(super) fn hollow_marker<DB: DrawingBackend>(
     area.draw(&Circle::new(at, 3, WHITE.filled())).map_err(err)
 }
 
+/// Draws a legend entry's label, left-aligned at a pixel (its middle height).
+pub(super) fn legend_label<DB: DrawingBackend>(
+    legend: &DrawingArea<DB, Shift>,
+    label: &str,
+    at: (i32, i32),
+) -> DrawResult {
+    legend
+        .draw(&Text::new(
+            label.to_owned(),
+            at,
+            (FONT, 17)
+                .into_font()
+                .color(&BLACK)
+                .pos(text_anchor::Pos::new(
+                    text_anchor::HPos::Left,
+                    text_anchor::VPos::Center,
+                )),
+        ))
+        .map_err(err)
+}
+
 /// Draws a legend's title (bold, at its top left) when it has one; returns the rows it takes.
 pub(super) fn draw_legend_title<DB: DrawingBackend>(
     legend: &DrawingArea<DB, Shift>,
