@@ -75,7 +75,10 @@ fn share(count: u64, of: u64) -> String {
         return "–".to_owned();
     }
     let r = 100.0 * count as f64 / of as f64;
-    if (10.0..=90.0).contains(&r) {
+    // None and all are exact: "0%", "100%".
+    if count == 0 || count == of {
+        format!("{r:.0}%")
+    } else if (10.0..=90.0).contains(&r) {
         format!("{r:.0}%")
     } else if count > 0 && r < 0.05 {
         "under 0.1%".to_owned()
@@ -416,11 +419,20 @@ fn recovery(run: &RunResult) -> String {
         })
         .collect();
     let (best, worst) = extremes(&bad);
+    // "with Physician ML 80" says its own "with".
+    let with = |i: usize| {
+        let phrase = point_phrase(run, i);
+        if phrase.starts_with("with ") {
+            phrase
+        } else {
+            format!("with {phrase}")
+        }
+    };
     format!(
-        "With {}, {who} are {}; with {}, {}.",
-        point_phrase(run, best),
+        "{}, {who} are {}; {}, {}.",
+        capitalised(&with(best)),
         say(&run.tallies[best]),
-        point_phrase(run, worst),
+        with(worst),
         say(&run.tallies[worst]),
     )
 }
@@ -571,6 +583,8 @@ mod tests {
         assert_eq!(share(34, 1000), "3.4%");
         assert_eq!(share(992, 1000), "99.2%");
         assert_eq!(share(1, 100_000), "under 0.1%");
-        assert_eq!(share(0, 10), "0.0%");
+        // None and all are exact.
+        assert_eq!(share(0, 10), "0%");
+        assert_eq!(share(10, 10), "100%");
     }
 }
