@@ -75,10 +75,8 @@ fn share(count: u64, of: u64) -> String {
         return "–".to_owned();
     }
     let r = 100.0 * count as f64 / of as f64;
-    // None and all are exact: "0%", "100%".
-    if count == 0 || count == of {
-        format!("{r:.0}%")
-    } else if (10.0..=90.0).contains(&r) {
+    // None and all are exact ("0%", "100%"), like the middle range.
+    if count == 0 || count == of || (10.0..=90.0).contains(&r) {
         format!("{r:.0}%")
     } else if count > 0 && r < 0.05 {
         "under 0.1%".to_owned()
