@@ -122,7 +122,11 @@ CHART_TEXT = r"""
     sizes.sort((a, b) => a - b);
     // A figure printed on a landscape page of its own (the exact grid) is laid out wider there
     // than on this portrait-width view: its sizes are scaled in Python.
-    const landscape = getComputedStyle(fig).page === 'landscape';
+    // (The page is named on the figure or on the section that holds it.)
+    let landscape = false;
+    for (let el = fig; el; el = el.parentElement) {
+      if (getComputedStyle(el).page === 'landscape') { landscape = true; break; }
+    }
     charts.push({ id: fig.id || '(figure)', sizes, problems, landscape, shown: box.width,
                   aspect: box.height / box.width });
   }
@@ -151,9 +155,10 @@ OPENING = r"""
 }
 """
 
-# A landscape A4 page's width inside 12 mm margins, and the height the exact grid may take.
+# A landscape A4 page's width inside 12 mm margins, and the height the exact grid may take
+# under the title and headline on the same page.
 LANDSCAPE_WIDTH = 273 / 25.4 * 96
-LANDSCAPE_HEIGHT = 170 / 25.4 * 96
+LANDSCAPE_HEIGHT = 135 / 25.4 * 96
 # What a person sees of the page before scrolling.
 FIRST_SCREEN = 900
 # The smallest chart text, printed on A4 (pt) and on screen at 1280 px (CSS px).
@@ -161,7 +166,8 @@ MIN_PRINT_PT = 7.0
 MIN_SCREEN_PX = 11.0
 # The most A4 pages the results (all before the appendix) may take, and fewer for these.
 RESULT_PAGES = 6
-# An exact report: its grid on a landscape page of its own, then each direction's outcomes.
+# An exact report: its title, headline and grid on a landscape page, then each direction's
+# outcomes.
 EXACT_PAGES = 8
 RESULT_PAGES_OF = {
     "twin-d20-weapon-armour-matrix": 4,

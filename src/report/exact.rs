@@ -222,13 +222,14 @@ fn headline(exact: &Exact) -> String {
     sentence
 }
 
-/// The rulebook grid's heatmap prints on a landscape page of its own, across its width, so
-/// that every cell's number is about 7.5 pt (on a portrait page it would be nearer 5 pt).
+/// The page opens in landscape: the title, the headline and the rulebook grid's heatmap on one
+/// page, the heatmap across its width, so that every cell's number prints at 7 pt or more (on
+/// a portrait page it would be nearer 5 pt), and no first page holds a headline alone.
 const GRID_PRINT: &str = "
 @media print {
   @page landscape { size: A4 landscape; margin: 12mm; }
-  figure#grid { page: landscape; }
-  figure#grid svg { width: 100%; height: auto; max-height: 170mm; }
+  section.opening { page: landscape; }
+  section.opening figure#grid svg { width: 100%; height: auto; max-height: 135mm; }
 }
 ";
 
@@ -297,10 +298,12 @@ fn html(exact: &Exact, charts: &[Rendered]) -> String {
         html lang="en" {
             (page_head(&format!("{} — duelsim exact tables", s.name), GRID_PRINT))
             body {
-                h1 { (s.name) " — exact tables" }
-                p.headline { (headline(exact)) }
-                @if let Some(c) = answering {
-                    (figure(c))
+                section.opening {
+                    h1 { (s.name) " — exact tables" }
+                    p.headline { (headline(exact)) }
+                    @if let Some(c) = answering {
+                        (figure(c))
+                    }
                 }
                 @if let Some((grid, tables, table)) = &grid {
                     h2 { "The rulebook table: " (grid.who) }

@@ -144,7 +144,9 @@ pub fn render_exact(
                     format!(" (rows) and {} (columns)", g.columns_title)
                 }
             ),
-            height: (190 + 40 * g.rows.len().min(MAX_ROWS) as u32).max(360),
+            // Rows 32 px apart (17 px numbers), so that the grid prints under its headline on
+            // one landscape page with its text at 7 pt or more.
+            height: (190 + 32 * g.rows.len().min(MAX_ROWS) as u32).max(360),
             width: heatmap_width(&columns, &g.rows),
             plot: Plot::Heatmap {
                 x_label: g.columns_title.clone(),
