@@ -67,6 +67,10 @@ pub fn trial_seed(chunk_seed: u64, trial: u64) -> u64 {
     mix64(chunk_seed.wrapping_add(trial))
 }
 
+/// The most slices a run may be split into: far more machines than any cluster gives one run,
+/// and few enough that merging counts them at once.
+pub const MAX_SHARDS: u64 = 1_000_000;
+
 /// One slice of every point's chunks, for a run spread over machines (`--shard K/N`): chunk
 /// `c` belongs to the slice `c % count`. The slices' tallies add up to the whole run's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,6 +62,15 @@ impl Journal {
     ) -> Result<(Journal, Vec<Tally>, usize)> {
         remove_stale_temporaries(output);
         let dir = output.join(FOLDER);
+        // A journal that is a symlink would write through it wherever it points.
+        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(InputError {
+                place: dir.display().to_string(),
+                field: None,
+                message: "is a symbolic link; expected the journal folder duelsim writes (a plain folder), or none".to_owned(),
+            }
+            .into());
+        }
         let identity = identity(scenario, shard);
         let run_file = dir.join("run");
         let mut kept = Vec::new();
@@ -354,19 +363,44 @@ fn count_points(dir: &Path) -> usize {
     })
 }
 
-/// The hidden temporary file beside `path` that is renamed onto it once written.
-pub fn temporary_path(path: &Path) -> PathBuf {
+/// The most names [`create_temporary`] tries for one file before it gives up.
+const TEMPORARY_TRIES: u32 = 64;
+
+/// Creates the hidden temporary file beside `path` that is renamed onto it once written:
+/// `.name.duelsim-PID.tmp`, or `.name.duelsim-PID-K.tmp` when that name is taken. It is
+/// created exclusively: never through a symlink planted at its name, never onto a file already
+/// there.
+pub fn create_temporary(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.duelsim-{}.tmp", std::process::id()))
+    let pid = std::process::id();
+    let mut taken = None;
+    for k in 1..=TEMPORARY_TRIES {
+        let file = if k == 1 {
+            format!(".{name}.duelsim-{pid}.tmp")
+        } else {
+            format!(".{name}.duelsim-{pid}-{k}.tmp")
+        };
+        let candidate = path.with_file_name(file);
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&candidate)
+        {
+            Ok(opened) => return Ok((candidate, opened)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => taken = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(taken.unwrap_or_else(|| std::io::Error::other("no temporary name is free")))
 }
 
-/// The process that wrote a temporary file named by [`temporary_path`], if the name is one.
+/// The process that wrote a temporary file named by [`create_temporary`], if the name is one.
 fn temporary_owner(name: &str) -> Option<u32> {
     let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
-    let (_, pid) = inner.rsplit_once(".duelsim-")?;
-    pid.parse().ok()
+    let (_, owner) = inner.rsplit_once(".duelsim-")?;
+    owner.split('-').next()?.parse().ok()
 }
 
 /// Whether a process is alive (Linux: it has a `/proc` entry); elsewhere, assumed alive.
@@ -403,11 +437,10 @@ pub fn remove_stale_temporaries(output: &Path) {
 /// Writes `bytes` to a temporary file beside `path` and renames it into place; on failure the
 /// temporary file is removed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
-    let temporary = temporary_path(path);
-    let written = std::fs::File::create(&temporary).and_then(|mut file| {
-        std::io::Write::write_all(&mut file, bytes)?;
-        file.sync_all()
-    });
+    let (temporary, mut file) = create_temporary(path)
+        .with_context(|| format!("cannot create a temporary file beside {}", path.display()))?;
+    let written = std::io::Write::write_all(&mut file, bytes).and_then(|()| file.sync_all());
+    drop(file);
     let moved = written
         .with_context(|| format!("cannot write {}", temporary.display()))
         .and_then(|()| {

@@ -506,7 +506,7 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
     let o = duelsim(&["merge", "-o", &merged_text, &shards[0], &shards[2]]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("missing shard(s) 2/3"),
+        text(&o.stderr).contains("1 shard(s) missing: 2/3"),
         "{}",
         text(&o.stderr)
     );

@@ -328,6 +328,10 @@ pub fn parse_shard(text: &str) -> Result<Shard, String> {
         .split_once('/')
         .and_then(|(k, n)| Some((k.trim().parse::<u64>().ok()?, n.trim().parse::<u64>().ok()?)));
     match parsed {
+        Some((_, n)) if n > crate::engine::MAX_SHARDS => Err(format!(
+            "expected N at most {} (shards of a split), found '{text}'",
+            crate::engine::MAX_SHARDS
+        )),
         Some((k, n)) if 1 <= k && k <= n => Ok(Shard {
             index: k - 1,
             count: n,

@@ -40,6 +40,11 @@ pub fn exports() -> Vec<Box<dyn Export>> {
 /// The outputs rewritten while a long run is going, and when it is interrupted: the tables
 /// and the manifest of the points finished so far (the manifest says the run is partial).
 pub fn write_partial(run: &RunResult, dir: &Path) -> Result<Vec<PathBuf>> {
+    // A run that finished nothing has nothing of its own to write: an earlier run's outputs in
+    // the folder stay whole until this run's own replace them.
+    if run.tallies.is_empty() {
+        return Ok(Vec::new());
+    }
     let mut files = render_tables(run)?;
     // The files of an earlier whole run still there stay listed, so a later run can tidy them.
     let mut names = written_by_earlier_run(dir);

@@ -115,6 +115,9 @@ pub fn finished(dir: &Path, scenario: &Scenario, shard: Shard) -> bool {
     read(dir).is_ok_and(|s| s.identity == identity(scenario, shard))
 }
 
+/// The most missing shards an error names (it counts them all).
+const MISSING_NAMED: usize = 10;
+
 /// A shard's folder, read.
 #[derive(Debug)]
 struct ShardDir {
@@ -173,6 +176,15 @@ fn read(dir: &Path) -> Result<ShardDir> {
         .split_once('/')
         .ok_or_else(|| bad(dir, "the 'shard' line is not K/N"))?;
     let (k, n): (u64, u64) = match (k.parse(), n.parse()) {
+        (Ok(_), Ok(n)) if n > crate::engine::MAX_SHARDS => {
+            return Err(bad(
+                dir,
+                format!(
+                    "the 'shard' line splits the run into {n} shards; expected at most {}",
+                    crate::engine::MAX_SHARDS
+                ),
+            ));
+        }
         (Ok(k), Ok(n)) if 1 <= k && k <= n => (k, n),
         _ => return Err(bad(dir, "the 'shard' line is not K/N with 1 <= K <= N")),
     };
@@ -254,14 +266,23 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
             ));
         }
     }
-    let missing: Vec<String> = (0..count)
-        .filter(|&k| seen[k as usize].is_none())
-        .map(|k| format!("{}/{count}", k + 1))
-        .collect();
-    if !missing.is_empty() {
+    // Counted, and the first few named: a split of many shards is not listed in full.
+    let missing_count = seen.iter().filter(|s| s.is_none()).count();
+    if missing_count > 0 {
+        let named: Vec<String> = (0..count)
+            .filter(|&k| seen[k as usize].is_none())
+            .take(MISSING_NAMED)
+            .map(|k| format!("{}/{count}", k + 1))
+            .collect();
+        let more = missing_count - named.len();
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
         return Err(InputError::plain(format!(
-            "merge: missing shard(s) {}; expected all {count} shards of the split",
-            missing.join(", ")
+            "merge: {missing_count} shard(s) missing: {}{more}; expected all {count} shards of the split",
+            named.join(", ")
         ))
         .into());
     }

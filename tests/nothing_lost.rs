@@ -1,0 +1,203 @@
+//! Nothing lost and nothing written where it should not be: an interrupted rerun leaves the
+//! folder's earlier outputs whole, a planted symlink redirects no write, a symlinked journal is
+//! refused, and a shard count too large for any split is refused where it is given and where it
+//! is read, without running out of memory.
+
+mod common;
+use common::duelsim;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const SCENARIO: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-lost-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_rerun_interrupted_before_a_point_finishes_leaves_the_earlier_outputs_whole() {
+    let dir = scratch("ctrl-c");
+    let out = dir.join("out");
+    let o = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--trials",
+        "4000",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let earlier: Vec<(String, Vec<u8>)> = ["summary.csv", "distributions.csv", "manifest.json"]
+        .iter()
+        .map(|f| (f.to_string(), read(&out.join(f))))
+        .collect();
+    // The same scenario again, far longer: interrupted while its one point runs.
+    let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(["run", SCENARIO, "-q", "--trials", "100000000000", "-o"])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    let started = Instant::now();
+    while !out.join(".partial").exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+    assert!(status.success());
+    let o = child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait: {e}"));
+    assert!(!o.status.success(), "the run was not interrupted");
+    for (file, bytes) in &earlier {
+        assert!(
+            read(&out.join(file)) == *bytes,
+            "{file} was replaced by a run that finished nothing"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_planted_at_a_temporary_name_redirects_no_write() {
+    let dir = scratch("symlink");
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{e}"));
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, b"keep me\n").unwrap_or_else(|e| panic!("{e}"));
+    // The temporary names the next few hundred processes would use for every output.
+    let me = std::process::id();
+    for pid in me..me + 400 {
+        for name in [
+            "summary.csv",
+            "manifest.json",
+            "report.html",
+            "distributions.csv",
+        ] {
+            let planted = out.join(format!(".{name}.duelsim-{pid}.tmp"));
+            let _ = std::os::unix::fs::symlink(&victim, planted);
+        }
+    }
+    let o = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--trials",
+        "2000",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        read(&victim),
+        b"keep me\n",
+        "a write went through a planted symlink"
+    );
+    for name in [
+        "summary.csv",
+        "manifest.json",
+        "report.html",
+        "distributions.csv",
+    ] {
+        let meta = std::fs::symlink_metadata(out.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(meta.file_type().is_file(), "{name} is not a plain file");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_journal_is_refused() {
+    let dir = scratch("journal");
+    let out = dir.join("out");
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::create_dir_all(&elsewhere).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(&elsewhere, out.join(".partial")).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--trials",
+        "2000",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(".partial"), "{}", text(&o.stderr));
+    let written = std::fs::read_dir(&elsewhere).map_or(0, |d| d.count());
+    assert_eq!(written, 0, "the journal was written through the symlink");
+}
+
+#[test]
+fn a_shard_count_past_any_split_is_refused_where_it_is_given() {
+    let dir = scratch("shard-count");
+    let out = dir.join("out");
+    let o = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--shard",
+        "1/18446744073709551615",
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("at most"), "{}", text(&o.stderr));
+}
+
+#[test]
+fn merge_counts_the_missing_shards_of_a_large_split_without_listing_them_all() {
+    let dir = scratch("merge-count");
+    let shard = dir.join("shard");
+    let o = duelsim(&[
+        "run",
+        SCENARIO,
+        "-q",
+        "--trials",
+        "2000",
+        "--shard",
+        "1/1000000",
+        "-o",
+        &shard.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let merged = dir.join("merged");
+    let started = Instant::now();
+    let o = duelsim(&[
+        "merge",
+        &shard.to_string_lossy(),
+        "-o",
+        &merged.to_string_lossy(),
+    ]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "merge took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("999999 shard(s) missing: 2/1000000, 3/1000000"),
+        "{err}"
+    );
+    assert!(err.contains("and 999989 more"), "{err}");
+    assert!(err.len() < 400, "{} bytes of error", err.len());
+}
