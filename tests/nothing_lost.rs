@@ -201,3 +201,25 @@ fn merge_counts_the_missing_shards_of_a_large_split_without_listing_them_all() {
     assert!(err.contains("and 999989 more"), "{err}");
     assert!(err.len() < 400, "{} bytes of error", err.len());
 }
+
+#[test]
+fn a_catalogue_that_is_not_toml_is_named_but_never_quoted() {
+    let dir = scratch("catalogue");
+    let secret = dir.join("secrets.env");
+    std::fs::write(&secret, "SECRET=hunter2\nTOKEN=abc123\n").unwrap_or_else(|e| panic!("{e}"));
+    let scenario_text = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    let scenario_text = scenario_text.replacen(
+        "ruleset = ",
+        &format!("catalogues = [{:?}]\nruleset = ", secret.display().to_string()),
+        1,
+    );
+    let file = dir.join("scenario.toml");
+    std::fs::write(&file, scenario_text).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("secrets.env") && err.contains("TOML"), "{err}");
+    for quoted in ["hunter2", "abc123", "SECRET", "TOKEN"] {
+        assert!(!err.contains(quoted), "the error quotes the file: {err}");
+    }
+}

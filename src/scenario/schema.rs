@@ -516,7 +516,24 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
                 path: &path,
                 text: &text,
             };
-            super::bounds::check(&catalogue_source)?;
+            // A file that is not TOML at all (a `.env`, `/proc/self/environ`) is named at the
+            // entry, never quoted: what it holds is none of the error's business.
+            let not_a_catalogue = |why: &str| {
+                source.error_at(
+                    Some(written.span()),
+                    Some("catalogues"),
+                    format!(
+                        "cannot use the catalogue {}: {why}; expected a TOML file of [weapons] and [armour] tables",
+                        path.display()
+                    ),
+                )
+            };
+            if let Err(e) = super::bounds::check(&catalogue_source) {
+                return Err(not_a_catalogue(&e.message));
+            }
+            if text.parse::<toml::Table>().is_err() {
+                return Err(not_a_catalogue("it does not read as TOML"));
+            }
             let catalogue: Catalogue<W, A> =
                 toml::from_str(&text).map_err(|e| catalogue_source.from_toml(&e))?;
             for (name, weapon) in catalogue.weapons {
