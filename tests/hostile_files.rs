@@ -207,7 +207,7 @@ fn check_refuses_what_run_and_exact_would_refuse() {
 }
 
 #[test]
-fn names_with_control_characters_reach_the_terminal_escaped() {
+fn names_with_control_characters_are_refused_and_never_reach_the_terminal_raw() {
     let dir = scratch("escapes");
     let shipped = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
     // An OSC sequence that would retitle the terminal, a carriage return, a bell.
@@ -219,19 +219,23 @@ fn names_with_control_characters_reach_the_terminal_escaped() {
     let file = dir.join("hostile.toml");
     std::fs::write(&file, hostile).unwrap_or_else(|e| panic!("{e}"));
     let file = file.to_string_lossy().into_owned();
-    let out = dir.join("out").to_string_lossy().into_owned();
+    let out = dir.join("out");
+    let out_text = out.to_string_lossy().into_owned();
     for args in [
         vec!["check", file.as_str()],
         vec!["trace", file.as_str()],
-        vec!["run", file.as_str(), "--trials", "500", "-o", out.as_str()],
+        vec![
+            "run",
+            file.as_str(),
+            "--trials",
+            "500",
+            "-o",
+            out_text.as_str(),
+        ],
     ] {
         let o = within(&args, Duration::from_secs(30))
             .unwrap_or_else(|| panic!("{args:?} did not finish"));
-        assert!(
-            o.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
         for stream in [&o.stdout, &o.stderr] {
             let said = String::from_utf8_lossy(stream);
             assert!(
@@ -240,10 +244,12 @@ fn names_with_control_characters_reach_the_terminal_escaped() {
             );
         }
         assert!(
-            String::from_utf8_lossy(&o.stdout).contains("Kn\\u{1b}]0;owned\\u{7}ight\\rX"),
-            "{args:?}: the name is shown, escaped"
+            String::from_utf8_lossy(&o.stderr).contains("a.name: holds the character U+001B"),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
         );
     }
+    assert!(!out.exists(), "a refused run wrote its folder");
 }
 
 #[test]

@@ -210,7 +210,10 @@ fn a_catalogue_that_is_not_toml_is_named_but_never_quoted() {
     let scenario_text = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
     let scenario_text = scenario_text.replacen(
         "ruleset = ",
-        &format!("catalogues = [{:?}]\nruleset = ", secret.display().to_string()),
+        &format!(
+            "catalogues = [{:?}]\nruleset = ",
+            secret.display().to_string()
+        ),
         1,
     );
     let file = dir.join("scenario.toml");
@@ -221,5 +224,32 @@ fn a_catalogue_that_is_not_toml_is_named_but_never_quoted() {
     assert!(err.contains("secrets.env") && err.contains("TOML"), "{err}");
     for quoted in ["hunter2", "abc123", "SECRET", "TOKEN"] {
         assert!(!err.contains(quoted), "the error quotes the file: {err}");
+    }
+}
+
+#[test]
+fn a_name_with_a_control_or_direction_character_is_refused_at_check() {
+    let dir = scratch("names");
+    let original = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    for (name, shown) in [
+        ("Knight\\u0007", "U+0007"),
+        ("Knight\\nforged line", "U+000A"),
+        ("Knight\\u202Eevil", "U+202E"),
+    ] {
+        let renamed = original.replacen("name = \"Knight\"", &format!("name = \"{name}\""), 1);
+        assert_ne!(renamed, original, "no Knight to rename");
+        let file = dir.join("scenario.toml");
+        std::fs::write(&file, renamed).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&["check", &file.to_string_lossy()]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", text(&o.stderr));
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(shown) && err.contains("a.name"),
+            "{name}: {err}"
+        );
+        assert!(
+            !err.contains('\u{7}') && !err.contains('\u{202E}'),
+            "{name}: {err}"
+        );
     }
 }

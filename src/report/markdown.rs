@@ -1,8 +1,13 @@
 //! Markdown tables to paste into a rulebook: cells escaped, numbers right-aligned.
 
-/// A Markdown cell: pipes escaped, lines joined.
+/// A Markdown cell: markup a renderer would run (`<script>`, `<img onerror>`) written as
+/// text, pipes escaped, lines joined.
 fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('|', "\\|")
+        .replace('\n', " ")
 }
 
 /// A Markdown table of `head` and `rows`, the first `left` columns left-aligned, the rest right.
@@ -27,4 +32,25 @@ pub(crate) fn markdown(head: &[String], rows: &[Vec<String>], left: usize) -> St
         out.push_str(&line(row));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cell_carries_no_markup_a_renderer_would_run() {
+        let table = markdown(
+            &["name".to_owned()],
+            &[vec![
+                "<script>alert(1)</script> & <img onerror=x>".to_owned(),
+            ]],
+            1,
+        );
+        assert!(!table.contains('<') && !table.contains('>'), "{table}");
+        assert!(
+            table.contains("&lt;script&gt;") && table.contains("&amp;"),
+            "{table}"
+        );
+    }
 }

@@ -9,6 +9,7 @@
 
 pub mod balance;
 pub mod bounds;
+pub mod characters;
 pub mod compare;
 pub mod error;
 pub mod fields;
@@ -199,6 +200,7 @@ pub fn load<R: Rulesets>(path: &Path) -> Result<Scenario<R::Model>, InputError> 
 pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>, InputError> {
     let source = Source { path, text };
     bounds::check(&source)?;
+    characters::check(&source)?;
     let _catalogues = schema::CatalogueScope::open();
     let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;

@@ -534,6 +534,7 @@ impl<F, W: DeserializeOwned, A: DeserializeOwned, R, H> Envelope for ScenarioFil
             if text.parse::<toml::Table>().is_err() {
                 return Err(not_a_catalogue("it does not read as TOML"));
             }
+            super::characters::check(&catalogue_source)?;
             let catalogue: Catalogue<W, A> =
                 toml::from_str(&text).map_err(|e| catalogue_source.from_toml(&e))?;
             for (name, weapon) in catalogue.weapons {
