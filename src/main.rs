@@ -236,7 +236,19 @@ fn main() -> ExitCode {
             quiet,
         } => commands::exact(&scenario, output.as_deref(), quiet).map(|_| ()),
         Command::Check { scenarios, .. } => {
-            commands::check(&scenarios).map(|s| print!("{}", terminal_safe(&s)))
+            // Every file is checked and each error said; the first error's status is the
+            // exit status.
+            let mut status = None;
+            for file in &scenarios {
+                match commands::check(std::slice::from_ref(file)) {
+                    Ok(said) => print!("{}", terminal_safe(&said)),
+                    Err(error) => {
+                        let code = report_error(&error, color);
+                        status.get_or_insert(code);
+                    }
+                }
+            }
+            return status.unwrap_or(ExitCode::SUCCESS);
         }
         Command::New { ruleset, file, .. } => {
             // `-` is stdout, as for every path duelsim reads or writes.
@@ -279,27 +291,29 @@ fn main() -> ExitCode {
             eprintln!("{}", terminal_safe(&error.to_string()));
             ExitCode::from(130)
         }
-        Err(error) => {
-            eprintln!(
-                "{}: {}",
-                error_word(color),
-                terminal_safe(&format!("{error:#}"))
-            );
-            // Under the headline, the line of the file it points at, with a caret.
-            if let Some(lines) = error
-                .downcast_ref::<InputError>()
-                .and_then(|e| duelsim::scenario::error::snippet(&e.place))
-            {
-                eprintln!("{lines}");
-            }
-            if error.downcast_ref::<InputError>().is_some()
-                || error.downcast_ref::<ScriptError>().is_some()
-            {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            }
-        }
+        Err(error) => report_error(&error, color),
+    }
+}
+
+/// Says an error on stderr (its headline, and under it the line of the file it points at) and
+/// gives its exit status: 2 for bad input, 1 for anything else.
+fn report_error(error: &anyhow::Error, color: Color) -> ExitCode {
+    eprintln!(
+        "{}: {}",
+        error_word(color),
+        terminal_safe(&format!("{error:#}"))
+    );
+    if let Some(lines) = error
+        .downcast_ref::<InputError>()
+        .and_then(|e| duelsim::scenario::error::snippet(&e.place))
+    {
+        eprintln!("{lines}");
+    }
+    if error.downcast_ref::<InputError>().is_some() || error.downcast_ref::<ScriptError>().is_some()
+    {
+        ExitCode::from(2)
+    } else {
+        ExitCode::from(1)
     }
 }
 

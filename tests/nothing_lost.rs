@@ -253,3 +253,27 @@ fn a_name_with_a_control_or_direction_character_is_refused_at_check() {
         );
     }
 }
+
+#[test]
+fn check_of_several_files_checks_them_all_then_exits_2() {
+    let dir = scratch("check-all");
+    let bad = |name: &str| {
+        let file = dir.join(name);
+        std::fs::write(&file, "name = \"x\"\nruleset = \"no-such-rules\"\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        file.to_string_lossy().into_owned()
+    };
+    let (first, last) = (bad("first.toml"), bad("last.toml"));
+    let o = duelsim(&["check", &first, SCENARIO, &last]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("first.toml") && err.contains("last.toml"),
+        "{err}"
+    );
+    assert!(
+        text(&o.stdout).contains("knight-vs-brigand"),
+        "{}",
+        text(&o.stdout)
+    );
+}
