@@ -325,7 +325,7 @@ fn check_says_the_most_evaluations_the_searches_take() {
     let said = text(&o.stdout);
     // 20 values: both ends and five halvings, at each of three points.
     assert!(
-        said.contains("at each of 3 sweep point(s): at most 3 x 7 = 21 evaluations"),
+        said.contains("at each of 3 sweep points: at most 3 x 7 = 21 evaluations"),
         "{said}"
     );
     assert!(
@@ -333,7 +333,7 @@ fn check_says_the_most_evaluations_the_searches_take() {
         "{said}"
     );
     assert!(
-        said.contains("each of 8192 trials = up to 172032 trials"),
+        said.contains("each of 8,192 trials = up to 172,032 trials"),
         "{said}"
     );
     assert!(said.contains("sweep: b.attack (3: 9, 12, 15)"), "{said}");

@@ -353,7 +353,7 @@ fn check_describes_what_would_run() {
     let out = text(&o.stdout);
     assert!(
         out.contains(
-            "ok: 'knight-vs-brigand' (twin-d20), Knight vs Brigand, 1 point(s) x 1000000 trials"
+            "ok: 'knight-vs-brigand' (twin-d20), Knight vs Brigand, 1 point x 1,000,000 trials"
         ),
         "{out}"
     );

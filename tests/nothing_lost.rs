@@ -195,7 +195,7 @@ fn merge_counts_the_missing_shards_of_a_large_split_without_listing_them_all() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     let err = text(&o.stderr);
     assert!(
-        err.contains("999999 shard(s) missing: 2/1000000, 3/1000000"),
+        err.contains("999,999 shards missing: 2/1000000, 3/1000000"),
         "{err}"
     );
     assert!(err.contains("and 999989 more"), "{err}");

@@ -116,7 +116,7 @@ fn a_sweep_killed_midway_and_resumed_gives_the_bytes_of_an_uninterrupted_run() {
     );
     let stderr = resume_and_compare(&out, &whole);
     assert!(
-        stderr.contains(&format!("resuming: {kept} of {POINTS} point(s) kept")),
+        stderr.contains(&format!("resuming: {kept} of {POINTS} points kept")),
         "{stderr}"
     );
 }
@@ -158,7 +158,7 @@ fn a_run_without_resume_starts_over_and_says_so() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
-        text(&o.stderr).contains(&format!("the {kept} finished point(s)")),
+        text(&o.stderr).contains(&format!("the finished {kept} point")),
         "{}",
         text(&o.stderr)
     );
@@ -243,7 +243,7 @@ fn a_precision_stopped_run_gives_the_same_bytes_twice_and_meets_its_target() {
         "{trial_counts:?}"
     );
     let check = duelsim(&["check", "tests/fixtures/precision.toml"]);
-    assert!(text(&check.stdout).contains("up to 2000000 trials"));
+    assert!(text(&check.stdout).contains("up to 2,000,000 trials"));
 }
 
 /// The axes of a shipped sweep: its `[sweep]` keys.
@@ -506,7 +506,7 @@ fn shards_run_apart_merge_into_the_bytes_of_one_machine() {
     let o = duelsim(&["merge", "-o", &merged_text, &shards[0], &shards[2]]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        text(&o.stderr).contains("1 shard(s) missing: 2/3"),
+        text(&o.stderr).contains("1 shard missing: 2/3"),
         "{}",
         text(&o.stderr)
     );

@@ -375,7 +375,7 @@ fn merge_prints_the_answer_one_machine_prints() {
     let o = duelsim(&["merge", &path("1-2"), &path("2-2"), "-o", &path("merged")]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(text(&o.stdout), text(&whole.stdout));
-    assert!(text(&o.stderr).contains("merged 2 shard(s)"));
+    assert!(text(&o.stderr).contains("merged 2 shards"));
 }
 
 #[test]
@@ -410,4 +410,32 @@ fn a_mixed_side_whose_size_is_swept_is_named_without_a_count() {
         !report.contains("Watchman ×"),
         "no count in the report's headings either"
     );
+}
+
+#[test]
+fn counts_are_said_as_people_say_them() {
+    let dir = std::env::temp_dir().join(format!("duelsim-counts-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = "scenarios/twin-d20/knight-vs-brigand.toml";
+    let out = dir.join("out").to_string_lossy().into_owned();
+    let o = common::duelsim(&[
+        "run",
+        file,
+        "--trials",
+        "2000",
+        "--threads",
+        "1",
+        "-o",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(said.contains(": 1 point, 2,000 trials in "), "{said}");
+    assert!(said.contains(", 1 thread -> "), "{said}");
+    assert!(!said.contains("(s)"), "{said}");
+    let o = common::duelsim(&["check", file]);
+    let said = text(&o.stdout);
+    assert!(said.contains("1 point x 1,000,000 trials"), "{said}");
+    assert!(!said.contains("(s)"), "{said}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -154,11 +154,11 @@ pub(super) fn run_balance(
                 String::new()
             };
             eprintln!(
-                "{}: [balance] shard {}/{}: {} value(s) of {}{points} run (merge the shards for the answer) -> {}",
+                "{}: [balance] shard {}/{}: {} of {}{points} run (merge the shards for the answer) -> {}",
                 scenario.name,
                 shard.index + 1,
                 shard.count,
-                plan.len(),
+                crate::report::words::counted(plan.len() as u64, "value", "values"),
                 balance.path,
                 dir.display()
             );

@@ -2,6 +2,7 @@
 //! says what `run` would do).
 
 use super::load_all;
+use crate::report::words::{counted, grouped};
 use crate::rules::registry::{self};
 use crate::scenario::error::InputError;
 use anyhow::Result;
@@ -106,15 +107,17 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
         let n = s.points.len() as u64;
         let budget = match s.precision {
             Some(p) => format!(
-                "{n} point(s) x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {} trials",
-                p.max_trials,
+                "{} x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {}",
+                counted(n, "point", "points"),
+                grouped(p.max_trials),
                 p.half_width,
-                p.max_trials * n
+                counted(p.max_trials.saturating_mul(n), "trial", "trials")
             ),
             None => format!(
-                "{n} point(s) x {} trials = {} trials",
-                s.trials,
-                s.trials * n
+                "{} x {} = {}",
+                counted(n, "point", "points"),
+                counted(s.trials, "trial", "trials"),
+                counted(s.trials.saturating_mul(n), "trial", "trials")
             ),
         };
         let budget = match &s.balance {
@@ -124,23 +127,25 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
                 let each = match s.precision {
                     Some(p) => format!(
                         "each of up to {} trials (until both win rates are within +/-{} at 95%) = up to {} trials",
-                        p.max_trials,
+                        grouped(p.max_trials),
                         p.half_width,
-                        p.max_trials.saturating_mul(all)
+                        grouped(p.max_trials.saturating_mul(all))
                     ),
                     None => format!(
                         "each of {} trials = up to {} trials",
-                        s.trials,
-                        s.trials.saturating_mul(all)
+                        grouped(s.trials),
+                        grouped(s.trials.saturating_mul(all))
                     ),
                 };
                 format!(
-                    "a [balance] search of {} from {} to {} for {} = {} at each of {n} sweep point(s): at most {n} x {per_point} = {all} evaluations ({}), {each}",
+                    "a [balance] search of {} from {} to {} for {} = {} at each of {} sweep point{}: at most {n} x {per_point} = {all} evaluations ({}), {each}",
                     b.path,
                     b.label(b.from),
                     b.label(b.to),
                     crate::scenario::balance::TARGETS[b.rate],
                     b.target,
+                    n,
+                    if n == 1 { "" } else { "s" },
                     shard_note(b, n),
                 )
             }

@@ -7,6 +7,7 @@ use super::balance::run_balance;
 use super::{Interrupted, RunOptions, STOP, catch_ctrl_c, load_all, progress_bar, resume_command};
 use crate::engine::{Budget, Shard};
 use crate::journal::Journal;
+use crate::report::words::{counted, grouped};
 use crate::report::{self, RunResult};
 use crate::rules::registry::Scenario;
 use crate::scenario::error::{InputError, terminal_safe};
@@ -146,14 +147,16 @@ fn run_one(
             );
         } else if options.resume {
             eprintln!(
-                "{}: resuming: {} of {points} point(s) kept from the interrupted run",
+                "{}: resuming: {} of {} kept from the interrupted run",
                 scenario.name,
-                kept.len()
+                kept.len(),
+                counted(points as u64, "point", "points")
             );
         } else if discarded > 0 {
             eprintln!(
-                "{}: starting over; the {discarded} finished point(s) of an interrupted run in {} are discarded (run with --resume to keep them)",
+                "{}: starting over; the finished {} of an interrupted run in {} discarded (run with --resume to keep them)",
                 scenario.name,
+                counted(discarded as u64, "point", "points"),
                 dir.display()
             );
         }
@@ -237,9 +240,10 @@ fn run_one(
             report::write_partial(&run, dir)?;
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {points} point(s) in {} (and, with a fixed trial count, the finished chunks of the point under way); `{}` finishes the run",
+                    "{}: interrupted; kept {} of {} in {} (and, with a fixed trial count, the finished chunks of the point under way); `{}` finishes the run",
                     scenario.name,
                     run.tallies.len(),
+                    counted(points as u64, "point", "points"),
                     dir.display(),
                     resume_command(scenario, dir, options),
                 ),
@@ -288,22 +292,34 @@ fn run_one(
             format!(" (shard {}/{}: merge the shards)", s.index + 1, s.count)
         });
         let resumed_note = if resumed > 0 {
-            format!(" ({resumed} point(s) resumed)")
+            format!(" ({} resumed)", counted(resumed as u64, "point", "points"))
         } else {
             String::new()
         };
         eprintln!(
-            "{}: {} point(s), {} trials in {:.2} s, {:.0} trials/s, {} threads{resumed_note}{shard_note} -> {}",
+            "{}: {}, {} in {}, {}{resumed_note}{shard_note} -> {}",
             scenario.name,
-            points,
-            done_trials,
-            duration.as_secs_f64(),
-            done_trials as f64 / duration.as_secs_f64().max(1e-9),
-            threads,
+            counted(points as u64, "point", "points"),
+            counted(done_trials, "trial", "trials"),
+            seconds_and_rate(done_trials, duration),
+            counted(threads as u64, "thread", "threads"),
             dir.display()
         );
     }
     Ok(answer)
+}
+
+/// How long a run took, with its rate when it took long enough to measure one: "1.52 s,
+/// 658,000 trials/s", or "under 0.01 s".
+fn seconds_and_rate(trials: u64, duration: std::time::Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    if seconds < 0.01 {
+        return "under 0.01 s".to_owned();
+    }
+    format!(
+        "{seconds:.2} s, {} trials/s",
+        grouped((trials as f64 / seconds).round() as u64)
+    )
 }
 
 /// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
@@ -314,8 +330,9 @@ pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
     print!("{}", terminal_safe(&answer));
     if !quiet {
         eprintln!(
-            "{name}: merged {} shard(s), {trials} trials -> {}",
-            dirs.len(),
+            "{name}: merged {}, {} -> {}",
+            counted(dirs.len() as u64, "shard", "shards"),
+            counted(trials, "trial", "trials"),
             output.display()
         );
     }

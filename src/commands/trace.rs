@@ -217,8 +217,12 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
     {
         let _ = writeln!(
             out,
-            "note: {} given result(s) were not needed",
-            given.len() - used.len()
+            "note: {} not needed",
+            crate::report::words::counted(
+                (given.len() - used.len()) as u64,
+                "given result was",
+                "given results were"
+            )
         );
     }
     Ok(out)

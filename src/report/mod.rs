@@ -19,7 +19,7 @@ pub(crate) mod results;
 pub mod rulebook;
 pub mod run;
 pub mod shard;
-pub(crate) mod words;
+pub mod words;
 
 pub(crate) use files::write;
 pub use run::{BalanceMarks, BalancePoint, Export, RunResult};

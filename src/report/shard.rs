@@ -281,7 +281,8 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
             String::new()
         };
         return Err(InputError::plain(format!(
-            "merge: {missing_count} shard(s) missing: {}{more}; expected all {count} shards of the split",
+            "merge: {} missing: {}{more}; expected all {count} shards of the split",
+            super::words::counted(missing_count as u64, "shard", "shards"),
             named.join(", ")
         ))
         .into());

@@ -457,6 +457,24 @@ pub(crate) fn mean_words(x: Option<f64>, cases: u64) -> String {
     }
 }
 
+/// A whole number as people write it, its thousands set apart: "861,000,000".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A count with its noun: "1 point", "3 points", "1,000 trials".
+pub fn counted(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,6 +499,16 @@ mod tests {
             "damage for three+ 6s (Critical Strike)"
         );
         assert_eq!(axis_title("round_limit", names, "twin-d20"), "round limit");
+    }
+
+    #[test]
+    fn counts_are_grouped_and_their_nouns_agree() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1000), "1,000");
+        assert_eq!(grouped(861_000_000), "861,000,000");
+        assert_eq!(counted(1, "point", "points"), "1 point");
+        assert_eq!(counted(1200, "thread", "threads"), "1,200 threads");
     }
 
     #[test]
