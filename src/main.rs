@@ -40,27 +40,51 @@ const MAX_TRIALS: u64 = 1_000_000_000_000;
 /// Reads `--trials` as the scenario file writes trials: `1000000`, `1_000_000` or `1e6`, from 1
 /// to 10^12.
 fn parse_trials(text: &str) -> Result<u64, String> {
+    parse_whole(text, "trials", 1..=MAX_TRIALS, "1 to 1000000000000 (10^12)")
+}
+
+/// `--seed`, read as `--trials` is (`1000`, `1_000` or `1e3`); a bad value is an input error of
+/// one line (exit 2).
+fn parse_seed_option(text: Option<&str>) -> anyhow::Result<Option<u64>> {
+    text.map(|t| {
+        parse_whole(t, "seed", 0..=u64::MAX, "0 to 18446744073709551615")
+            .map_err(|m| InputError::plain(format!("--seed: {m}")).into())
+    })
+    .transpose()
+}
+
+/// A whole number written as a scenario file writes one (`1000000`, `1_000_000` or `1e6`) in
+/// `range` (said as `range_words`); an error says what was expected and what was found.
+fn parse_whole(
+    text: &str,
+    what: &str,
+    range: std::ops::RangeInclusive<u64>,
+    range_words: &str,
+) -> Result<u64, String> {
     let digits = text.trim().replace('_', "");
+    let expected = || {
+        format!(
+            "expected a whole number from {range_words}, such as 1000000, 1_000_000 or 1e6; found '{text}'"
+        )
+    };
     let value = if digits.contains(['e', 'E']) {
-        let x: f64 = digits
-            .parse()
-            .map_err(|_| format!("expected a whole number of trials, such as 1000000, 1_000_000 or 1e6; found '{text}'"))?;
-        if x.fract() != 0.0 || !(1.0..=1e12).contains(&x) {
-            return Err(format!(
-                "expected a whole number of trials from 1 to 1e12, found '{text}'"
-            ));
+        // Exact as a whole number up to 2^53.
+        let x: f64 = digits.parse().map_err(|_| expected())?;
+        if x.fract() != 0.0 || !(0.0..=9_007_199_254_740_992.0).contains(&x) {
+            return Err(expected());
         }
         x as u64
+    } else if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits past what 64 bits hold are past the range too.
+        match digits.parse::<u64>() {
+            Ok(value) => value,
+            Err(_) => return Err(format!("expected {range_words} {what}, found '{text}'")),
+        }
     } else {
-        digits
-            .parse::<u64>()
-            .map_err(|_| format!("expected a whole number of trials, such as 1000000, 1_000_000 or 1e6; found '{text}'"))?
+        return Err(expected());
     };
-    if !(1..=MAX_TRIALS).contains(&value) {
-        return Err(format!(
-            "expected 1 to {} (10^12) trials, found {value}",
-            MAX_TRIALS
-        ));
+    if !range.contains(&value) {
+        return Err(format!("expected {range_words} {what}, found '{text}'"));
     }
     Ok(value)
 }
@@ -82,9 +106,9 @@ enum Command {
         /// Trials per point, overriding the scenario (1 to 10^12: 1000000, 1_000_000 or 1e6).
         #[arg(long, value_name = "N")]
         trials: Option<String>,
-        /// Seed, overriding the scenario.
-        #[arg(long)]
-        seed: Option<u64>,
+        /// Seed, overriding the scenario (1000, 1_000 or 1e3).
+        #[arg(long, value_name = "N")]
+        seed: Option<String>,
         /// Worker threads (default: all cores). The output does not depend on it.
         #[arg(long)]
         threads: Option<usize>,
@@ -136,9 +160,9 @@ enum Command {
     Trace {
         /// Scenario file (TOML).
         scenario: PathBuf,
-        /// Seed of the dice (default: the scenario's).
-        #[arg(long)]
-        seed: Option<u64>,
+        /// Seed of the dice (default: the scenario's; 1000, 1_000 or 1e3).
+        #[arg(long, value_name = "N")]
+        seed: Option<String>,
         /// Which sweep point.
         #[arg(long, default_value_t = 0)]
         point: usize,
@@ -212,6 +236,7 @@ fn main() -> ExitCode {
             resume,
             shard,
         } => parse_trials_option(trials.as_deref()).and_then(|trials| {
+            let seed = parse_seed_option(seed.as_deref())?;
             commands::run(&RunOptions {
                 scenarios,
                 output,
@@ -274,13 +299,16 @@ fn main() -> ExitCode {
             point,
             dice,
             ..
-        } => commands::trace(&TraceOptions {
-            scenario,
-            seed,
-            point,
-            dice,
-        })
-        .map(|s| print!("{}", terminal_safe(&s))),
+        } => parse_seed_option(seed.as_deref())
+            .and_then(|seed| {
+                commands::trace(&TraceOptions {
+                    scenario,
+                    seed,
+                    point,
+                    dice,
+                })
+            })
+            .map(|s| print!("{}", terminal_safe(&s))),
         Command::Rulesets { id, .. } => {
             commands::rulesets(id.as_deref()).map(|s| print!("{}", terminal_safe(&s)))
         }

@@ -1203,3 +1203,29 @@ fn columns_that_mean_nothing_are_left_out() {
             && report.contains("<th>lasting impairment</th>")
     );
 }
+
+#[test]
+fn trials_and_seed_read_numbers_alike_and_say_their_range() {
+    let file = "scenarios/twin-d20/knight-vs-brigand.toml";
+    let o = duelsim(&["check", file]);
+    assert!(o.status.success());
+    let dir = scratch("numbers");
+    let out = dir.join("out").to_string_lossy().into_owned();
+    // Past the range, even past what a 64-bit number holds: the range is said.
+    let o = duelsim(&["run", file, "--trials", "99999999999999999999", "-o", &out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("10^12"), "{}", text(&o.stderr));
+    // A seed is written as trials are: 1_000 and 1e3 are 1000, and give the same bytes.
+    let mut summaries = Vec::new();
+    for seed in ["1000", "1_000", "1e3"] {
+        let o = duelsim(&[
+            "run", file, "-q", "--trials", "500", "--seed", seed, "-o", &out,
+        ]);
+        assert!(o.status.success(), "{seed}: {}", text(&o.stderr));
+        summaries.push(std::fs::read(dir.join("out/summary.csv")).unwrap_or_default());
+    }
+    assert!(summaries.windows(2).all(|w| w[0] == w[1]));
+    let o = duelsim(&["run", file, "--seed", "1.5", "-o", &out]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(text(&o.stderr).lines().count(), 1, "{}", text(&o.stderr));
+}
