@@ -353,11 +353,7 @@ fn by_page(chart: Chart) -> Vec<Chart> {
         .into_iter()
         .enumerate()
         .map(|(k, chunk)| Chart {
-            name: if k == 0 {
-                chart.name.clone()
-            } else {
-                format!("{}-{}", chart.name, k + 1)
-            },
+            name: part_name(&chart.name, k),
             title: format!("{} ({} of {pages})", chart.title, k + 1),
             caption: chart.caption.clone(),
             height: row_height * chunk.len().div_ceil(PANEL_COLUMNS) as u32,
@@ -367,6 +363,16 @@ fn by_page(chart: Chart) -> Vec<Chart> {
             },
         })
         .collect()
+}
+
+/// The name of part `k` (from 0) of a chart drawn in several: the first keeps the chart's name,
+/// the others add "-2", "-3".
+fn part_name(name: &str, k: usize) -> String {
+    if k == 0 {
+        name.to_owned()
+    } else {
+        format!("{name}-{}", k + 1)
+    }
 }
 
 /// A heatmap wider than a page prints legibly ([`MAX_WIDTH`]) as several, each with as many of
@@ -400,11 +406,7 @@ fn heatmap_by_page(chart: Chart) -> Vec<Chart> {
     let pages = ranges.len();
     (ranges.into_iter().enumerate())
         .map(|(k, range)| Chart {
-            name: if k == 0 {
-                chart.name.clone()
-            } else {
-                format!("{}-{}", chart.name, k + 1)
-            },
+            name: part_name(&chart.name, k),
             title: format!("{} ({} of {pages})", chart.title, k + 1),
             caption: chart.caption.clone(),
             height: chart.height,
