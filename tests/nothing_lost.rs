@@ -18,6 +18,15 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Runs the scenario quietly into `out` with `extra` arguments.
+fn run_into(out: &Path, extra: &[&str]) -> std::process::Output {
+    let out = out.to_string_lossy();
+    let mut args = vec!["run", SCENARIO, "-q"];
+    args.extend_from_slice(extra);
+    args.extend(["-o", &out]);
+    duelsim(&args)
+}
+
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
@@ -30,15 +39,7 @@ fn text(bytes: &[u8]) -> String {
 fn a_rerun_interrupted_before_a_point_finishes_leaves_the_earlier_outputs_whole() {
     let dir = scratch("ctrl-c");
     let out = dir.join("out");
-    let o = duelsim(&[
-        "run",
-        SCENARIO,
-        "-q",
-        "--trials",
-        "4000",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
+    let o = run_into(&out, &["--trials", "4000"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let earlier: Vec<(String, Vec<u8>)> = ["summary.csv", "distributions.csv", "manifest.json"]
         .iter()
@@ -96,15 +97,7 @@ fn a_symlink_planted_at_a_temporary_name_redirects_no_write() {
             let _ = std::os::unix::fs::symlink(&victim, planted);
         }
     }
-    let o = duelsim(&[
-        "run",
-        SCENARIO,
-        "-q",
-        "--trials",
-        "2000",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
+    let o = run_into(&out, &["--trials", "2000"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
         read(&victim),
@@ -131,15 +124,7 @@ fn a_symlinked_journal_is_refused() {
     std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{e}"));
     std::fs::create_dir_all(&elsewhere).unwrap_or_else(|e| panic!("{e}"));
     std::os::unix::fs::symlink(&elsewhere, out.join(".partial")).unwrap_or_else(|e| panic!("{e}"));
-    let o = duelsim(&[
-        "run",
-        SCENARIO,
-        "-q",
-        "--trials",
-        "2000",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
+    let o = run_into(&out, &["--trials", "2000"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains(".partial"), "{}", text(&o.stderr));
     let written = std::fs::read_dir(&elsewhere).map_or(0, |d| d.count());
@@ -150,15 +135,7 @@ fn a_symlinked_journal_is_refused() {
 fn a_shard_count_past_any_split_is_refused_where_it_is_given() {
     let dir = scratch("shard-count");
     let out = dir.join("out");
-    let o = duelsim(&[
-        "run",
-        SCENARIO,
-        "-q",
-        "--shard",
-        "1/18446744073709551615",
-        "-o",
-        &out.to_string_lossy(),
-    ]);
+    let o = run_into(&out, &["--shard", "1/18446744073709551615"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("at most"), "{}", text(&o.stderr));
 }
@@ -167,17 +144,7 @@ fn a_shard_count_past_any_split_is_refused_where_it_is_given() {
 fn merge_counts_the_missing_shards_of_a_large_split_without_listing_them_all() {
     let dir = scratch("merge-count");
     let shard = dir.join("shard");
-    let o = duelsim(&[
-        "run",
-        SCENARIO,
-        "-q",
-        "--trials",
-        "2000",
-        "--shard",
-        "1/1000000",
-        "-o",
-        &shard.to_string_lossy(),
-    ]);
+    let o = run_into(&shard, &["--trials", "2000", "--shard", "1/1000000"]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let merged = dir.join("merged");
     let started = Instant::now();
