@@ -1,7 +1,7 @@
 //! The `duelsim` command line: argument parsing only. Each subcommand calls the library
 //! (`duelsim::commands`); errors map to exit codes: 2 for bad input, 1 for a failure while running.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueHint};
 use duelsim::commands::{self, RunOptions, TraceOptions};
 use duelsim::dice::ScriptError;
 use duelsim::scenario::error::{InputError, terminal_safe};
@@ -10,11 +10,11 @@ use std::process::ExitCode;
 
 /// Monte Carlo balance tool for tabletop combat rules.
 #[derive(Parser)]
-#[command(name = "duelsim", version = env!("DUELSIM_VERSION"), about)]
+#[command(name = "duelsim", version = env!("DUELSIM_VERSION"), about, max_term_width = 100)]
 struct Cli {
     /// When to colour duelsim's own error lines: auto (a terminal, unless NO_COLOR is set),
     /// always or never.
-    #[arg(long, value_enum, global = true, default_value_t = Color::Auto)]
+    #[arg(long, value_enum, global = true, default_value_t = Color::Auto, value_name = "WHEN")]
     color: Color,
     #[command(subcommand)]
     command: Command,
@@ -98,10 +98,10 @@ enum Command {
     )]
     Run {
         /// Scenario files (TOML).
-        #[arg(required = true)]
+        #[arg(required = true, value_hint = ValueHint::FilePath)]
         scenarios: Vec<PathBuf>,
         /// Output folder (default: reports/<scenario name>).
-        #[arg(short, long)]
+        #[arg(short, long, value_hint = ValueHint::DirPath)]
         output: Option<PathBuf>,
         /// Trials per point, overriding the scenario (1 to 10^12: 1000000, 1_000_000 or 1e6).
         #[arg(long, value_name = "N")]
@@ -134,10 +134,10 @@ enum Command {
     )]
     Merge {
         /// The shards' output folders.
-        #[arg(required = true)]
+        #[arg(required = true, value_hint = ValueHint::DirPath)]
         shards: Vec<PathBuf>,
         /// Output folder.
-        #[arg(short, long)]
+        #[arg(short, long, value_hint = ValueHint::DirPath)]
         output: PathBuf,
         /// No closing line.
         #[arg(short, long)]
@@ -147,9 +147,10 @@ enum Command {
     #[command(after_help = "Example:\n  duelsim check scenarios/zone-d100/*.toml")]
     Check {
         /// Scenario files (TOML); - reads one from stdin.
-        #[arg(required = true)]
+        #[arg(required = true, value_hint = ValueHint::FilePath)]
         scenarios: Vec<PathBuf>,
-        /// Nothing on stderr but errors (check writes nothing else there).
+        /// Nothing on stdout: the exit status says whether every file is good, and errors are
+        /// said on stderr.
         #[arg(short, long)]
         quiet: bool,
     },
@@ -159,17 +160,18 @@ enum Command {
     )]
     Trace {
         /// Scenario file (TOML).
+        #[arg(value_hint = ValueHint::FilePath)]
         scenario: PathBuf,
         /// Seed of the dice (default: the scenario's; 1000, 1_000 or 1e3).
         #[arg(long, value_name = "N")]
         seed: Option<String>,
-        /// Which sweep point.
-        #[arg(long, default_value_t = 0)]
-        point: usize,
+        /// Which sweep point, from 0 (check lists them).
+        #[arg(long, default_value = "0", allow_hyphen_values = true, value_name = "I")]
+        point: String,
         /// Die results to replay, in the order the trace prints them: --dice 1,3,11
         #[arg(long, value_delimiter = ',')]
         dice: Option<Vec<u32>>,
-        /// Nothing on stderr but errors (trace writes nothing else there).
+        /// The story without a line for each die.
         #[arg(short, long)]
         quiet: bool,
     },
@@ -180,9 +182,10 @@ enum Command {
     )]
     Exact {
         /// Scenario file (TOML); its first point is tabulated.
+        #[arg(value_hint = ValueHint::FilePath)]
         scenario: PathBuf,
         /// Output folder (default: reports/<scenario name>-exact).
-        #[arg(short, long)]
+        #[arg(short, long, value_hint = ValueHint::DirPath)]
         output: Option<PathBuf>,
         /// No closing line.
         #[arg(short, long)]
@@ -194,11 +197,13 @@ enum Command {
     )]
     New {
         /// A ruleset id (duelsim rulesets lists them).
+        #[arg(value_name = "RULESET")]
         ruleset: String,
         /// The file to write (it must not exist); without it, or with -, the scenario is
         /// printed.
+        #[arg(value_hint = ValueHint::FilePath)]
         file: Option<PathBuf>,
-        /// Nothing on stderr but errors (new writes nothing else there).
+        /// No line saying the file was written.
         #[arg(short, long)]
         quiet: bool,
     },
@@ -206,8 +211,9 @@ enum Command {
     #[command(after_help = "Example:\n  duelsim rulesets zone-d100")]
     Rulesets {
         /// A ruleset id.
+        #[arg(value_name = "RULESET")]
         id: Option<String>,
-        /// Nothing on stderr but errors (rulesets writes nothing else there).
+        /// For scripts: the ids one a line, or an id's parameters without their meanings.
         #[arg(short, long)]
         quiet: bool,
     },
@@ -222,8 +228,20 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let color = cli.color;
+    let color = color_asked(std::env::args_os());
+    let choice = match color {
+        Color::Auto => clap::ColorChoice::Auto,
+        Color::Always => clap::ColorChoice::Always,
+        Color::Never => clap::ColorChoice::Never,
+    };
+    let cli = match Cli::command()
+        .color(choice)
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
+        Ok(cli) => cli,
+        Err(error) => return argument_error(&error, color),
+    };
     let outcome = match cli.command {
         Command::Run {
             scenarios,
@@ -260,12 +278,13 @@ fn main() -> ExitCode {
             output,
             quiet,
         } => commands::exact(&scenario, output.as_deref(), quiet).map(|_| ()),
-        Command::Check { scenarios, .. } => {
+        Command::Check { scenarios, quiet } => {
             // Every file is checked and each error said; the first error's status is the
             // exit status.
             let mut status = None;
             for file in &scenarios {
                 match commands::check(std::slice::from_ref(file)) {
+                    Ok(_) if quiet => {}
                     Ok(said) => print!("{}", terminal_safe(&said)),
                     Err(error) => {
                         let code = report_error(&error, color);
@@ -275,30 +294,43 @@ fn main() -> ExitCode {
             }
             return status.unwrap_or(ExitCode::SUCCESS);
         }
-        Command::New { ruleset, file, .. } => {
+        Command::New {
+            ruleset,
+            file,
+            quiet,
+        } => {
             // `-` is stdout, as for every path duelsim reads or writes.
             let file = file.filter(|f| f.as_os_str() != "-");
-            commands::new_scenario(&ruleset, file.as_deref())
-                .map(|s| print!("{}", terminal_safe(&s)))
+            commands::new_scenario(&ruleset, file.as_deref()).map(|said| match file {
+                // A file written: its closing line on stderr, as run's.
+                Some(_) if quiet => {}
+                Some(_) => eprint!("{}", terminal_safe(&said)),
+                None => print!("{}", terminal_safe(&said)),
+            })
         }
         Command::Completions { shell } => {
             let mut command = Cli::command();
-            clap_complete::generate(shell, &mut command, "duelsim", &mut std::io::stdout());
+            if shell == clap_complete::Shell::Bash {
+                let ids = duelsim::rules::registry::ids();
+                print!("{}", commands::bash_completion(&command, &ids));
+            } else {
+                clap_complete::generate(shell, &mut command, "duelsim", &mut std::io::stdout());
+            }
             Ok(())
         }
         Command::Man => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut page)
-                .map_err(anyhow::Error::from)
-                .map(|()| print!("{}", String::from_utf8_lossy(&page)))
+            print!(
+                "{}",
+                commands::man_page(&Cli::command(), env!("DUELSIM_VERSION"))
+            );
+            Ok(())
         }
         Command::Trace {
             scenario,
             seed,
             point,
             dice,
-            ..
+            quiet,
         } => parse_seed_option(seed.as_deref())
             .and_then(|seed| {
                 commands::trace(&TraceOptions {
@@ -306,11 +338,12 @@ fn main() -> ExitCode {
                     seed,
                     point,
                     dice,
+                    quiet,
                 })
             })
             .map(|s| print!("{}", terminal_safe(&s))),
-        Command::Rulesets { id, .. } => {
-            commands::rulesets(id.as_deref()).map(|s| print!("{}", terminal_safe(&s)))
+        Command::Rulesets { id, quiet } => {
+            commands::rulesets(id.as_deref(), quiet).map(|s| print!("{}", terminal_safe(&s)))
         }
     };
     match outcome {
@@ -343,6 +376,73 @@ fn report_error(error: &anyhow::Error, color: Color) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// The `--color` a command line asks for, read before the arguments are parsed so that the
+/// argument parser's own errors follow it; `auto` when absent or not understood.
+fn color_asked(args: impl Iterator<Item = std::ffi::OsString>) -> Color {
+    let mut asked = Color::Auto;
+    let mut args = args.skip(1);
+    while let Some(arg) = args.next() {
+        let value = match arg.to_str() {
+            Some("--") => break,
+            Some("--color") => args.next(),
+            Some(a) => a.strip_prefix("--color=").map(Into::into),
+            None => None,
+        };
+        asked = match value.as_ref().and_then(|v| v.to_str()) {
+            Some("always") => Color::Always,
+            Some("never") => Color::Never,
+            Some("auto") => Color::Auto,
+            _ => asked,
+        };
+    }
+    asked
+}
+
+/// Says an argument error as every other error is said: one line, `error: ` in the asked
+/// colour, and where help is; exit status 2. `--help` and `--version` print as asked, status 0.
+fn argument_error(error: &clap::Error, color: Color) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = error.print();
+        return if error.use_stderr() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let rendered = error.render().to_string();
+    // The first paragraph is the error; the rest is a tip and the usage.
+    let said: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let said = said.join(" ");
+    let said = said.strip_prefix("error: ").unwrap_or(&said);
+    let command = rendered
+        .lines()
+        .find_map(|l| l.strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| "duelsim".to_owned());
+    eprintln!(
+        "{}: {} (see '{command} --help')",
+        error_word(color),
+        terminal_safe(said)
+    );
+    ExitCode::from(2)
 }
 
 /// "error", in bold red when `--color` asks for colour: always, or auto on a terminal with

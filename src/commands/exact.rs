@@ -93,7 +93,7 @@ pub fn exact(path: &Path, output: Option<&Path>, quiet: bool) -> Result<PathBuf>
     crate::journal::remove_stale_temporaries(&dir);
     report::exact::write(&exact, &grid_values, &dir)?;
     if !quiet {
-        println!(
+        eprintln!(
             "{}: one exchange each way, exactly ({} and {} die outcomes){} -> {}",
             scenario.name,
             exact.tables[0].outcomes,

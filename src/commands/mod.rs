@@ -6,12 +6,16 @@
 
 mod balance;
 mod check;
+mod completion;
 mod exact;
+mod manual;
 mod rulesets;
 mod run;
 mod trace;
 
 pub use check::{check, new_scenario};
+pub use completion::bash_completion;
+pub use manual::man_page;
 pub use exact::exact;
 pub use rulesets::rulesets;
 pub use run::{MAX_THREADS, merge, parse_shard, run};

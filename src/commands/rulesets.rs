@@ -54,11 +54,17 @@ fn aligned(listed: &[rules::Parameter]) -> String {
 }
 
 /// `duelsim rulesets [ID]`: the rulesets, or one ruleset's parameters with their defaults.
-pub fn rulesets(id: Option<&str>) -> Result<String> {
+/// Quiet (`-q`), for scripts: the ids one a line, or each parameter as `section: key = default`
+/// without its meaning.
+pub fn rulesets(id: Option<&str>, quiet: bool) -> Result<String> {
     let mut out = String::new();
     let Some(id) = id else {
         for r in registry::RULESETS {
-            let _ = writeln!(out, "{:<14} {}", r.id, r.summary);
+            if quiet {
+                let _ = writeln!(out, "{}", r.id);
+            } else {
+                let _ = writeln!(out, "{:<14} {}", r.id, r.summary);
+            }
         }
         return Ok(out);
     };
@@ -174,6 +180,13 @@ pub fn rulesets(id: Option<&str>) -> Result<String> {
     }
     if let Some(recovery) = info.recovery {
         listed.extend_from_slice(recovery.keys);
+    }
+    if quiet {
+        let mut bare = String::new();
+        for p in &listed {
+            let _ = writeln!(bare, "{}: {} = {}", p.section, p.key, p.default);
+        }
+        return Ok(bare);
     }
     out.push_str(&aligned(&listed));
     if let Some(note) = info.listing_note {

@@ -28,15 +28,7 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         return Err(InputError::plain("--trials: expected at least 1 trial, found 0").into());
     }
     let scenarios = load_all(&options.scenarios, options.trials, options.seed)?;
-    let threads = options.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS))
-    });
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(InputError::plain(format!(
-            "--threads: expected 1 to {MAX_THREADS}, found {threads}"
-        ))
-        .into());
-    }
+    let threads = worker_threads(options.threads)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -86,6 +78,39 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
         println!("{}", serde_json::to_string_pretty(&document)?);
     }
     Ok(dirs)
+}
+
+/// How many worker threads a run starts: `--threads`, else `DUELSIM_THREADS`, else
+/// `RAYON_NUM_THREADS`, else every core; from 1 to [`MAX_THREADS`].
+fn worker_threads(given: Option<usize>) -> Result<usize> {
+    let in_range = |n: usize| (1..=MAX_THREADS).contains(&n);
+    if let Some(n) = given {
+        if !in_range(n) {
+            return Err(InputError::plain(format!(
+                "--threads: expected 1 to {MAX_THREADS}, found {n}"
+            ))
+            .into());
+        }
+        return Ok(n);
+    }
+    for variable in ["DUELSIM_THREADS", "RAYON_NUM_THREADS"] {
+        let Some(value) = std::env::var_os(variable) else {
+            continue;
+        };
+        let text = value.to_string_lossy();
+        // rayon's own reading: empty or 0 means every core.
+        if variable == "RAYON_NUM_THREADS" && matches!(text.trim(), "" | "0") {
+            continue;
+        }
+        return match text.trim().parse::<usize>() {
+            Ok(n) if in_range(n) => Ok(n),
+            _ => Err(InputError::plain(format!(
+                "{variable}: expected 1 to {MAX_THREADS}, found '{text}'"
+            ))
+            .into()),
+        };
+    }
+    Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)))
 }
 
 /// The JSON of a run that leaves no answer of its own (a shard: merge the shards).

@@ -19,10 +19,19 @@ pub struct TraceOptions {
     pub scenario: PathBuf,
     /// Seed of the dice when no `dice` are given; the scenario's seed when absent.
     pub seed: Option<u64>,
-    /// Which point of a sweep.
-    pub point: usize,
+    /// Which point of a sweep, as given (`0` when not given): read once the scenario says how
+    /// many points it has.
+    pub point: String,
+    /// The story without a line for each die.
+    pub quiet: bool,
     /// Die results to replay, in the order the trace prints them.
     pub dice: Option<Vec<u32>>,
+}
+
+/// Whether a trace line is one die's result (`    die #3: white d20 = 11`), which `-q` leaves
+/// out; a die that stops the trace is said even then.
+fn is_die_line(line: &str) -> bool {
+    line.starts_with("    die #") && !line.contains("no valid result")
 }
 
 /// Dice that narrate every roll into the trace, numbered as `--dice` replays them.
@@ -160,11 +169,16 @@ fn trace_with<R: Ruleset, D: Dice>(model: &R, dice: D) -> (Vec<String>, Vec<u32>
 /// are an input error (exit 2) reported after the narration so far.
 pub fn trace(options: &TraceOptions) -> Result<String> {
     let scenario = registry::load(&options.scenario)?;
-    let Some(point) = scenario.points.get(options.point) else {
+    let points = scenario.points.len();
+    let chosen = options.point.trim().parse::<usize>().ok();
+    let Some((index, point)) = chosen.and_then(|i| scenario.points.get(i).map(|p| (i, p))) else {
+        let has = match points {
+            1 => "one point, 0".to_owned(),
+            n => format!("{n} points, 0 to {}", n - 1),
+        };
         return Err(InputError::plain(format!(
-            "--point: expected 0 to {}, found {}",
-            scenario.points.len() - 1,
-            options.point
+            "--point: {} has {has}; found '{}'",
+            scenario.name, options.point
         ))
         .into());
     };
@@ -183,7 +197,7 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
     let _ = writeln!(
         out,
         "trace of '{}' ({}), point {}{at}",
-        scenario.name, scenario.ruleset, options.point
+        scenario.name, scenario.ruleset, index
     );
     let (lines, used, problem) = match &options.dice {
         Some(given) => {
@@ -199,6 +213,9 @@ pub fn trace(options: &TraceOptions) -> Result<String> {
         }
     };
     for line in lines {
+        if options.quiet && is_die_line(&line) {
+            continue;
+        }
         let _ = writeln!(out, "{line}");
     }
     let replay: Vec<String> = used.iter().map(u32::to_string).collect();
