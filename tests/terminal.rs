@@ -179,7 +179,7 @@ fn completions_and_the_man_page_come_from_the_command_line_definitions() {
     assert!(o.status.success());
     let page = text(&o.stdout);
     assert!(page.starts_with(".ie") || page.starts_with(".TH"), "{page}");
-    assert!(page.contains(".TH duelsim 1") && page.contains("completions"));
+    assert!(page.contains(".TH DUELSIM 1") && page.contains("completions"));
 }
 
 #[test]
