@@ -166,7 +166,12 @@ enum Command {
         #[arg(long, value_name = "N")]
         seed: Option<String>,
         /// Which sweep point, from 0 (check lists them).
-        #[arg(long, default_value = "0", allow_hyphen_values = true, value_name = "I")]
+        #[arg(
+            long,
+            default_value = "0",
+            allow_hyphen_values = true,
+            value_name = "I"
+        )]
         point: String,
         /// Die results to replay, in the order the trace prints them: --dice 1,3,11
         #[arg(long, value_delimiter = ',')]

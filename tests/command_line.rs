@@ -256,7 +256,10 @@ fn the_man_page_has_every_option_exit_status_environment_and_examples() {
         assert!(page.contains(option), "man page lacks {option}");
     }
     for status in ["130", "\n2\n", "\n1\n"] {
-        assert!(page.contains(status), "man page lacks exit status {status:?}");
+        assert!(
+            page.contains(status),
+            "man page lacks exit status {status:?}"
+        );
     }
 }
 
@@ -303,7 +306,12 @@ fn bash_completes_scenario_files_ruleset_ids_and_flags_where_each_belongs() {
         !after_run.iter().any(|w| w.starts_with('-')),
         "no flags before a dash: {after_run:?}"
     );
-    assert!(after_run.iter().any(|w| w.trim_end_matches('/') == "scenarios"), "{after_run:?}");
+    assert!(
+        after_run
+            .iter()
+            .any(|w| w.trim_end_matches('/') == "scenarios"),
+        "{after_run:?}"
+    );
     let after_new = bash_completes(&["duelsim", "new", ""]);
     assert_eq!(
         after_new,

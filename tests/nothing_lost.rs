@@ -244,3 +244,95 @@ fn check_of_several_files_checks_them_all_then_exits_2() {
         text(&o.stdout)
     );
 }
+
+/// Starts `args` with `stdin` fed in, waits until `journal` exists, interrupts with Ctrl-C
+/// (SIGINT) and returns what the run said.
+fn interrupted_run(args: &[&str], stdin: &str, journal: &Path) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    if let Some(mut input) = child.stdin.take() {
+        std::io::Write::write_all(&mut input, stdin.as_bytes())
+            .unwrap_or_else(|e| panic!("cannot feed stdin: {e}"));
+    }
+    let started = Instant::now();
+    while !journal.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+    assert!(status.success());
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait: {e}"))
+}
+
+#[test]
+fn the_ctrl_c_hint_runs_as_printed_with_every_file_stdin_and_option() {
+    let dir = scratch("hint").join("runs with space");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let copied = dir.join("knight's duel.toml");
+    std::fs::copy(SCENARIO, &copied).unwrap_or_else(|e| panic!("{e}"));
+    let piped = std::fs::read_to_string(SCENARIO)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .replace("name = \"knight-vs-brigand\"", "name = \"from-stdin\"");
+    let out = dir.join("out");
+    let (copied, out_text) = (copied.to_string_lossy(), out.to_string_lossy());
+    let o = interrupted_run(
+        &[
+            "run",
+            &copied,
+            "-",
+            "--trials",
+            "3e6",
+            "--threads",
+            "1",
+            "--json",
+            "-q",
+            "-o",
+            &out_text,
+        ],
+        &piped,
+        &out.join("knight-vs-brigand").join(".partial"),
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    let hint = said
+        .split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no command in {said}"));
+    for part in [
+        "--trials 3000000",
+        "--threads 1",
+        "--json",
+        "-q",
+        "--resume",
+    ] {
+        assert!(hint.contains(part), "{part} kept: {hint}");
+    }
+    // As printed, in a shell: both scenarios finish, the JSON says both.
+    let o = Command::new("bash")
+        .args(["-c", &hint.replace("duelsim ", "\"$DUELSIM\" ")])
+        .env("DUELSIM", env!("CARGO_BIN_EXE_duelsim"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run bash: {e}"));
+    assert!(o.status.success(), "{hint}: {}", text(&o.stderr));
+    let json = text(&o.stdout);
+    assert!(
+        json.contains("\"from-stdin\"") && json.contains("\"knight-vs-brigand\""),
+        "{json}"
+    );
+    for name in ["knight-vs-brigand", "from-stdin"] {
+        assert!(out.join(name).join("summary.csv").exists(), "{name}");
+    }
+}

@@ -81,7 +81,7 @@ pub(super) fn run_balance(
             message: format!(
                 "{}: interrupted during the [balance] search; `{}` goes on from its finished evaluations",
                 scenario.name,
-                super::resume_command(scenario, dir, options),
+                super::resume_command(dir, options),
             ),
         }
         .into()

@@ -89,15 +89,27 @@ pub fn bash_completion(command: &Command, ruleset_ids: &[&str]) -> String {
             spelled.extend(arg.get_long().map(|l| format!("--{l}")));
         }
         let _ = writeln!(flags, "        {name}) flags='{}' ;;", spelled.join(" "));
-        let _ = writeln!(takes_value, "        {name}) valued=' {} ' ;;", valued.join(" "));
-        for (index, arg) in sub.get_arguments().filter(|a| a.is_positional()).enumerate() {
+        let _ = writeln!(
+            takes_value,
+            "        {name}) valued=' {} ' ;;",
+            valued.join(" ")
+        );
+        for (index, arg) in sub
+            .get_arguments()
+            .filter(|a| a.is_positional())
+            .enumerate()
+        {
             let many = arg.get_num_args().is_some_and(|n| n.max_values() > 1);
             let at = if many {
                 format!("'{name} {index}'|'{name} '[{}-9]*", index + 1)
             } else {
                 format!("'{name} {index}'")
             };
-            let _ = writeln!(positionals, "        {at}) {}; return ;;", offer(arg, ruleset_ids));
+            let _ = writeln!(
+                positionals,
+                "        {at}) {}; return ;;",
+                offer(arg, ruleset_ids)
+            );
         }
     }
     format!(

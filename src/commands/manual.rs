@@ -113,9 +113,9 @@ fn options(out: &mut String, command: &Command) {
         } else {
             Vec::new()
         })
-            .iter()
-            .map(|v| v.get_name().to_owned())
-            .collect();
+        .iter()
+        .map(|v| v.get_name().to_owned())
+        .collect();
         if !choices.is_empty() {
             let _ = write!(said, " One of: {}.", roff(&choices.join(", ")));
         }
@@ -188,7 +188,11 @@ pub fn man_page(command: &Command, version: &str) -> String {
         let Some(example) = sub.get_after_help().map(ToString::to_string) else {
             continue;
         };
-        for line in example.lines().map(str::trim).filter(|l| l.starts_with("duelsim")) {
+        for line in example
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with("duelsim"))
+        {
             let _ = writeln!(out, ".PP\n.nf\n{}\n.fi", roff(line));
         }
     }

@@ -15,8 +15,8 @@ mod trace;
 
 pub use check::{check, new_scenario};
 pub use completion::bash_completion;
-pub use manual::man_page;
 pub use exact::exact;
+pub use manual::man_page;
 pub use rulesets::rulesets;
 pub use run::{MAX_THREADS, merge, parse_shard, run};
 pub use trace::{TraceOptions, trace};
@@ -91,21 +91,76 @@ pub struct RunOptions {
     pub json: bool,
 }
 
-/// How an interrupted run goes on: the command that resumes it, with every option that
-/// decides what it runs.
-pub(crate) fn resume_command(scenario: &Scenario, dir: &Path, options: &RunOptions) -> String {
-    let mut command = format!("duelsim run {}", scenario.path.display());
-    if let Some(trials) = options.trials {
-        command.push_str(&format!(" --trials {trials}"));
+/// A word as a POSIX shell reads it back: as it is when it holds only characters no shell
+/// treats specially, else in single quotes (a quote inside written `'\''`).
+pub(crate) fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
-    if let Some(seed) = options.seed {
-        command.push_str(&format!(" --seed {seed}"));
+}
+
+/// The name, in an interrupted run's journal, of the copy of a scenario read from stdin.
+const STDIN_COPY: &str = "stdin.toml";
+
+/// How an interrupted run goes on: the command that resumes it, as a shell runs it (every word
+/// quoted), with every file and every option of the run. A scenario read from stdin is kept in
+/// the interrupted folder's journal (`dir`) and fed back from there.
+pub(crate) fn resume_command(dir: &Path, options: &RunOptions) -> String {
+    let mut words: Vec<String> = vec!["duelsim".into(), "run".into()];
+    words.extend(
+        options
+            .scenarios
+            .iter()
+            .map(|p| shell_word(&p.to_string_lossy())),
+    );
+    let mut option = |flag: &str, value: Option<String>| {
+        if let Some(value) = value {
+            words.push(flag.to_owned());
+            words.push(shell_word(&value));
+        }
+    };
+    option("--trials", options.trials.map(|t| t.to_string()));
+    option("--seed", options.seed.map(|s| s.to_string()));
+    option("--threads", options.threads.map(|t| t.to_string()));
+    option(
+        "--shard",
+        options
+            .shard
+            .map(|s| format!("{}/{}", s.index + 1, s.count)),
+    );
+    option(
+        "-o",
+        options
+            .output
+            .as_ref()
+            .map(|o| o.to_string_lossy().into_owned()),
+    );
+    for (flag, on) in [("--json", options.json), ("-q", options.quiet)] {
+        if on {
+            words.push(flag.to_owned());
+        }
     }
-    if let Some(s) = options.shard {
-        command.push_str(&format!(" --shard {}/{}", s.index + 1, s.count));
+    words.push("--resume".to_owned());
+    if options.scenarios.iter().any(|p| p.as_os_str() == "-") {
+        let copy = dir.join(crate::journal::FOLDER).join(STDIN_COPY);
+        let kept = crate::scenario::error::read_text(Path::new("-"), "scenario")
+            .map_err(anyhow::Error::from)
+            .and_then(|text| {
+                std::fs::create_dir_all(dir.join(crate::journal::FOLDER))?;
+                crate::journal::write_atomically(&copy, text.as_bytes())
+            });
+        if kept.is_ok() {
+            words.push("<".to_owned());
+            words.push(shell_word(&copy.to_string_lossy()));
+        }
     }
-    command.push_str(&format!(" -o {} --resume", dir.display()));
-    command
+    words.join(" ")
 }
 
 /// Raised by Ctrl-C: workers finish their chunk and the run keeps its finished points.

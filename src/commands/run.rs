@@ -270,7 +270,7 @@ fn run_one(
                     run.tallies.len(),
                     counted(points as u64, "point", "points"),
                     dir.display(),
-                    resume_command(scenario, dir, options),
+                    resume_command(dir, options),
                 ),
             }
             .into());
