@@ -3,7 +3,7 @@
 
 use super::load_all;
 use crate::report::words::{counted, grouped};
-use crate::rules::registry::{self};
+use crate::rules::registry::{self, Scenario};
 use crate::scenario::error::InputError;
 use anyhow::Result;
 use std::fmt::Write as _;
@@ -98,7 +98,43 @@ fn shard_note(b: &crate::scenario::balance::Balance, points: u64) -> String {
     }
 }
 
-/// `duelsim check`: validates every scenario and describes what `run` would do.
+/// Trials of each point `check` runs to find sweeps the fight does not read.
+const CHECK_TRIALS: u64 = 10_000;
+
+/// Warnings for the sweeps of `s` whose values the fight does not tell apart, from a short run
+/// of every point on the same dice ([`CHECK_TRIALS`] each, fewer for a sweep of many points).
+fn unread_sweeps(s: &Scenario) -> Vec<String> {
+    if s.points.len() < 2 || s.balance.is_some() {
+        return Vec::new();
+    }
+    let trials = (2_000_000 / s.points.len() as u64).clamp(1_000, CHECK_TRIALS);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let bar = indicatif::ProgressBar::hidden();
+    let tallies: Vec<Option<crate::stats::Tally>> = (0..s.points.len())
+        .map(|i| {
+            let mut ignore = |_: u64, _: &crate::stats::Tally| {};
+            crate::engine::run_model(
+                &s.points[i].model,
+                s.baseline_of(i),
+                s.seed,
+                crate::engine::Budget::Trials(trials),
+                &bar,
+                &stop,
+                crate::engine::Prefix::none(&mut ignore),
+            )
+        })
+        .collect();
+    let swept: Vec<Vec<(String, String)>> = s.points.iter().map(|p| p.swept.clone()).collect();
+    crate::scenario::sweep::unread(&swept, |p, q| {
+        tallies[p].is_some() && tallies[p] == tallies[q]
+    })
+    .into_iter()
+    .map(|w| format!("{w} (in {} trials of each point)", grouped(trials)))
+    .collect()
+}
+
+/// `duelsim check`: validates every scenario and describes what `run` would do; a sweep whose
+/// values the fight does not tell apart is said on stderr as a warning.
 pub fn check(paths: &[PathBuf]) -> Result<String> {
     let scenarios = load_all(paths, None, None)?;
     let mut out = String::new();
@@ -178,6 +214,13 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
             .collect();
         if !axes.is_empty() {
             let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
+        }
+        for warning in unread_sweeps(s) {
+            eprintln!(
+                "warning: {}: {}",
+                s.path.display(),
+                crate::scenario::error::terminal_safe(&warning)
+            );
         }
         // `duelsim exact` reads the [exact] grid: check refuses what it would refuse.
         let source = crate::scenario::error::Source {

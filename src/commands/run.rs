@@ -298,6 +298,15 @@ fn run_one(
     let duration = started.elapsed();
     bar.finish_and_clear();
     let result = RunResult::of(scenario, tallies, threads, duration);
+    // A shard holds a slice of each point's trials: the merge compares whole points.
+    if options.shard.is_none() {
+        let swept: Vec<Vec<(String, String)>> =
+            scenario.points.iter().map(|p| p.swept.clone()).collect();
+        let tallies = &result.tallies;
+        for warning in crate::scenario::sweep::unread(&swept, |p, q| tallies[p] == tallies[q]) {
+            eprintln!("warning: {}: {}", scenario.name, terminal_safe(&warning));
+        }
+    }
     let answer = match options.shard {
         Some(shard) => {
             report::shard::write(&result, shard, dir)?;

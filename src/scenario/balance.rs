@@ -433,7 +433,12 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
         return Ok(None);
     };
     let span = item.span();
-    let bad = |field: &str, message: String| source.error_at(span.clone(), Some(field), message);
+    // An error is placed at the value it is about, or at the table when that is missing.
+    let bad = |field: &str, message: String| {
+        let keys: Vec<&str> = field.split('.').collect();
+        let at = source.span_of(&keys).or_else(|| span.clone());
+        source.error_at(at, Some(field), message)
+    };
     let Some(table) = item.as_table_like() else {
         return Err(bad(
             "balance",

@@ -304,6 +304,19 @@ impl<'a> Source<'a> {
                 );
             }
         }
+        // `weapon = broadsword`: say how to write it, with the word found.
+        if message.contains("string values must be quoted")
+            && let Some(span) = error.span()
+        {
+            let start = floor_char_boundary(self.text, span.start.min(self.text.len()));
+            let end = floor_char_boundary(self.text, span.end.min(self.text.len())).max(start);
+            let word = self.text[start..end].trim();
+            return self.error_at(
+                Some(span),
+                None,
+                format!("expected text in quotes, such as \"{word}\""),
+            );
+        }
         self.error_at(error.span(), None, explain_serde_message(&message))
     }
 
@@ -367,8 +380,67 @@ fn clean_key(key: &str) -> String {
         .join(".")
 }
 
-/// Rewrites serde's "unknown field `x`, expected one of `a`, `b`" so it suggests the nearest name.
+/// What serde says it expected, in a designer's words ("a boolean": "true or false").
+fn expected_words(expected: &str) -> String {
+    let expected = expected.trim();
+    let whole = [
+        "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+    ];
+    if expected == "a boolean" {
+        "true or false".to_owned()
+    } else if expected.contains("string") || expected.contains("char") {
+        "text in quotes".to_owned()
+    } else if whole.contains(&expected) || expected.contains("integer") {
+        "a whole number".to_owned()
+    } else if matches!(expected, "f32" | "f64") || expected.contains("float") {
+        "a number".to_owned()
+    } else if expected.contains("sequence") {
+        "a [list]".to_owned()
+    } else if expected.contains("map") || expected.starts_with("struct") {
+        "a table".to_owned()
+    } else {
+        expected.to_owned()
+    }
+}
+
+/// What serde says it found, in a designer's words ("string \"yes\"": "the text \"yes\"").
+fn found_words(found: &str) -> String {
+    let found = found.trim();
+    let quoted = |rest: &str| rest.trim().trim_matches('`').to_owned();
+    if let Some(rest) = found.strip_prefix("string ") {
+        format!("the text {}", rest.trim())
+    } else if let Some(rest) = found
+        .strip_prefix("integer ")
+        .or_else(|| found.strip_prefix("floating point "))
+    {
+        format!("the number {}", quoted(rest))
+    } else if let Some(rest) = found.strip_prefix("boolean ") {
+        quoted(rest)
+    } else if found == "sequence" {
+        "a list".to_owned()
+    } else if found == "map" {
+        "a table".to_owned()
+    } else {
+        found.to_owned()
+    }
+}
+
+/// Rewrites serde's "unknown field `x`, expected one of `a`, `b`" so it suggests the nearest
+/// name, and its "invalid type: string \"yes\", expected a boolean" as "expected true or
+/// false, found the text \"yes\"".
 fn explain_serde_message(message: &str) -> String {
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some((found, expected)) = message
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.rsplit_once(", expected "))
+        {
+            return format!(
+                "expected {}, found {}",
+                expected_words(expected),
+                found_words(found)
+            );
+        }
+    }
     if let Some(rest) = message.strip_prefix("missing field `") {
         let key = rest.trim_end_matches('`');
         return format!("missing the required key '{key}'");

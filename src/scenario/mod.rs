@@ -204,6 +204,7 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
     let _catalogues = schema::CatalogueScope::open();
     let base = parse_one::<R>(path, text)?;
     let axes = sweep::axes(&source)?;
+    sweep::check_entries(&source, &axes)?;
     let weights = compare::weights(&source)?;
     let balance = balance::read(&source)?;
     if let Some(balance) = &balance {
@@ -233,7 +234,7 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
                 text.len() + base.sources.catalogue_bytes(),
             )?;
             // The ends must compile: a bad path or value is an error now, not after a long run.
-            check_ends::<R>(balance)?;
+            check_ends::<R>(balance).map_err(|e| placed_in_file(&source, e, None))?;
             return Ok(Scenario {
                 balance: Some(balance.clone()),
                 ..base
@@ -302,11 +303,11 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
             let entry = e
                 .field
                 .as_deref()
-                .and_then(|f| axes.iter().find(|a| a.concerns(f)));
+                .and_then(|f| axes.iter().zip(&choice).find(|(a, _)| a.concerns(f)));
             // Any other at its key in the file as written (the point's text has no [sweep],
             // so its lines after where the [sweep] was are not the file's).
             let place = match entry {
-                Some(a) => a.place(&source),
+                Some((a, &value)) => a.place_of_value(&source, value),
                 None => e
                     .field
                     .as_deref()
@@ -351,6 +352,26 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
         baseline,
         ..base
     })
+}
+
+/// An error from compiling a `[balance]` search's text, placed in the file as written: at the
+/// key it names when the file writes it, else at the `path` the search sets (the search's text
+/// is the file with that value written in: its lines are not the file's).
+fn placed_in_file(source: &Source, e: InputError, at_point: Option<&str>) -> InputError {
+    let span = e
+        .field
+        .as_deref()
+        .and_then(|f| source.span_of(&f.split('.').collect::<Vec<_>>()))
+        .or_else(|| source.span_of(&["balance", "path"]))
+        .or_else(|| source.span_of(&["balance"]));
+    InputError {
+        place: source.error_at(span, None, "").place,
+        field: e.field,
+        message: match at_point {
+            Some(at) => format!("{} (at the sweep point {at})", e.message),
+            None => e.message,
+        },
+    }
 }
 
 /// Checks that a search's ends (and a real range's middle) compile: a bad path or value is an
@@ -402,23 +423,7 @@ fn balance_at_points<R: Rulesets>(
     let (at, texts): (Vec<String>, Vec<String>) = texts.into_iter().unzip();
     let balance = balance.at_points(texts);
     for (search, at) in balance.searches().iter().zip(&at) {
-        check_ends::<R>(search).map_err(|e| {
-            // The point's text has no [sweep]: its lines are not the file's, so the error is
-            // placed at its key in the file as written.
-            let place = e
-                .field
-                .as_deref()
-                .and_then(|f| source.span_of(&f.split('.').collect::<Vec<_>>()))
-                .map_or_else(
-                    || source.error_at(span.clone(), None, "").place,
-                    |s| source.error_at(Some(s), None, "").place,
-                );
-            InputError {
-                place,
-                field: e.field,
-                message: format!("{} (at the sweep point {at})", e.message),
-            }
-        })?;
+        check_ends::<R>(search).map_err(|e| placed_in_file(source, e, Some(at)))?;
     }
     Ok(Scenario {
         points,

@@ -77,12 +77,21 @@ pub struct Axis {
     pub numeric: bool,
     /// Where the entry is written, for errors.
     span: Range<usize>,
+    /// Where each value is written (a list's elements; a range's values are all at its entry).
+    value_spans: Vec<Range<usize>>,
 }
 
 impl Axis {
     /// Where the entry is written, as `file:line:column`.
     pub fn place(&self, source: &Source) -> String {
         source.error_at(Some(self.span.clone()), None, "").place
+    }
+
+    /// Where its value `index` is written, as `file:line:column`: an error about one value of a
+    /// list is marked at that value.
+    pub fn place_of_value(&self, source: &Source, index: usize) -> String {
+        let span = self.value_spans.get(index).unwrap_or(&self.span);
+        source.error_at(Some(span.clone()), None, "").place
     }
 
     /// Whether an error about `field` is about this axis's value.
@@ -177,8 +186,13 @@ fn collect(
     let span = item.span().unwrap_or(0..0);
     let field = format!("sweep.{path}");
     let error = |message: String| source.error_at(Some(span.clone()), Some(&field), message);
+    let mut value_spans = Vec::new();
     let values: Vec<Value> = match item {
         Item::Value(Value::Array(list)) => {
+            value_spans = list
+                .iter()
+                .map(|v| v.span().unwrap_or_else(|| span.clone()))
+                .collect();
             if list.is_empty() {
                 return Err(error(
                     "is an empty list; expected at least one value".into(),
@@ -237,7 +251,46 @@ fn collect(
         labels,
         numeric,
         span,
+        value_spans,
     });
+    Ok(())
+}
+
+/// The tables whose entries are named (`[weapons.mace]`): a sweep of a value inside one names
+/// an entry the file must write.
+const NAMED_ENTRIES: [(&str, &str); 2] = [("weapons", "weapon"), ("armour", "armour")];
+
+/// Refuses, at its entry, a sweep of a value of a weapon or armour the file does not write:
+/// the sweep would add an entry no fighter reads, or half an entry, and change nothing.
+pub fn check_entries(source: &Source, axes: &[Axis]) -> Result<(), InputError> {
+    let document = toml_edit::Document::parse(source.text)
+        .map_err(|e| source.error_at(e.span(), None, e.message().to_owned()))?;
+    for axis in axes {
+        let [Segment::Key(table), Segment::Key(name), _, ..] = axis.segments.as_slice() else {
+            continue;
+        };
+        if !NAMED_ENTRIES.iter().any(|(t, _)| t == table) {
+            continue;
+        }
+        let entries = document.get(table).and_then(Item::as_table_like);
+        if entries.is_some_and(|t| t.contains_key(name)) {
+            continue;
+        }
+        let known: Vec<&str> =
+            entries.map_or_else(Vec::new, |t| t.iter().map(|(k, _)| k).collect());
+        let known = if known.is_empty() {
+            format!("the file writes no [{table}]")
+        } else {
+            format!("its {table}: {}", known.join(", "))
+        };
+        return Err(source.error_at(
+            Some(axis.span.clone()),
+            Some(&format!("sweep.{}", axis.path)),
+            format!(
+                "sweeps a value of [{table}.{name}], but the file has no [{table}.{name}] ({known}); expected an entry the file writes (one from a catalogue: copy it into the file to sweep it)"
+            ),
+        ));
+    }
     Ok(())
 }
 
@@ -620,6 +673,90 @@ fn set_value(target: &mut Value, segments: &[Segment], value: Value) -> Result<(
             "'{key}' is looked up in a value that is not a table"
         )),
     }
+}
+
+/// The sweeps whose values the fight does not tell apart, said as warnings: points that differ
+/// only in one swept value and give the same fights, trial for trial, on the same dice (`same`
+/// compares two points' results). "b.attack: 20 and 40 give the same fights ..." for some of a
+/// sweep's values, "weapons.dagger.damage changes nothing the fight reads ..." for all of them.
+pub fn unread(swept: &[Vec<(String, String)>], same: impl Fn(usize, usize) -> bool) -> Vec<String> {
+    let Some(first) = swept.first() else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    for (k, (key, _)) in first.iter().enumerate() {
+        // The value of the key at each point, and the rest of the point without it.
+        let value = |p: usize| swept[p].get(k).map(|(_, v)| v.as_str());
+        let rest = |p: usize| -> Vec<&(String, String)> {
+            swept[p]
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != k)
+                .map(|(_, kv)| kv)
+                .collect()
+        };
+        let mut values: Vec<&str> = Vec::new();
+        for p in 0..swept.len() {
+            if let Some(v) = value(p)
+                && !values.contains(&v)
+            {
+                values.push(v);
+            }
+        }
+        if values.len() < 2 {
+            continue;
+        }
+        // Two values are alike when every pair of points that differ only in them is alike.
+        let alike = |v: &str, w: &str| {
+            let mut pairs = 0;
+            for p in (0..swept.len()).filter(|&p| value(p) == Some(v)) {
+                for q in (0..swept.len()).filter(|&q| value(q) == Some(w)) {
+                    if rest(p) == rest(q) {
+                        if !same(p, q) {
+                            return false;
+                        }
+                        pairs += 1;
+                    }
+                }
+            }
+            pairs > 0
+        };
+        let mut classed = vec![false; values.len()];
+        let mut classes: Vec<Vec<&str>> = Vec::new();
+        for i in 0..values.len() {
+            if classed[i] {
+                continue;
+            }
+            let mut class = vec![values[i]];
+            for j in i + 1..values.len() {
+                if !classed[j] && alike(values[i], values[j]) {
+                    classed[j] = true;
+                    class.push(values[j]);
+                }
+            }
+            if class.len() > 1 {
+                classes.push(class);
+            }
+        }
+        let said = |class: &[&str]| match class {
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        if classes.len() == 1 && classes[0].len() == values.len() {
+            warnings.push(format!(
+                "{key} changes nothing the fight reads: its values {} give the same fights, trial for trial, on the same dice",
+                said(&classes[0])
+            ));
+        } else {
+            for class in classes {
+                warnings.push(format!(
+                    "{key}: {} give the same fights, trial for trial, on the same dice; the fight does not tell them apart",
+                    said(&class)
+                ));
+            }
+        }
+    }
+    warnings
 }
 
 #[cfg(test)]
