@@ -142,6 +142,9 @@ enum Command {
         /// No closing line.
         #[arg(short, long)]
         quiet: bool,
+        /// Write the merged results as one JSON document on stdout, as `run --json` does.
+        #[arg(long)]
+        json: bool,
     },
     /// Validate scenarios and print what would run.
     #[command(after_help = "Example:\n  duelsim check scenarios/zone-d100/*.toml")]
@@ -277,7 +280,8 @@ fn main() -> ExitCode {
             shards,
             output,
             quiet,
-        } => commands::merge(&shards, &output, quiet).map(|_| ()),
+            json,
+        } => commands::merge(&shards, &output, quiet, json).map(|_| ()),
         Command::Exact {
             scenario,
             output,

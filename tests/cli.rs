@@ -431,7 +431,7 @@ const BAD_INPUTS: &[Bad] = &[
         name: "wrong-type-bool",
         from: "aftermath = true",
         to: "aftermath = \"yes\"",
-        expect: &["rules.aftermath: invalid type: string \"yes\", expected a boolean"],
+        expect: &["rules.aftermath: expected true or false, found the text \"yes\""],
     },
     Bad {
         name: "zero-interval",

@@ -77,12 +77,14 @@ pub(super) fn run_balance(
     let bar = progress_bar(budget.cap() * count, options.quiet);
     let started = Instant::now();
     let interrupted = || -> anyhow::Error {
+        let resume = super::resume_command(dir, options);
         Interrupted {
             message: format!(
-                "{}: interrupted during the [balance] search; `{}` goes on from its finished evaluations",
+                "{}: interrupted during the [balance] search; `{resume}` goes on from its finished evaluations",
                 scenario.name,
-                super::resume_command(dir, options),
             ),
+            scenario: scenario.name.clone(),
+            resume,
         }
         .into()
     };
@@ -217,9 +219,11 @@ pub(super) fn run_balance(
     if !options.quiet {
         if swept {
             eprintln!(
-                "{}: [balance] at {} sweep points: {evaluations} evaluations, {trials} trials in {:.2} s -> {}",
+                "{}: [balance] at {} sweep points: {}, {} in {:.2} s -> {}",
                 scenario.name,
                 searches.len(),
+                crate::report::words::counted(evaluations as u64, "evaluation", "evaluations"),
+                crate::report::words::counted(trials, "trial", "trials"),
                 started.elapsed().as_secs_f64(),
                 dir.display()
             );
@@ -227,44 +231,11 @@ pub(super) fn run_balance(
             eprintln!("{}: {text} -> {}", scenario.name, dir.display());
         }
     }
-    let json_value = |v: &Option<(f64, f64, f64)>| {
-        v.map(|(v, lo, hi)| serde_json::json!({ "value": v, "lo": lo, "hi": hi }))
-    };
-    let mut answer = serde_json::json!({
-        "path": balance.path,
-        "rate": crate::scenario::balance::TARGETS[balance.rate],
-        "target": balance.target,
-    });
-    if swept {
-        answer["points"] = serde_json::Value::Array(
-            answers
-                .iter()
-                .zip(&words)
-                .enumerate()
-                .map(|(p, ((swept, value, _), words))| {
-                    let swept: serde_json::Map<String, serde_json::Value> = swept
-                        .iter()
-                        .map(|(k, v)| (k.clone(), serde_json::Value::from(v.clone())))
-                        .collect();
-                    serde_json::json!({
-                        "point": p,
-                        "swept": swept,
-                        "answer": json_value(value),
-                        "words": words,
-                    })
-                })
-                .collect(),
-        );
-    } else {
-        answer["answer"] = json_value(&answers.first().and_then(|a| a.1)).into();
-        answer["words"] = words.first().cloned().unwrap_or_default().into();
-    }
-    Ok(serde_json::json!({
-        "scenario": scenario.name,
-        "file": scenario.path.display().to_string(),
-        "ruleset": scenario.ruleset,
-        "seed": scenario.seed,
-        "output": dir.display().to_string(),
-        "balance": answer,
-    }))
+    let found: Vec<report::json::Found> = answers
+        .into_iter()
+        .map(|(swept, answer, _)| report::json::Found { swept, answer })
+        .collect();
+    Ok(report::json::balance(
+        scenario, balance, &found, &words, dir,
+    ))
 }

@@ -184,6 +184,22 @@ pub(crate) fn catch_ctrl_c() {
 pub struct Interrupted {
     /// What was kept and how to go on.
     pub message: String,
+    /// The scenario's name.
+    pub scenario: String,
+    /// The command that finishes the run, as a shell runs it.
+    pub resume: String,
+}
+
+impl Interrupted {
+    /// What `--json` says of the stop: the scenario, what was kept, and the command that
+    /// finishes the run.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "scenario": self.scenario,
+            "message": self.message,
+            "resume": self.resume,
+        })
+    }
 }
 
 impl std::fmt::Display for Interrupted {

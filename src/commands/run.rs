@@ -65,16 +65,20 @@ pub fn run(options: &RunOptions) -> Result<Vec<PathBuf>> {
     catch_ctrl_c();
     let mut answers = Vec::new();
     for (scenario, dir) in scenarios.iter().zip(&dirs) {
-        let answer = run_one(scenario, dir, &pool, threads, options)?;
-        if options.json {
-            answers.push(answer);
+        match run_one(scenario, dir, &pool, threads, options) {
+            Ok(answer) => answers.push(answer),
+            Err(error) => {
+                // A stopped --json run still says what finished and how to go on.
+                if let (true, Some(stop)) = (options.json, error.downcast_ref::<Interrupted>()) {
+                    let document = report::json::document(answers, Some(stop.json()));
+                    println!("{}", serde_json::to_string_pretty(&document)?);
+                }
+                return Err(error);
+            }
         }
     }
     if options.json {
-        let document = serde_json::json!({
-            "duelsim": env!("CARGO_PKG_VERSION"),
-            "runs": answers,
-        });
+        let document = report::json::document(answers, None);
         println!("{}", serde_json::to_string_pretty(&document)?);
     }
     Ok(dirs)
@@ -113,16 +117,6 @@ fn worker_threads(given: Option<usize>) -> Result<usize> {
     Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)))
 }
 
-/// The JSON of a run that leaves no answer of its own (a shard: merge the shards).
-fn shard_json(scenario: &Scenario, dir: &Path, shard: Shard) -> serde_json::Value {
-    serde_json::json!({
-        "scenario": scenario.name,
-        "file": scenario.path.display().to_string(),
-        "output": dir.display().to_string(),
-        "shard": format!("{}/{}", shard.index + 1, shard.count),
-    })
-}
-
 /// Runs one scenario point by point, recording each finished point in the journal; prints
 /// its answer on stdout (unless `--json`, when it is returned for the JSON document).
 fn run_one(
@@ -147,7 +141,7 @@ fn run_one(
                 dir.display()
             );
         }
-        return Ok(shard_json(scenario, dir, shard));
+        return Ok(report::json::shard(scenario, dir, shard));
     }
     if let Some(balance) = &scenario.balance {
         return run_balance(scenario, balance, dir, pool, threads, options);
@@ -263,15 +257,17 @@ fn run_one(
             bar.finish_and_clear();
             let run = RunResult::of(scenario, tallies, threads, started.elapsed());
             report::write_partial(&run, dir)?;
+            let resume = resume_command(dir, options);
             return Err(Interrupted {
                 message: format!(
-                    "{}: interrupted; kept {} of {} in {} (and, with a fixed trial count, the finished chunks of the point under way); `{}` finishes the run",
+                    "{}: interrupted; kept {} of {} in {} (and, with a fixed trial count, the finished chunks of the point under way); `{resume}` finishes the run",
                     scenario.name,
                     run.tallies.len(),
                     counted(points as u64, "point", "points"),
                     dir.display(),
-                    resume_command(dir, options),
                 ),
+                scenario: scenario.name.clone(),
+                resume,
             }
             .into());
         };
@@ -310,14 +306,14 @@ fn run_one(
     let answer = match options.shard {
         Some(shard) => {
             report::shard::write(&result, shard, dir)?;
-            shard_json(scenario, dir, shard)
+            report::json::shard(scenario, dir, shard)
         }
         None => {
             report::write_all(&result, dir)?;
             if !options.json {
                 print!("{}", terminal_safe(&report::answer::text(&result)));
             }
-            report::answer::json(&result, dir)
+            report::json::points(&result, dir)
         }
     };
     journal.finish()?;
@@ -359,14 +355,20 @@ fn seconds_and_rate(trials: u64, duration: std::time::Duration) -> String {
 /// `duelsim merge`: adds the tallies of every shard of a split run and writes the outputs one
 /// machine would have written; prints the answer on stdout as `run` does, the closing line on
 /// stderr. Returns the output folder.
-pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool) -> Result<PathBuf> {
-    let (name, trials, answer) = report::shard::merge(dirs, output)?;
-    print!("{}", terminal_safe(&answer));
+pub fn merge(dirs: &[PathBuf], output: &Path, quiet: bool, json: bool) -> Result<PathBuf> {
+    let merged = report::shard::merge(dirs, output)?;
+    if json {
+        let document = report::json::document(vec![merged.json], None);
+        println!("{}", serde_json::to_string_pretty(&document)?);
+    } else {
+        print!("{}", terminal_safe(&merged.text));
+    }
     if !quiet {
         eprintln!(
-            "{name}: merged {}, {} -> {}",
+            "{}: merged {}, {} -> {}",
+            merged.name,
             counted(dirs.len() as u64, "shard", "shards"),
-            counted(trials, "trial", "trials"),
+            counted(merged.trials, "trial", "trials"),
             output.display()
         );
     }

@@ -1,16 +1,13 @@
 //! The answer of a finished run, for the terminal and for scripts: the headline rates with
 //! their 95% intervals for a single point, a compact table for a sweep (capped, the rest in
-//! `summary.csv`), each point's difference from the baseline for a `[compare]` or `[weights]`;
-//! and the same results as one JSON value (`duelsim run --json`). Swept values and rates are in
-//! words on the terminal and by their `summary.csv` names in JSON.
+//! `summary.csv`), each point's difference from the baseline for a `[compare]` or `[weights]`.
+//! Swept values and rates are in words (the same results as JSON: [`super::json`]).
 
 use super::results::rates;
 use super::run::RunResult;
 use super::words::{axis_title, point_phrase, value_words};
-use crate::stats::{PAIRED, wilson};
-use serde_json::{Value, json};
+use crate::stats::wilson;
 use std::fmt::Write as _;
-use std::path::Path;
 
 /// The most points a sweep's terminal table lists; `summary.csv` has them all.
 pub const MAX_LINES: usize = 20;
@@ -138,67 +135,6 @@ pub fn text(run: &RunResult) -> String {
     out
 }
 
-/// A rate as JSON: its value and 95% interval, as shares from 0 to 1 (`null` with nothing to
-/// count).
-fn rate_json(successes: u64, n: u64) -> Value {
-    if n == 0 {
-        return Value::Null;
-    }
-    let (r, lo, hi) = wilson(successes, n);
-    json!({ "rate": r, "lo": lo, "hi": hi })
-}
-
-/// The run's results as one JSON value: the scenario, its output folder, and every point with
-/// its swept values (as written in the file), trials, headline rates (by their `summary.csv`
-/// names) and, for a `[compare]` or `[weights]`, its differences from the baseline.
-pub fn json(run: &RunResult, dir: &Path) -> Value {
-    let s = run.scenario;
-    let rates = rates(run);
-    let points: Vec<Value> = (s.points.iter().zip(&run.tallies).enumerate())
-        .map(|(i, (p, t))| {
-            let swept: serde_json::Map<String, Value> = (p.swept.iter())
-                .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-                .collect();
-            let headline: serde_json::Map<String, Value> = rates
-                .iter()
-                .map(|r| {
-                    let (c, n) = (r.count)(t);
-                    (r.stem.to_owned(), rate_json(c, n))
-                })
-                .collect();
-            let mut point = json!({
-                "point": i,
-                "swept": swept,
-                "trials": t.trials,
-                "rates": headline,
-            });
-            if s.baseline.is_some_and(|b| b != i) {
-                let deltas: serde_json::Map<String, Value> = (PAIRED.iter().enumerate())
-                    .filter_map(|(k, name)| {
-                        let (d, lo, hi) = t.paired.delta(k)?;
-                        Some((
-                            (*name).to_owned(),
-                            json!({ "delta": d, "lo": lo, "hi": hi }),
-                        ))
-                    })
-                    .collect();
-                point["deltas"] = Value::Object(deltas);
-            }
-            point
-        })
-        .collect();
-    json!({
-        "scenario": s.name,
-        "file": s.path.display().to_string(),
-        "ruleset": s.ruleset,
-        "seed": s.seed,
-        "output": dir.display().to_string(),
-        "complete": run.complete(),
-        "baseline": s.baseline,
-        "points": points,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -223,24 +159,6 @@ mod tests {
             run.tallies[0].trials,
         );
         assert!(lines[2].contains(&percent(c, n)), "{}", lines[2]);
-    }
-
-    #[test]
-    fn json_holds_every_point_with_its_rates_and_intervals() {
-        let s = scenario();
-        let run = finished_run(&s);
-        let value = json(&run, Path::new("out"));
-        let points = value["points"].as_array().map_or(0, Vec::len);
-        assert_eq!(points, run.tallies.len());
-        let first = &value["points"][0];
-        assert_eq!(first["swept"]["a.weapon"], "sword");
-        let rate = first["rates"]["a_win_rate"]["rate"]
-            .as_f64()
-            .unwrap_or(-1.0);
-        let t = &run.tallies[0];
-        let expected = t.wins(crate::stats::Side::A) as f64 / t.trials as f64;
-        assert!((rate - expected).abs() < 1e-12, "{rate} {expected}");
-        assert_eq!(value["output"], "out");
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod exact;
 pub(crate) mod files;
 pub(crate) mod findings;
 pub mod html;
+pub mod json;
 pub mod manifest;
 pub(crate) mod markdown;
 pub(crate) mod page;

@@ -234,9 +234,21 @@ fn scenario_of(first: &ShardDir) -> Result<Scenario> {
     Ok(scenario)
 }
 
-/// Merges shard folders into the full outputs in `output`. Returns the scenario's name, the
-/// trials merged, and the answer for the terminal (as `run` prints it).
-pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
+/// What a merge wrote: the scenario's name, the trials merged, the answer for the terminal (as
+/// `run` prints it) and its RUN for `--json`.
+pub struct Merged {
+    /// The scenario's name.
+    pub name: String,
+    /// Trials merged, over every point.
+    pub trials: u64,
+    /// The answer in words.
+    pub text: String,
+    /// The RUN of `merge --json`.
+    pub json: serde_json::Value,
+}
+
+/// Merges shard folders into the full outputs in `output`.
+pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<Merged> {
     let shards = dirs.iter().map(|d| read(d)).collect::<Result<Vec<_>>>()?;
     let Some(first) = shards.first() else {
         return Err(InputError::plain("merge: expected at least one shard folder").into());
@@ -323,11 +335,12 @@ pub fn merge(dirs: &[PathBuf], output: &Path) -> Result<(String, u64, String)> {
     }
     let run = RunResult::of(&scenario, tallies, threads, duration);
     super::write_all(&run, output)?;
-    Ok((
-        scenario.name.clone(),
-        run.total_trials(),
-        super::answer::text(&run),
-    ))
+    Ok(Merged {
+        name: scenario.name.clone(),
+        trials: run.total_trials(),
+        text: super::answer::text(&run),
+        json: super::json::points(&run, output),
+    })
 }
 
 /// Merges a split `[balance]` search: sums every value's slices, then walks the bisection one
@@ -341,7 +354,7 @@ fn merge_balance(
     threads: usize,
     duration: Duration,
     output: &Path,
-) -> Result<(String, u64, String)> {
+) -> Result<Merged> {
     let plan = balance
         .shard_plan()
         .map_err(|m| InputError::plain(format!("merge: {m}")))?;
@@ -383,11 +396,19 @@ fn merge_balance(
             answer,
         });
     }
+    let found: Vec<super::json::Found> = searched
+        .iter()
+        .map(|s| super::json::Found {
+            swept: s.swept.clone(),
+            answer: s.answer.value(),
+        })
+        .collect();
     let ran = super::balance::Ran { threads, duration };
     let words = super::balance::write(scenario, balance, searched, ran, output)?;
-    Ok((
-        scenario.name.clone(),
+    Ok(Merged {
+        name: scenario.name.clone(),
         trials,
-        super::balance::terminal(scenario, balance, &words),
-    ))
+        text: super::balance::terminal(scenario, balance, &words),
+        json: super::json::balance(scenario, balance, &found, &words, output),
+    })
 }
