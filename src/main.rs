@@ -292,9 +292,20 @@ fn main() -> ExitCode {
             // exit status.
             let mut status = None;
             for file in &scenarios {
-                match commands::check(std::slice::from_ref(file)) {
-                    Ok(_) if quiet => {}
-                    Ok(said) => print!("{}", terminal_safe(&said)),
+                let checked = commands::check(std::slice::from_ref(file)).and_then(|said| {
+                    let tried = commands::try_out(file)?;
+                    Ok((said, tried))
+                });
+                match checked {
+                    Ok((said, tried)) => {
+                        if !quiet {
+                            print!("{}", terminal_safe(&said));
+                            println!("  time: {}", terminal_safe(&tried.time));
+                        }
+                        for warning in &tried.warnings {
+                            eprintln!("warning: {}: {}", file.display(), terminal_safe(warning));
+                        }
+                    }
                     Err(error) => {
                         let code = report_error(&error, color);
                         status.get_or_insert(code);

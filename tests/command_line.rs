@@ -332,3 +332,55 @@ fn bash_completes_scenario_files_ruleset_ids_and_flags_where_each_belongs() {
     let toml_only = bash_completes(&["duelsim", "check", "Cargo."]);
     assert_eq!(toml_only, ["Cargo.toml"]);
 }
+
+#[test]
+fn check_says_how_long_the_run_will_take_from_this_machines_speed() {
+    let o = duelsim(&["check", SCENARIO]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let said = text(&o.stdout);
+    let time = said
+        .lines()
+        .find_map(|l| l.strip_prefix("  time: "))
+        .unwrap_or_else(|| panic!("no time in {said}"));
+    assert!(time.contains(" on ") && time.contains("thread"), "{time}");
+    // A trillion trials take hours on any machine.
+    let body = std::fs::read_to_string(SCENARIO).unwrap_or_else(|e| panic!("{e}"));
+    let dir = scratch("estimate");
+    let file = dir.join("long.toml");
+    std::fs::write(
+        &file,
+        body.replace("trials = 1_000_000", "trials = 1_000_000_000_000"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    let said = text(&o.stdout);
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with("  time: about") && l.contains(" h on ")),
+        "{said}"
+    );
+}
+
+#[test]
+fn the_readmes_annotated_example_is_the_shipped_file() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap_or_else(|e| panic!("{e}"));
+    let block = readme
+        .split("## Scenario files")
+        .nth(1)
+        .and_then(|s| s.split("```toml\n").nth(1))
+        .and_then(|s| s.split("\n```").next())
+        .unwrap_or_else(|| panic!("no annotated example in the README"));
+    let annotated: toml::Table = toml::from_str(block).unwrap_or_else(|e| panic!("{e}"));
+    let shipped: toml::Table = toml::from_str(
+        &std::fs::read_to_string(root.join(SCENARIO)).unwrap_or_else(|e| panic!("{e}")),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        annotated, shipped,
+        "README's annotated example and {SCENARIO}"
+    );
+    // The quick start says once how duelsim gets on the PATH.
+    let start: String = readme.lines().take(25).collect::<Vec<_>>().join("\n");
+    assert!(start.contains("cargo install --path ."), "{start}");
+}

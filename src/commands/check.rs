@@ -98,19 +98,58 @@ fn shard_note(b: &crate::scenario::balance::Balance, points: u64) -> String {
     }
 }
 
-/// Trials of each point `check` runs to find sweeps the fight does not read.
+/// Trials of each point `check` runs to time the run and find sweeps the fight does not read.
 const CHECK_TRIALS: u64 = 10_000;
 
-/// Warnings for the sweeps of `s` whose values the fight does not tell apart, from a short run
-/// of every point on the same dice ([`CHECK_TRIALS`] each, fewer for a sweep of many points).
-fn unread_sweeps(s: &Scenario) -> Vec<String> {
-    if s.points.len() < 2 || s.balance.is_some() {
-        return Vec::new();
+/// What `check` learns by running a scenario briefly: how long the run would take, and the
+/// sweeps whose values the fight does not tell apart.
+pub struct Tried {
+    /// "about 3 min on 2 threads", said after the scenario's description.
+    pub time: String,
+    /// Each sweep the fight does not read, as a warning.
+    pub warnings: Vec<String>,
+}
+
+/// A duration in words, rounded as an estimate: "under a second", "about 40 s", "about 3 min",
+/// "about 2.5 h".
+fn duration_words(seconds: f64) -> String {
+    if seconds < 1.0 {
+        "under a second".to_owned()
+    } else if seconds < 90.0 {
+        format!("about {} s", seconds.round())
+    } else if seconds < 90.0 * 60.0 {
+        format!("about {} min", (seconds / 60.0).round())
+    } else {
+        format!("about {:.1} h", seconds / 3600.0)
     }
-    let trials = (2_000_000 / s.points.len() as u64).clamp(1_000, CHECK_TRIALS);
+}
+
+/// The most trials a run of `s` takes: every point (or every evaluation of its searches) at
+/// its trial count, or at `[precision]`'s cap.
+fn trials_at_most(s: &Scenario) -> u64 {
+    let each = s.precision.map_or(s.trials, |p| p.max_trials);
+    let runs = match &s.balance {
+        Some(b) => b.evaluations_in_all(),
+        None => s.points.len() as u64,
+    };
+    each.saturating_mul(runs)
+}
+
+/// Runs a few thousand trials of every point of `path` on the same dice (of its first point
+/// for a `[balance]`, whose values the search decides): the run's time from this machine's
+/// speed, and a warning for each sweep whose values give the same fights trial for trial.
+pub fn try_out(path: &Path) -> Result<Tried> {
+    let s = registry::load(path)?;
+    let points = if s.balance.is_some() {
+        1
+    } else {
+        s.points.len()
+    };
+    let trials = (2_000_000 / points as u64).clamp(1_000, CHECK_TRIALS);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let bar = indicatif::ProgressBar::hidden();
-    let tallies: Vec<Option<crate::stats::Tally>> = (0..s.points.len())
+    let started = std::time::Instant::now();
+    let tallies: Vec<Option<crate::stats::Tally>> = (0..points)
         .map(|i| {
             let mut ignore = |_: u64, _: &crate::stats::Tally| {};
             crate::engine::run_model(
@@ -124,17 +163,42 @@ fn unread_sweeps(s: &Scenario) -> Vec<String> {
             )
         })
         .collect();
+    let per_trial = started.elapsed().as_secs_f64() / (trials * points as u64) as f64;
+    let threads = rayon::current_num_threads() as u64;
+    let up_to = if s.precision.is_some() || s.balance.is_some() {
+        "up to "
+    } else {
+        ""
+    };
+    let time = format!(
+        "{up_to}{} on {} (timed on {} of each point here)",
+        duration_words(per_trial * trials_at_most(&s) as f64),
+        counted(threads, "thread", "threads"),
+        counted(trials, "trial", "trials")
+    );
+    if s.balance.is_some() {
+        return Ok(Tried {
+            time,
+            warnings: Vec::new(),
+        });
+    }
     let swept: Vec<Vec<(String, String)>> = s.points.iter().map(|p| p.swept.clone()).collect();
-    crate::scenario::sweep::unread(&swept, |p, q| {
+    let warnings = crate::scenario::sweep::unread(&swept, |p, q| {
         tallies[p].is_some() && tallies[p] == tallies[q]
     })
     .into_iter()
-    .map(|w| format!("{w} (in {} trials of each point)", grouped(trials)))
-    .collect()
+    .map(|w| {
+        format!(
+            "{w} (in {} of each point)",
+            counted(trials, "trial", "trials")
+        )
+    })
+    .collect();
+    Ok(Tried { time, warnings })
 }
 
-/// `duelsim check`: validates every scenario and describes what `run` would do; a sweep whose
-/// values the fight does not tell apart is said on stderr as a warning.
+/// `duelsim check`: validates every scenario and describes what `run` would do (without
+/// running a trial: [`try_out`] runs a few).
 pub fn check(paths: &[PathBuf]) -> Result<String> {
     let scenarios = load_all(paths, None, None)?;
     let mut out = String::new();
@@ -215,13 +279,7 @@ pub fn check(paths: &[PathBuf]) -> Result<String> {
         if !axes.is_empty() {
             let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
         }
-        for warning in unread_sweeps(s) {
-            eprintln!(
-                "warning: {}: {}",
-                s.path.display(),
-                crate::scenario::error::terminal_safe(&warning)
-            );
-        }
+
         // `duelsim exact` reads the [exact] grid: check refuses what it would refuse.
         let source = crate::scenario::error::Source {
             path: &s.path,

@@ -13,7 +13,7 @@ mod rulesets;
 mod run;
 mod trace;
 
-pub use check::{check, new_scenario};
+pub use check::{Tried, check, new_scenario, try_out};
 pub use completion::bash_completion;
 pub use exact::exact;
 pub use manual::man_page;
