@@ -5,7 +5,7 @@
 //! headline line (with the line of the file it points at under it), and nothing written when
 //! refused.
 //!
-//! CI runs a bounded number of cases. A longer run (the note's million cases):
+//! CI runs 100,000 cases, split over the cores. A longer run (the note's million cases):
 //!
 //! ```text
 //! DUELSIM_FUZZ_CASES=1000000 cargo test --release --test fuzz -- --nocapture
@@ -351,35 +351,41 @@ fn keep_failure(n: u64, bytes: &[u8], why: &str) -> String {
     format!("case {n}: {why} (input kept in {})", path.display())
 }
 
-#[test]
-fn mutated_scenarios_and_catalogues_are_accepted_or_refused_in_one_line_never_a_panic() {
-    let corpus = corpus();
-    assert!(corpus.len() >= 15, "the corpus: {}", corpus.len());
-    let seed = env_number("DUELSIM_FUZZ_SEED").unwrap_or(2026);
-    let cases = env_number("DUELSIM_FUZZ_CASES").unwrap_or(5000);
-    let deadline = env_number("DUELSIM_FUZZ_SECONDS").map(Duration::from_secs);
-    let dir = scratch("check", &corpus);
+/// What one worker of the fuzz test saw.
+#[derive(Default)]
+struct Seen {
+    run: u64,
+    accepted: u64,
+    refused: u64,
+    failures: Vec<String>,
+}
+
+/// One worker's share of the cases: its own copy of the corpus and its own sequence of
+/// mutations; a panic's message is found in `panics` under the worker's thread.
+fn fuzz_worker(
+    worker: u64,
+    seed: u64,
+    cases: u64,
+    deadline: Option<Duration>,
+    corpus: &[(String, String)],
+    panics: &Mutex<std::collections::HashMap<std::thread::ThreadId, String>>,
+) -> Seen {
+    let dir = scratch(&format!("check-{worker}"), corpus);
     let scenarios: Vec<&(String, String)> = corpus
         .iter()
         .filter(|(p, _)| p.starts_with("scenarios"))
         .collect();
-    let panicked = Arc::new(Mutex::new(None::<String>));
-    let seen = Arc::clone(&panicked);
-    std::panic::set_hook(Box::new(move |info| {
-        if let Ok(mut slot) = seen.lock() {
-            *slot = Some(info.to_string());
-        }
-    }));
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut rng =
+        Xoshiro256PlusPlus::seed_from_u64(seed ^ worker.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let started = Instant::now();
-    let (mut accepted, mut refused, mut run) = (0u64, 0u64, 0u64);
-    let mut failures = Vec::new();
-    while deadline.map_or(run < cases, |d| started.elapsed() < d) {
-        run += 1;
+    let mut seen = Seen::default();
+    while deadline.map_or(seen.run < cases, |d| started.elapsed() < d) {
+        seen.run += 1;
+        let case = seen.run * 1000 + worker;
         let (scenario, text) = *pick(&mut rng, &scenarios);
         // One case in four mutates a catalogue the scenario may name instead.
         let (target, original) = if rng.next_u64().is_multiple_of(4) {
-            let (p, t) = pick(&mut rng, &corpus);
+            let (p, t) = pick(&mut rng, corpus);
             (p.clone(), t.clone())
         } else {
             (scenario.clone(), text.clone())
@@ -391,26 +397,27 @@ fn mutated_scenarios_and_catalogues_are_accepted_or_refused_in_one_line_never_a_
         let outcome = std::panic::catch_unwind(|| duelsim::commands::check(&[scenario_path]));
         match outcome {
             Err(_) => {
-                let message = panicked
+                let message = panics
                     .lock()
                     .ok()
-                    .and_then(|mut p| p.take())
+                    .and_then(|mut p| p.remove(&std::thread::current().id()))
                     .unwrap_or_default();
-                failures.push(keep_failure(run, &bytes, &format!("panic: {message}")));
+                seen.failures
+                    .push(keep_failure(case, &bytes, &format!("panic: {message}")));
             }
-            Ok(Ok(_)) => accepted += 1,
+            Ok(Ok(_)) => seen.accepted += 1,
             Ok(Err(e)) => {
-                refused += 1;
+                seen.refused += 1;
                 let shown = format!("{e:#}");
                 if e.downcast_ref::<InputError>().is_none() {
-                    failures.push(keep_failure(
-                        run,
+                    seen.failures.push(keep_failure(
+                        case,
                         &bytes,
                         &format!("not an input error: {shown}"),
                     ));
                 } else if shown.contains('\n') || shown.contains('\r') || shown.len() > 2000 {
-                    failures.push(keep_failure(
-                        run,
+                    seen.failures.push(keep_failure(
+                        case,
                         &bytes,
                         &format!("not one short line: {shown:?}"),
                     ));
@@ -419,18 +426,58 @@ fn mutated_scenarios_and_catalogues_are_accepted_or_refused_in_one_line_never_a_
         }
         // Put the original back for the next case.
         std::fs::write(&target_path, original.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
-        if failures.len() >= 5 {
+        if seen.failures.len() >= 5 {
             break;
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+    seen
+}
+
+#[test]
+fn mutated_scenarios_and_catalogues_are_accepted_or_refused_in_one_line_never_a_panic() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 15, "the corpus: {}", corpus.len());
+    let seed = env_number("DUELSIM_FUZZ_SEED").unwrap_or(2026);
+    let cases = env_number("DUELSIM_FUZZ_CASES").unwrap_or(100_000);
+    let deadline = env_number("DUELSIM_FUZZ_SECONDS").map(Duration::from_secs);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    let panics = Arc::new(Mutex::new(std::collections::HashMap::new()));
+    let seen_by_hook = Arc::clone(&panics);
+    std::panic::set_hook(Box::new(move |info| {
+        if let Ok(mut slot) = seen_by_hook.lock() {
+            slot.insert(std::thread::current().id(), info.to_string());
+        }
+    }));
+    let started = Instant::now();
+    let seen: Vec<Seen> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                // The cases split between the workers, the first taking what does not divide.
+                let share = cases / workers + u64::from(w < cases % workers);
+                let (corpus, panics) = (&corpus, &panics);
+                scope.spawn(move || fuzz_worker(w, seed, share, deadline, corpus, panics))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
     let _ = std::panic::take_hook();
+    let run: u64 = seen.iter().map(|s| s.run).sum();
+    let accepted: u64 = seen.iter().map(|s| s.accepted).sum();
+    let refused: u64 = seen.iter().map(|s| s.refused).sum();
+    let failures: Vec<&String> = seen.iter().flat_map(|s| &s.failures).collect();
     println!(
-        "fuzz (seed {seed}): {run} cases in {:.1} s: {accepted} accepted, {refused} refused, {} failures",
+        "fuzz (seed {seed}, {workers} workers): {run} cases in {:.1} s: {accepted} accepted, {refused} refused, {} failures",
         started.elapsed().as_secs_f64(),
         failures.len()
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(failures.is_empty(), "{failures:#?}");
+    if deadline.is_none() {
+        assert_eq!(run, cases, "every case ran");
+    }
 }
 
 #[test]

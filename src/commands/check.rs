@@ -170,8 +170,15 @@ pub fn try_out(path: &Path) -> Result<Tried> {
     } else {
         ""
     };
+    let timed = if points == 1 && s.points.len() > 1 {
+        "its first point"
+    } else if points == 1 {
+        "its point"
+    } else {
+        "each point"
+    };
     let time = format!(
-        "{up_to}{} on {} (timed on {} of each point here)",
+        "{up_to}{} on {} (timed on {} of {timed} here)",
         duration_words(per_trial * trials_at_most(&s) as f64),
         counted(threads, "thread", "threads"),
         counted(trials, "trial", "trials")
