@@ -219,3 +219,13 @@ fn a_sweep_whose_values_the_fight_never_tells_apart_gets_a_warning() {
     assert!(o.status.success());
     assert!(!text(&o.stderr).contains("warning"), "{}", text(&o.stderr));
 }
+
+#[test]
+fn a_sweep_of_a_table_the_rules_do_not_have_is_refused_at_its_entry() {
+    let file = edited(KNIGHT, "table-typo", |t| {
+        t.replace("[rules]", "[sweep]\n\"c.attack\" = [20, 40]\n\n[rules]")
+    });
+    let headline = check_error(&file);
+    assert_at(&headline, &file, "[20, 40]");
+    assert!(headline.contains("unknown key 'c'"), "{headline}");
+}

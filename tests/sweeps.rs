@@ -780,7 +780,13 @@ fn ctrl_c_stops_a_long_point_at_once_and_resume_goes_on_from_its_finished_chunks
     let words: Vec<&str> = printed.split_whitespace().collect();
     assert_eq!(words.first(), Some(&"duelsim"), "{printed}");
     assert!(printed.contains(&format!("--trials {TRIALS}")), "{printed}");
-    let o = duelsim(&words[1..]);
+    // As printed (it keeps -q), but without -q, to read that it resumed.
+    let loud: Vec<&str> = words[1..].iter().copied().filter(|w| *w != "-q").collect();
+    assert!(
+        loud.len() + 2 == words.len(),
+        "the run's -q kept: {printed}"
+    );
+    let o = duelsim(&loud);
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert!(
         text(&o.stderr).contains("resuming point 0 at chunk"),

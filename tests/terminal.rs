@@ -272,7 +272,7 @@ fn near_misses_are_named() {
         "wound-levels",
         "d6-pool",
     ] {
-        let listed = text(&duelsim(&["rulesets", id, "-q"]).stdout);
+        let listed = text(&duelsim(&["rulesets", id]).stdout);
         let fighter: Vec<&str> = listed
             .split("\n\n")
             .filter(|section| section.starts_with("[a / b]"))

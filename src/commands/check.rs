@@ -101,6 +101,10 @@ fn shard_note(b: &crate::scenario::balance::Balance, points: u64) -> String {
 /// Trials of each point `check` runs to time the run and find sweeps the fight does not read.
 const CHECK_TRIALS: u64 = 10_000;
 
+/// The most trials `check` runs in all, over every point (a sweep of thousands of points gets
+/// fewer trials of each, down to 100).
+const CHECK_TRIALS_IN_ALL: u64 = 500_000;
+
 /// What `check` learns by running a scenario briefly: how long the run would take, and the
 /// sweeps whose values the fight does not tell apart.
 pub struct Tried {
@@ -145,7 +149,7 @@ pub fn try_out(path: &Path) -> Result<Tried> {
     } else {
         s.points.len()
     };
-    let trials = (2_000_000 / points as u64).clamp(1_000, CHECK_TRIALS);
+    let trials = (CHECK_TRIALS_IN_ALL / points as u64).clamp(100, CHECK_TRIALS);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let bar = indicatif::ProgressBar::hidden();
     let started = std::time::Instant::now();

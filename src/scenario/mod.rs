@@ -308,11 +308,16 @@ pub fn parse<R: Rulesets>(path: &Path, text: &str) -> Result<Scenario<R::Model>,
             // so its lines after where the [sweep] was are not the file's).
             let place = match entry {
                 Some((a, &value)) => a.place_of_value(&source, value),
-                None => e
-                    .field
-                    .as_deref()
-                    .and_then(|f| source.span_of(&f.split('.').collect::<Vec<_>>()))
-                    .map_or(e.place, |span| source.error_at(Some(span), None, "").place),
+                None => {
+                    let field = e.field.as_deref().unwrap_or_default();
+                    let written = source.span_of(&field.split('.').collect::<Vec<_>>());
+                    match (written, axes.iter().find(|a| a.inside(field))) {
+                        (Some(span), _) => source.error_at(Some(span), None, "").place,
+                        // A table the file does not write, which only the sweep adds.
+                        (None, Some(a)) => a.place(&source),
+                        (None, None) => e.place,
+                    }
+                }
             };
             InputError {
                 place,

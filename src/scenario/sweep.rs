@@ -94,6 +94,11 @@ impl Axis {
         source.error_at(Some(span.clone()), None, "").place
     }
 
+    /// Whether this axis sets a value inside the table `field` (`c` for `c.attack`).
+    pub fn inside(&self, field: &str) -> bool {
+        !field.is_empty() && self.path.starts_with(&format!("{field}."))
+    }
+
     /// Whether an error about `field` is about this axis's value.
     pub fn concerns(&self, field: &str) -> bool {
         let plain: Vec<String> = self
@@ -685,78 +690,94 @@ pub fn unread(swept: &[Vec<(String, String)>], same: impl Fn(usize, usize) -> bo
     };
     let mut warnings = Vec::new();
     for (k, (key, _)) in first.iter().enumerate() {
-        // The value of the key at each point, and the rest of the point without it.
-        let value = |p: usize| swept[p].get(k).map(|(_, v)| v.as_str());
-        let rest = |p: usize| -> Vec<&(String, String)> {
-            swept[p]
-                .iter()
-                .enumerate()
-                .filter(|&(j, _)| j != k)
-                .map(|(_, kv)| kv)
-                .collect()
-        };
-        let mut values: Vec<&str> = Vec::new();
-        for p in 0..swept.len() {
-            if let Some(v) = value(p)
-                && !values.contains(&v)
-            {
-                values.push(v);
-            }
-        }
-        if values.len() < 2 {
-            continue;
-        }
-        // Two values are alike when every pair of points that differ only in them is alike.
-        let alike = |v: &str, w: &str| {
-            let mut pairs = 0;
-            for p in (0..swept.len()).filter(|&p| value(p) == Some(v)) {
-                for q in (0..swept.len()).filter(|&q| value(q) == Some(w)) {
-                    if rest(p) == rest(q) {
-                        if !same(p, q) {
-                            return false;
-                        }
-                        pairs += 1;
-                    }
-                }
-            }
-            pairs > 0
-        };
-        let mut classed = vec![false; values.len()];
-        let mut classes: Vec<Vec<&str>> = Vec::new();
-        for i in 0..values.len() {
-            if classed[i] {
-                continue;
-            }
-            let mut class = vec![values[i]];
-            for j in i + 1..values.len() {
-                if !classed[j] && alike(values[i], values[j]) {
-                    classed[j] = true;
-                    class.push(values[j]);
-                }
-            }
-            if class.len() > 1 {
-                classes.push(class);
-            }
-        }
+        let classes = alike_values(swept, k, &same);
+        let values = distinct_values(swept, k).len();
         let said = |class: &[&str]| match class {
             [init @ .., last] => format!("{} and {last}", init.join(", ")),
             [] => String::new(),
         };
-        if classes.len() == 1 && classes[0].len() == values.len() {
-            warnings.push(format!(
+        match classes.as_slice() {
+            [all] if all.len() == values => warnings.push(format!(
                 "{key} changes nothing the fight reads: its values {} give the same fights, trial for trial, on the same dice",
-                said(&classes[0])
-            ));
-        } else {
-            for class in classes {
-                warnings.push(format!(
+                said(all)
+            )),
+            _ => warnings.extend(classes.iter().map(|class| {
+                format!(
                     "{key}: {} give the same fights, trial for trial, on the same dice; the fight does not tell them apart",
-                    said(&class)
-                ));
-            }
+                    said(class)
+                )
+            })),
         }
     }
     warnings
+}
+
+/// The values of the `k`th swept path, in order of first appearance.
+fn distinct_values(swept: &[Vec<(String, String)>], k: usize) -> Vec<&str> {
+    let mut values: Vec<&str> = Vec::new();
+    for point in swept {
+        if let Some((_, v)) = point.get(k)
+            && !values.contains(&v.as_str())
+        {
+            values.push(v);
+        }
+    }
+    values
+}
+
+/// The sets of two or more values of the `k`th swept path that `same` cannot tell apart: two
+/// values are alike when, in every group of points that differ only in that path, the points
+/// with those values are the same (and some group has both).
+fn alike_values(
+    swept: &[Vec<(String, String)>],
+    k: usize,
+    same: impl Fn(usize, usize) -> bool,
+) -> Vec<Vec<&str>> {
+    let values = distinct_values(swept, k);
+    if values.len() < 2 {
+        return Vec::new();
+    }
+    // Each group (the point without path k): the first point of each value in it.
+    let mut groups: std::collections::BTreeMap<Vec<&(String, String)>, Vec<Option<usize>>> =
+        std::collections::BTreeMap::new();
+    for (p, point) in swept.iter().enumerate() {
+        let Some((_, v)) = point.get(k) else { continue };
+        let rest: Vec<&(String, String)> = (point.iter().enumerate())
+            .filter(|&(j, _)| j != k)
+            .map(|(_, kv)| kv)
+            .collect();
+        let slots = groups
+            .entry(rest)
+            .or_insert_with(|| vec![None; values.len()]);
+        if let Some(i) = values.iter().position(|x| x == v) {
+            slots[i].get_or_insert(p);
+        }
+    }
+    let alike = |i: usize, j: usize| {
+        let mut both = groups
+            .values()
+            .filter_map(|slots| Some((slots[i]?, slots[j]?)))
+            .peekable();
+        both.peek().is_some() && both.all(|(p, q)| same(p, q))
+    };
+    let mut classed = vec![false; values.len()];
+    let mut classes = Vec::new();
+    for i in 0..values.len() {
+        if classed[i] {
+            continue;
+        }
+        let mut class = vec![values[i]];
+        for j in i + 1..values.len() {
+            if !classed[j] && alike(i, j) {
+                classed[j] = true;
+                class.push(values[j]);
+            }
+        }
+        if class.len() > 1 {
+            classes.push(class);
+        }
+    }
+    classes
 }
 
 #[cfg(test)]
