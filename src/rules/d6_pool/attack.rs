@@ -171,8 +171,9 @@ impl D6Pool {
         let needed = self.table.needed(out.column, sixes);
         let (rule, allowed) = defence_rule(&standing);
         out.defence_dice = foe.defence_dice(allowed);
-        states[di].standing.parried |=
-            allowed.parry && self.rules.parry_against == ParryAgainst::First;
+        // With parry_against = "first", the first attack defended since the defender's last
+        // turn is the one its PARRY/DODGE dice meet, whether or not a rule let it roll them.
+        states[di].standing.parried |= self.rules.parry_against == ParryAgainst::First;
         // Only the 6s block.
         dice.purpose(super::purpose::DEFENCE);
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");

@@ -18,8 +18,8 @@ pub struct Standing {
     pub threw: bool,
     /// Whiffed on its last turn.
     pub whiffed: bool,
-    /// Rolled its PARRY/DODGE dice against an attack since its last turn (counted only with
-    /// `rules.parry_against = "first"`, in a fight of sides of several).
+    /// Defended against an attack since its last turn, with or without its PARRY/DODGE dice
+    /// (counted only with `rules.parry_against = "first"`, in a fight of sides of several).
     pub parried: bool,
 }
 
@@ -36,8 +36,8 @@ pub enum DefenceRule {
     Threw,
     /// "If you 'Whiffed' your attack last turn, You lose Parry/DODGE. Roll ARMOR+SHIELD."
     Whiffed,
-    /// Our reading for sides of several (`rules.parry_against = "first"`): PARRY/DODGE dice
-    /// already rolled against an attack since its last turn: ARMOR + SHIELD.
+    /// Our reading for sides of several (`rules.parry_against = "first"`): an attack already
+    /// defended since its last turn: ARMOR + SHIELD.
     Parried,
     /// "None of the above (normal defense roll): Roll ARMOR + SHIELD + PARRY/DODGE."
     Normal,

@@ -304,7 +304,7 @@ pub const PARAMETERS: &[Parameter] = &[
         section: "rules",
         key: "parry_against",
         default: "\"every\"",
-        doc: "a side of several: a fighter rolls its PARRY/DODGE dice against every attack received (every) or only the first since its own last turn (first; later ones ARMOR + SHIELD)",
+        doc: "a side of several: a fighter rolls its PARRY/DODGE dice against every attack received (every) or only the first since its own last turn (first, whatever rule met it, a stun included; later ones ARMOR + SHIELD)",
     },
     Parameter {
         section: "healing",

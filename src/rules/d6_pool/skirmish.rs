@@ -245,4 +245,39 @@ mod tests {
             ],
         );
     }
+
+    #[test]
+    fn parry_against_first_counts_a_first_attack_met_stunned() {
+        // The words (`duelsim rulesets d6-pool`, docs/rules/d6-pool.md): with
+        // parry_against = "first" a fighter rolls its PARRY/DODGE dice "only against the first
+        // attack since its own last turn; later ones ARMOR + SHIELD". A first attack that finds
+        // the Knight stunned (ARMOR only) is that first attack: the second, before the Knight's
+        // turn, meets ARMOR + SHIELD, not the full defence.
+        let model = knight_and(
+            &[brigand(5), brigand(5)],
+            Rules {
+                parry_against: ParryAgainst::First,
+                ..Rules::default()
+            },
+        );
+        let mut states = [
+            State::start(&model.members[1]),
+            State::start(&model.members[0]),
+        ];
+        states[1].standing.stunned = true;
+        let mut dice = ScriptedDice::new(vec![4, 1, 1, 1, 4, 1, 1, 1, 1]);
+        let mut log = VecLog::default();
+        let brigand_on_knight = model.pair(1, 0);
+        for _ in 0..2 {
+            brigand_on_knight.attack(Side::A, &mut states, &mut dice, &mut log);
+        }
+        let story = log.lines.join("\n");
+        crate::log::assert_in_order(
+            &story,
+            &[
+                "Knight defends with 1 dice (Stunned: ARMOR 1)",
+                "Knight defends with 2 dice (Parried: ARMOR 1 + SHIELD 1)",
+            ],
+        );
+    }
 }

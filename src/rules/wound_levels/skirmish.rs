@@ -5,7 +5,8 @@
 //! attacking it declared attacks); each declared attack picks its foe afresh by the policy, so a
 //! fighter's several actions may be split between foes, and a defender spends its declared
 //! dodges on the first attacks it receives. Melee range is kept per pair of foes. A fighter at
-//! Terminal or worse is out; a side wins when every foe is out. Every declaration, attack, move
+//! Terminal or worse is out at the end of the turn, as in the duel (the turn's later attacks may
+//! still strike it); a side wins when every foe is out. Every declaration, attack, move
 //! and aftermath is the duel's own, on the point of the fighter and its foe. A side of one
 //! against a side of one never comes here: it is the duel.
 
@@ -199,9 +200,9 @@ impl WoundLevels {
                     [states[i], states[foe]] = two;
                     [dodges_left[i], dodges_left[foe]] = dodges;
                     tally.record_hit(roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
-                    if Self::level(states[foe].damage) >= 6 {
-                        out[foe] = true;
-                    }
+                    // A foe made Terminal is out at the end of the turn, as in the duel ("6)
+                    // Terminal: Actions not possible"): the turn's later attacks may still
+                    // strike it.
                 }
             }
             // Movement, the fastest first: closing into melee range with its foe, or
@@ -371,6 +372,32 @@ mod tests {
                 "Thug 2 attacks",
             ],
         );
+    }
+
+    #[test]
+    fn a_terminal_foe_takes_the_rest_of_the_turns_attacks_as_in_the_duel() {
+        // "6) Terminal: Actions not possible", "7) Mortal: Die at the end of the turn": a
+        // Terminal fighter is out of the fight at the end of the turn, as in the duel, so the
+        // attacker's second attack still goes at the foe it keeps to (target = same), not at
+        // another. Fencer +3 weapon: roll 3: 3 + 3 - 2 = 4 undefended, + 3 - 1 armour = 6.
+        let strong = Fighter {
+            attacks: 2,
+            ..fighter(WeaponKind::Melee, 3)
+        };
+        let model = fencer_and_thugs(strong, Target::Same);
+        let told = story(&model, &[0, 0, 0, 3, 0, 0, -3, -3]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Fencer declares 2 attacks (against Thug 1)",
+                "Thug 1 has 6 (level 6)",
+                "Fencer attacks",
+                "Thug 1 has",
+                "Thug 2 attacks",
+            ],
+        );
+        let first_turn = told.split("turn 2:").next().unwrap_or_default();
+        assert!(!first_turn.contains("Thug 2 has"), "{told}");
     }
 
     #[test]
