@@ -149,7 +149,7 @@ fn bench_group<R: Ruleset>(c: &mut Criterion, group_name: &str, name: &str, mode
 /// Each ruleset of the registry, benched with its example duel (`BENCH_SCENARIO` replaces the
 /// twin-d20 one) and, where it has one, its example recovery.
 fn bench_rulesets(c: &mut Criterion) {
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let name = entry.id;
         let path = match std::env::var("BENCH_SCENARIO") {
             Ok(p) if name == "twin-d20" => std::path::PathBuf::from(p),
@@ -177,7 +177,7 @@ fn bench_rulesets(c: &mut Criterion) {
 /// A skirmish of three against three (`skirmish/<ruleset>`): the ruleset's example duel with
 /// `count = 3` on both sides.
 fn bench_skirmishes(c: &mut Criterion) {
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
@@ -220,7 +220,7 @@ fn bench_chunk(c: &mut Criterion) {
 fn bench_exact_grid(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");
     group.sample_size(10);
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let Some(file) = entry.examples.grid else {
             continue;
         };

@@ -239,3 +239,38 @@ fn a_cycle_is_found_when_there_is_one() {
     graph.insert(m("c"), BTreeSet::new());
     assert!(cycles(&graph).is_empty());
 }
+
+#[test]
+fn a_ruleset_is_registered_by_one_line_of_the_registry() {
+    // Everything the registry knows of a ruleset comes from its folder (its `Registered`
+    // impl); the registry names each ruleset's module once, in the list `Model`, `RULESETS`
+    // and the dispatch macros are made from.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let registry = std::fs::read_to_string(root.join("src/rules/registry.rs"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let registry = code(&registry);
+    let mut rulesets = 0;
+    for entry in std::fs::read_dir(root.join("src/rules"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .flatten()
+    {
+        let folder = entry.path();
+        let module = entry.file_name().to_string_lossy().into_owned();
+        let registered = std::fs::read_to_string(folder.join("mod.rs"))
+            .is_ok_and(|m| m.contains("impl crate::rules::Registered for"));
+        if !registered {
+            continue;
+        }
+        rulesets += 1;
+        let named = registry.matches(&format!("rules::{module}::")).count();
+        let lines = registry
+            .lines()
+            .filter(|l| l.contains(&format!("rules::{module}::")))
+            .count();
+        assert!(
+            lines == 1 && named <= 2,
+            "src/rules/registry.rs names {module} on {lines} lines; expected one line"
+        );
+    }
+    assert_eq!(rulesets, 5, "the registered rulesets");
+}

@@ -82,7 +82,7 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
     );
 
     // Every ruleset of the registry, with every shipped scenario of its folder.
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let mut checked = 0;
         for path in common::shipped_scenarios(entry.id) {
             let scenario = match registry::load(&path) {
@@ -107,7 +107,7 @@ fn trials_of_every_shipped_scenario_allocate_nothing() {
 
 #[test]
 fn trials_of_three_against_three_allocate_nothing_in_every_ruleset() {
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
         let three = duelsim::scenario::every_side_of(&text, 3);

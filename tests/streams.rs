@@ -60,7 +60,7 @@ fn check_scenario(what: &str, scenario: &Scenario, trials: u64) {
 #[test]
 fn every_shipped_scenario_draws_each_streams_dice_once_a_trial() {
     let mut checked = 0;
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         for path in common::shipped_scenarios(entry.id) {
             let scenario = registry::load(&path).unwrap_or_else(|e| panic!("{e}"));
             check_scenario(&path.display().to_string(), &scenario, 1000);
@@ -84,7 +84,7 @@ fn every_shipped_scenario_draws_each_streams_dice_once_a_trial() {
 
 #[test]
 fn three_against_three_draws_each_streams_dice_once_a_trial() {
-    for entry in &registry::RULESETS {
+    for entry in registry::RULESETS {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(entry.examples.duel);
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
         for policy in ["same", "random", "weakest"] {

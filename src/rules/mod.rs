@@ -21,6 +21,77 @@ use crate::log::Log;
 use crate::stats::{Side, Tally, TallyShape};
 use serde::{Deserialize, Serialize};
 
+/// What the registry needs of a ruleset, all given in its own folder: its schema, what
+/// `duelsim rulesets` and the report say of it, and how a scenario file becomes its model.
+/// Registering a ruleset is then one line in `registry.rs`'s list; the compiler names whatever
+/// else is missing (this trait's items, `fighter_names` and `exact_table`, which every model
+/// has).
+pub trait Registered: Ruleset + Sized {
+    /// The scenario file's schema.
+    type File: for<'de> Deserialize<'de> + crate::scenario::schema::Envelope;
+    /// What is said of it, and its shipped examples.
+    const ABOUT: About;
+    /// Compiles a scenario file into the model of its one point.
+    fn from_file(
+        file: &Self::File,
+        source: &crate::scenario::error::Source,
+    ) -> Result<Self, crate::scenario::error::InputError>;
+}
+
+/// A ruleset's `kind = "recovery"` scenarios: a patient healing, no fight.
+pub trait RegisteredRecovery: Ruleset + Sized {
+    /// The keys it reads beyond the ruleset's `[healing]`, for `duelsim rulesets <id>`.
+    const KEYS: &'static [Parameter];
+    /// Compiles a recovery scenario (a point per healer set).
+    fn build(
+        source: &crate::scenario::error::Source,
+    ) -> Result<crate::scenario::Scenario<Box<Self>>, crate::scenario::error::InputError>;
+}
+
+/// What `duelsim rulesets`, the terminal and the report say of a ruleset, and the shipped
+/// scenarios that show it.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    /// The id a scenario names in `ruleset = "..."`.
+    pub id: &'static str,
+    /// One line on what it covers.
+    pub summary: &'static str,
+    /// Whether its text has death during recovery (else the column means nothing for it).
+    pub recovery_deaths: bool,
+    /// Whether its text leaves lasting impairment.
+    pub impairment: bool,
+    /// Its documented parameters, as `duelsim rulesets <id>` lists them.
+    pub parameters: &'static [Parameter],
+    /// More text for `duelsim rulesets <id>` after the parameters (e.g. the armour locations).
+    pub listing_note: Option<fn() -> String>,
+    /// Its page `docs/rules/<id>.md`, built into the binary: the report shows its assumptions.
+    pub rules_page: &'static str,
+    /// What the tally records for a hit, in the ruleset's own words, and what 0 means: the
+    /// "what a hit does" chart's unit.
+    pub hit_words: (&'static str, &'static str),
+    /// The names of what a hit records, value by value, when they are levels with names rather
+    /// than amounts (zone-d100's injury levels): the chart then draws the shares as stacked bars
+    /// labelled by name.
+    pub hit_levels: Option<&'static [&'static str]>,
+    /// Its shipped example scenarios.
+    pub examples: Examples,
+}
+
+/// The shipped scenarios that show a ruleset: benched (`benches/duel.rs`) and checked for
+/// allocations (`tests/no_alloc.rs`), paths from the crate's root.
+#[derive(Clone, Copy, Debug)]
+pub struct Examples {
+    /// A duel: `duel/<id>` in the bench.
+    pub duel: &'static str,
+    /// A recovery scenario (`recovery/<id>`), for rulesets that read them.
+    pub recovery: Option<&'static str>,
+    /// An `[exact] grid` scenario (`exact/grid-<cells>-<id>`), for rulesets with an exchange.
+    pub grid: Option<&'static str>,
+    /// The scenario `duelsim new <id>` starts from (one that needs no catalogue): its path
+    /// and its text, built into the binary.
+    pub starter: (&'static str, &'static str),
+}
+
 /// A compiled ruleset with its fighters: everything one trial needs, flat and read-only.
 pub trait Ruleset: Sync {
     /// The histogram sizes this point's tallies need.

@@ -225,6 +225,26 @@ impl Ruleset for Recovery {
     }
 }
 
+impl crate::rules::RegisteredRecovery for Recovery {
+    const KEYS: &'static [crate::rules::Parameter] = RECOVERY_KEYS;
+
+    fn build(source: &Source) -> Result<Scenario<Box<Recovery>>, InputError> {
+        build(source)
+    }
+}
+
+impl Recovery {
+    /// The names it reports under (the patient's, for both sides' columns).
+    pub fn fighter_names(&self) -> Vec<&str> {
+        self.names.iter().map(String::as_str).collect()
+    }
+
+    /// A recovery has no exchange to tabulate.
+    pub fn exact_table(&self, _attacker: Side) -> Result<crate::exact::Table, String> {
+        Err("a recovery scenario has no exchange; expected a duel scenario".to_owned())
+    }
+}
+
 /// Reads and compiles a recovery scenario.
 pub fn build(source: &Source) -> Result<Scenario<Box<Recovery>>, InputError> {
     let file: RecoveryFile = toml::from_str(source.text).map_err(|e| source.from_toml(&e))?;
