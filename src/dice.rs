@@ -116,14 +116,14 @@ pub trait Dice {
     /// Draws the next dice from the stream of `purpose` for the current stream's fighter,
     /// round and `nth` (from its first): [`Dice::stream`] with the purpose changed.
     #[inline]
-    fn purpose(&mut self, purpose: u32) {
+    fn purpose<P: Purpose>(&mut self, purpose: P) {
         let _ = purpose;
     }
 
     /// Draws the next dice from the stream of `purpose` for `fighter` in the current stream's
     /// round and `nth` (from its first).
     #[inline]
-    fn switch(&mut self, purpose: u32, fighter: usize) {
+    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
         let _ = (purpose, fighter);
     }
 
@@ -170,6 +170,14 @@ fn count_one_by_one<D: Dice, const K: usize>(
     counts
 }
 
+/// What a ruleset's dice are for, in its own words: each ruleset names its purposes as an
+/// enum (`zone_d100::Purpose::EndOfTurn`), whose code keys the stream, so a rule says which
+/// dice it rolls and a purpose cannot be swapped for a fighter or a round.
+pub trait Purpose: Copy {
+    /// The purpose's number in the stream's key (below 64).
+    fn code(self) -> u32;
+}
+
 /// What a run of dice is for, and whose: the key of a stream of the fast source. Packs a
 /// purpose (below 64, a ruleset's own numbering), a fighter (below 64), an `nth` (below 256, for
 /// a purpose that recurs within one round) and a round (below 2^23; higher bits are dropped).
@@ -186,7 +194,13 @@ impl Stream {
 
     /// The stream of `purpose` for fighter `fighter` in round `round`.
     #[inline]
-    pub const fn new(purpose: u32, fighter: usize, round: u32) -> Stream {
+    pub fn new<P: Purpose>(purpose: P, fighter: usize, round: u32) -> Stream {
+        Self::from_code(purpose.code(), fighter, round)
+    }
+
+    /// The stream of the purpose numbered `purpose` for `fighter` in `round`.
+    #[inline]
+    const fn from_code(purpose: u32, fighter: usize, round: u32) -> Stream {
         let round = round as u64 & ((1 << Self::ROUND_BITS) - 1);
         Stream((purpose as u64 & Self::PURPOSE) | ((fighter as u64 & 0x3f) << 6) | (round << 20))
     }
@@ -199,8 +213,8 @@ impl Stream {
 
     /// The same fighter, round and `nth`, another purpose.
     #[inline]
-    pub const fn with_purpose(self, purpose: u32) -> Stream {
-        Stream((self.0 & !Self::PURPOSE) | (purpose as u64 & Self::PURPOSE))
+    pub fn with_purpose<P: Purpose>(self, purpose: P) -> Stream {
+        Stream((self.0 & !Self::PURPOSE) | (u64::from(purpose.code()) & Self::PURPOSE))
     }
 
     /// Where the stream starts from the trial's seed: each field times its own odd 64-bit
@@ -219,9 +233,10 @@ impl Stream {
 
     /// The same round and `nth`, another purpose and fighter.
     #[inline]
-    pub const fn with_fighter(self, purpose: u32, fighter: usize) -> Stream {
+    pub fn with_fighter<P: Purpose>(self, purpose: P, fighter: usize) -> Stream {
         let kept = self.0 & !(Self::PURPOSE | Self::FIGHTER);
-        Stream(kept | (purpose as u64 & Self::PURPOSE) | ((fighter as u64 & 0x3f) << 6))
+        let purpose = u64::from(purpose.code()) & Self::PURPOSE;
+        Stream(kept | purpose | ((fighter as u64 & 0x3f) << 6))
     }
 }
 
@@ -420,12 +435,12 @@ impl Dice for FastDice {
     }
 
     #[inline]
-    fn purpose(&mut self, purpose: u32) {
+    fn purpose<P: Purpose>(&mut self, purpose: P) {
         self.stream(self.stream.with_purpose(purpose));
     }
 
     #[inline]
-    fn switch(&mut self, purpose: u32, fighter: usize) {
+    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
         self.stream(self.stream.with_fighter(purpose, fighter));
     }
 }
@@ -515,7 +530,7 @@ impl<D: Dice> Dice for StreamCheck<D> {
         self.inner.stream(stream);
     }
 
-    fn purpose(&mut self, purpose: u32) {
+    fn purpose<P: Purpose>(&mut self, purpose: P) {
         let stream = self
             .current
             .unwrap_or(Stream::OPENING)
@@ -524,7 +539,7 @@ impl<D: Dice> Dice for StreamCheck<D> {
         self.inner.purpose(purpose);
     }
 
-    fn switch(&mut self, purpose: u32, fighter: usize) {
+    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
         let current = self.current.unwrap_or(Stream::OPENING);
         self.name(current.with_fighter(purpose, fighter));
         self.inner.switch(purpose, fighter);
@@ -925,12 +940,12 @@ impl<D: Dice> Dice for CountingDice<D> {
     }
 
     #[inline]
-    fn purpose(&mut self, purpose: u32) {
+    fn purpose<P: Purpose>(&mut self, purpose: P) {
         self.inner.purpose(purpose);
     }
 
     #[inline]
-    fn switch(&mut self, purpose: u32, fighter: usize) {
+    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
         self.inner.switch(purpose, fighter);
     }
 
@@ -957,6 +972,16 @@ pub(crate) fn chi_square(observed: &[u64], weights: &[u64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A purpose numbered as a test needs it.
+    #[derive(Clone, Copy)]
+    struct P(u32);
+
+    impl Purpose for P {
+        fn code(self) -> u32 {
+            self.0
+        }
+    }
 
     #[test]
     fn fast_dice_stay_in_range_and_hit_every_face() {
@@ -1007,8 +1032,8 @@ mod tests {
 
     #[test]
     fn a_streams_dice_do_not_depend_on_how_many_another_drew() {
-        let attack = Stream::new(3, 0, 1);
-        let damage = Stream::new(4, 1, 1);
+        let attack = Stream::new(P(3), 0, 1);
+        let damage = Stream::new(P(4), 1, 1);
         let run = |attack_dice: u32| {
             let mut dice = FastDice::seed_from_u64(77);
             dice.stream(attack);
@@ -1021,8 +1046,8 @@ mod tests {
         assert_eq!(run(3), run(4));
         // Switching the purpose within the fighter and round is naming that stream.
         let mut dice = FastDice::seed_from_u64(77);
-        dice.stream(attack.with_purpose(4));
-        dice.switch(4, 1);
+        dice.stream(attack.with_purpose(P(4)));
+        dice.switch(P(4), 1);
         let switched: Vec<u32> = (0..8).map(|_| dice.d(20, "damage")).collect();
         assert_eq!(switched, run(0));
         // Another seed, other dice.
@@ -1038,18 +1063,18 @@ mod tests {
         for (seed, next) in [
             (
                 3u64,
-                (|r: u32| (Stream::new(5, 2, r), Stream::new(5, 2, r + 1))) as fn(u32) -> _,
+                (|r: u32| (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r + 1))) as fn(u32) -> _,
             ),
-            (4, |r: u32| (Stream::new(5, 2, r), Stream::new(5, 3, r))),
-            (5, |r: u32| (Stream::new(5, 2, r), Stream::new(6, 2, r))),
+            (4, |r: u32| (Stream::new(P(5), 2, r), Stream::new(P(5), 3, r))),
+            (5, |r: u32| (Stream::new(P(5), 2, r), Stream::new(P(6), 2, r))),
             (6, |r: u32| {
-                (Stream::new(5, 2, r), Stream::new(5, 2, r + 64))
+                (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r + 64))
             }),
             (7, |r: u32| {
-                (Stream::new(5, 2, r), Stream::new(5, 2, r).nth(1))
+                (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r).nth(1))
             }),
             (8, |r: u32| {
-                (Stream::new(5, 2, r), Stream::new(5, 2, r + (1 << 16)))
+                (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r + (1 << 16)))
             }),
         ] {
             let n = 400_000u32;
@@ -1092,7 +1117,7 @@ mod tests {
                 .wrapping_add((r as u64).wrapping_mul(0xd6e8_feb8_6659_fd93))
         };
         // The constants are the ones Stream::start uses.
-        let s = Stream::new(5, 7, 9).nth(3);
+        let s = Stream::new(P(5), 7, 9).nth(3);
         assert_eq!(s.start(), start(5, 7, 3, 9));
         let mut small: Vec<u64> = Vec::new();
         for p in -63..=63 {
@@ -1122,12 +1147,12 @@ mod tests {
     #[test]
     fn the_stream_check_sees_a_streams_dice_drawn_twice() {
         let mut dice = StreamCheck::new(FastDice::seed_from_u64(1));
-        let s = Stream::new(1, 0, 1);
+        let s = Stream::new(P(1), 0, 1);
         // Named twice before any die: fine.
         dice.stream(s);
         dice.stream(s);
         dice.d(6, "a");
-        dice.purpose(2);
+        dice.purpose(P(2));
         dice.d(6, "b");
         assert!(dice.problem.is_none());
         dice.stream(s);
@@ -1280,14 +1305,14 @@ mod tests {
 
     #[test]
     fn a_pair_worked_out_ahead_is_the_pair_its_stream_rolls_and_draws_nothing() {
-        let next = Stream::new(3, 1, 7);
+        let next = Stream::new(P(3), 1, 7);
         for seed in 0..200 {
             let mut fast = FastDice::seed_from_u64(seed);
-            fast.stream(Stream::new(2, 0, 7));
+            fast.stream(Stream::new(P(2), 0, 7));
             let ahead = fast.pair_ahead(next, 20);
             // The source goes on as if nothing had been worked out.
             let mut untouched = FastDice::seed_from_u64(seed);
-            untouched.stream(Stream::new(2, 0, 7));
+            untouched.stream(Stream::new(P(2), 0, 7));
             assert_eq!(fast.d(20, "d"), untouched.d(20, "d"), "seed {seed}");
             fast.stream(next);
             assert_eq!(ahead, Some(fast.pair(20, "black", "white")), "seed {seed}");

@@ -118,11 +118,11 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         self.inner.stream(stream);
     }
 
-    fn purpose(&mut self, purpose: u32) {
+    fn purpose<P: crate::dice::Purpose>(&mut self, purpose: P) {
         self.inner.purpose(purpose);
     }
 
-    fn switch(&mut self, purpose: u32, fighter: usize) {
+    fn switch<P: crate::dice::Purpose>(&mut self, purpose: P, fighter: usize) {
         self.inner.switch(purpose, fighter);
     }
 

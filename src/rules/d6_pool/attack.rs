@@ -93,7 +93,7 @@ impl D6Pool {
         let base = base.saturating_sub(u32::from(me.stance == Stance::Defensive));
         out.dice = base + out.luck;
         let skill = roll_counts(dice, base, "d6 (attack)");
-        dice.purpose(super::purpose::LUCK);
+        dice.purpose(super::Purpose::Luck);
         let luck = roll_counts(dice, out.luck, "d6 (luck, rolled with the attack)");
         let [fours, fives, sixes] = [0, 1, 2].map(|i| skill[i] + luck[i]);
         out.sixes = sixes;
@@ -175,7 +175,7 @@ impl D6Pool {
         // turn is the one its PARRY/DODGE dice meet, whether or not a rule let it roll them.
         states[di].standing.parried |= self.rules.parry_against == ParryAgainst::First;
         // Only the 6s block.
-        dice.purpose(super::purpose::DEFENCE);
+        dice.purpose(super::Purpose::Defence);
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;
         out.blocked = blocks >= needed;
@@ -197,7 +197,7 @@ impl D6Pool {
         if out.column == CRITICAL && connects {
             out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
             // The dice are summed: how many show each face is all that matters.
-            dice.purpose(super::purpose::CRITICAL);
+            dice.purpose(super::Purpose::Critical);
             let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
             let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
             let critical = total + weapon.crit_bonus;

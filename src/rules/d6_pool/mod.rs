@@ -40,21 +40,30 @@ use crate::dice::{Dice, Stream};
 /// The purposes with their own dice stream (see `docs/rules/d6-pool.md`, "Dice streams"):
 /// each keyed by the attacker and the round, so one more ATTACK or PARRY die moves no other
 /// roll.
-pub mod purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Purpose {
     /// The d2 for who strikes first (fighter 0, round 0).
-    pub const FIRST_STRIKE: u32 = 1;
+    FirstStrike = 1,
     /// The die that picks a foe at random, by the attacker and round.
-    pub const TARGET: u32 = 2;
+    Target = 2,
     /// The attack dice, by the attacker and round.
-    pub const ATTACK: u32 = 3;
+    Attack = 3,
     /// The Luck dice rolled with the attack, by the attacker and round.
-    pub const LUCK: u32 = 4;
+    Luck = 4,
     /// The defender's dice against the attack, by the attacker and round.
-    pub const DEFENCE: u32 = 5;
+    Defence = 5,
     /// A Critical Strike's damage dice, by the attacker and round.
-    pub const CRITICAL: u32 = 6;
+    Critical = 6,
     /// The heal dice of a healing timeline, by the fighter.
-    pub const HEAL: u32 = 7;
+    Heal = 7,
+}
+
+impl crate::dice::Purpose for Purpose {
+    #[inline]
+    fn code(self) -> u32 {
+        self as u32
+    }
 }
 use crate::log::Log;
 use crate::rules::roster::{Enrolled, Roster};
@@ -344,7 +353,7 @@ impl D6Pool {
             };
             return None;
         }
-        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
         let attack = self.attack(actor, states, dice, log);
         record_attack(tally, actor, &attack);
         let foe = 1 - ACTOR;
@@ -380,7 +389,7 @@ impl Ruleset for D6Pool {
             State::start(&self.fighters[0]),
             State::start(&self.fighters[1]),
         ];
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         // The rounds, with the first to strike fixed at compile time: each fighter's state and
@@ -414,7 +423,7 @@ impl Ruleset for D6Pool {
             let i = side.index();
             if !dead[i] && states[i].health < self.fighters[i].health {
                 let heal = self.fighters[i].heal;
-                dice.stream(Stream::new(purpose::HEAL, i, 0));
+                dice.stream(Stream::new(Purpose::Heal, i, 0));
                 let (recovery, spent) = self.recover(side, states[i].health, heal, dice, log);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));

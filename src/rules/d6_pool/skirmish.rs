@@ -9,7 +9,7 @@
 //! one never comes here: it is the duel.
 
 use super::block::Standing;
-use super::purpose;
+use super::Purpose;
 use super::{D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
@@ -32,7 +32,7 @@ impl D6Pool {
         let mut kept = [usize::MAX; MAX_FIGHTERS];
         let mut standing = roster.sides;
         let out_at = self.rules.out_at.i32();
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
         let mut winner = None;
@@ -62,13 +62,13 @@ impl D6Pool {
                 }
                 // Most hurt: the most health lost.
                 let hurt = |f: usize| (self.members[f].health - states[f].health).max(0) as u32;
-                dice.stream(Stream::new(purpose::TARGET, actor, round));
+                dice.stream(Stream::new(Purpose::Target, actor, round));
                 let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'fight;
                 };
                 let mut two = [states[actor], states[foe]];
-                dice.purpose(purpose::ATTACK);
+                dice.purpose(Purpose::Attack);
                 let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
                 [states[actor], states[foe]] = two;
                 let side = roster.side_of[actor];
@@ -124,7 +124,7 @@ impl D6Pool {
             if state.health > dead_at && state.health < me.health {
                 let foe = roster.team(roster.side_of[i].other()).start;
                 let alone = self.pair(i, foe);
-                dice.stream(Stream::new(purpose::HEAL, i, 0));
+                dice.stream(Stream::new(Purpose::Heal, i, 0));
                 let (recovery, spent) = alone.recover(Side::A, state.health, me.heal, dice, log);
                 tally.record_recovery_of(i, roster.side_of[i], &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));

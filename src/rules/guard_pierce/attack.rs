@@ -222,12 +222,12 @@ impl GuardPierce {
             });
         }
         let target = &mut rows[attacker.other().index()];
-        dice.purpose(super::purpose::DAMAGE);
+        dice.purpose(super::Purpose::Damage);
         let first = self.wound(target, &def.track, (damage, kind, DAMAGE_DICE), dice, log);
         let second = if full && atk.stun_weapon {
             log.say(|| "  a Stun weapon's Full Hit: a separate Injury roll".to_owned());
             let roll = (injury_damage, injury_kind, INJURY_DICE);
-            dice.purpose(super::purpose::INJURY);
+            dice.purpose(super::Purpose::Injury);
             self.wound(target, &def.track, roll, dice, log)
         } else {
             0

@@ -38,21 +38,30 @@ use crate::dice::{Dice, Stream};
 /// The purposes with their own dice stream (see `docs/rules/guard-pierce.md`, "Dice
 /// streams"): each keyed by the fighter and the round, so a hit that rolls damage in one
 /// variant and a miss in the other leave every later roll in step.
-pub mod purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Purpose {
     /// The d2 for who strikes first (fighter 0, round 0).
-    pub const FIRST_STRIKE: u32 = 1;
+    FirstStrike = 1,
     /// The die that picks a foe at random, by the attacker and round.
-    pub const TARGET: u32 = 2;
+    Target = 2,
     /// The black and white attack dice, by the attacker and round.
-    pub const ATTACK: u32 = 3;
+    Attack = 3,
     /// The damage roll of a hit, by the attacker and round.
-    pub const DAMAGE: u32 = 4;
+    Damage = 4,
     /// A Stun weapon's separate Injury roll on a Full Hit, by the attacker and round.
-    pub const INJURY: u32 = 5;
+    Injury = 5,
     /// The Recover action's Willpower roll, by the fighter and round.
-    pub const RECOVER: u32 = 6;
+    Recover = 6,
     /// The recovery (and Medical) rolls and infections of a healing timeline, by the fighter.
-    pub const RECOVERY: u32 = 7;
+    Recovery = 7,
+}
+
+impl crate::dice::Purpose for Purpose {
+    #[inline]
+    fn code(self) -> u32 {
+        self as u32
+    }
 }
 use crate::log::Log;
 use crate::rules::roster::{Enrolled, Roster};
@@ -257,7 +266,7 @@ impl GuardPierce {
         // The attack dice of the turn after, worked out at the start of each turn (by the fast
         // source only: `Dice::pair_ahead`), before its branches on a miss or a hit: when one
         // is mispredicted, the next turn's dice are not drawn again after it.
-        let mut ahead = AttackRoll::ahead(dice, Stream::new(purpose::ATTACK, FIRST, 1));
+        let mut ahead = AttackRoll::ahead(dice, Stream::new(Purpose::Attack, FIRST, 1));
         alternate_rounds(self.round_limit, log, |round, log| {
             let state = (&mut turns, &mut ahead);
             self.turn_of::<FIRST, false, D, L>(round, state, rows, dice, log, tally)
@@ -288,17 +297,17 @@ impl GuardPierce {
         }
         // This turn's attack dice, if worked out ahead, and the next turn's: the other
         // fighter's, in this round or, after the round's last turn, the next.
-        let next = Stream::new(purpose::ATTACK, 1 - ACTOR, round + u32::from(LAST));
+        let next = Stream::new(Purpose::Attack, 1 - ACTOR, round + u32::from(LAST));
         let mine = std::mem::replace(ahead, AttackRoll::ahead(dice, next));
         let (recovers, faces) = turns[ACTOR];
         if recovers {
-            dice.stream(Stream::new(purpose::RECOVER, ACTOR, round));
+            dice.stream(Stream::new(Purpose::Recover, ACTOR, round));
             if self.recover_action(actor, &mut rows[ACTOR], dice, log) {
                 *turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
             }
             return None;
         }
-        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
         let attack = self.attack_on(actor, faces, mine, rows, dice, log);
         if attack.hits == 0 {
             // A miss marks nothing: both fighters are as they were, in the fight.
@@ -352,7 +361,7 @@ impl Ruleset for GuardPierce {
             return self.fight(dice, log, tally);
         }
         let mut rows = [WoundRows::default(); 2];
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         // The rounds, with the first to strike fixed at compile time: each fighter's wounds,
@@ -400,7 +409,7 @@ impl Ruleset for GuardPierce {
         for side in Side::BOTH {
             if !dead[side.index()] && rows[side.index()].injury != 0 {
                 let mut infections = 0;
-                dice.stream(Stream::new(purpose::RECOVERY, side.index(), 0));
+                dice.stream(Stream::new(Purpose::Recovery, side.index(), 0));
                 let recovery = self.recover(side, rows[side.index()], dice, log, &mut infections);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));

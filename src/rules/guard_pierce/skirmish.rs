@@ -6,7 +6,7 @@
 //! or whole as in the duel, and each survivor with an Injury heals. A side of one against a side
 //! of one never comes here: it is the duel.
 
-use super::purpose;
+use super::Purpose;
 use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
 use crate::dice::{Dice, Stream};
@@ -27,7 +27,7 @@ impl GuardPierce {
         let mut out = [false; MAX_FIGHTERS];
         let mut kept = [usize::MAX; MAX_FIGHTERS];
         let mut standing = roster.sides;
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
         let mut winner = None;
@@ -45,13 +45,13 @@ impl GuardPierce {
                 let me = &self.members[actor];
                 if me.recover_at > 0 && highest_row(rows[actor].stun) >= me.recover_at {
                     let alone = self.alone(actor);
-                    dice.stream(Stream::new(purpose::RECOVER, actor, round));
+                    dice.stream(Stream::new(Purpose::Recover, actor, round));
                     alone.recover_action(Side::A, &mut rows[actor], dice, log);
                     continue;
                 }
                 // Most hurt: the highest row marked, Injury or Stun.
                 let hurt = |f: usize| highest_row(rows[f].injury | rows[f].stun);
-                dice.stream(Stream::new(purpose::TARGET, actor, round));
+                dice.stream(Stream::new(Purpose::Target, actor, round));
                 let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'fight;
@@ -59,7 +59,7 @@ impl GuardPierce {
                 let pair = self.pair(actor, foe);
                 let mut two = [rows[actor], rows[foe]];
                 let faces = pair.hit_faces(Side::A, &two);
-                dice.purpose(purpose::ATTACK);
+                dice.purpose(Purpose::Attack);
                 let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
                 rows[foe] = two[1];
                 if attack.hits == 0 {
@@ -137,7 +137,7 @@ impl GuardPierce {
         for i in 0..n {
             if !dead[i] && rows[i].injury != 0 {
                 let mut infections = 0;
-                dice.stream(Stream::new(purpose::RECOVERY, i, 0));
+                dice.stream(Stream::new(Purpose::Recovery, i, 0));
                 let recovery = self
                     .alone(i)
                     .recover(Side::A, rows[i], dice, log, &mut infections);

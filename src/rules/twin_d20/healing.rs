@@ -78,7 +78,7 @@ impl TwinD20 {
             medicine_rolls,
         } = self.plan;
         let toughness = self.fighters[i].toughness as i32;
-        dice.stream(Stream::new(super::purpose::RECOVERY, i, 0));
+        dice.stream(Stream::new(super::Purpose::Recovery, i, 0));
         log.say(|| {
             format!(
                 "{} recovers: Toughness {toughness}, wounds {:?}, a Recovery roll every {interval} days",

@@ -41,15 +41,24 @@ use crate::dice::{Dice, Stream};
 /// The purposes with their own dice stream (see `docs/rules/twin-d20.md`, "Dice streams"):
 /// each keyed by the fighter and the round, so a change that alters one roll's dice moves no
 /// other roll's.
-pub mod purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Purpose {
     /// The d2 for who strikes first (fighter 0, round 0).
-    pub const FIRST_STRIKE: u32 = 1;
+    FirstStrike = 1,
     /// The die that picks a foe at random, by the attacker and round.
-    pub const TARGET: u32 = 2;
+    Target = 2,
     /// The black and white attack dice, by the attacker and round.
-    pub const ATTACK: u32 = 3;
+    Attack = 3,
     /// The Recovery (and Medicine) rolls of a healing timeline, by the fighter.
-    pub const RECOVERY: u32 = 4;
+    Recovery = 4,
+}
+
+impl crate::dice::Purpose for Purpose {
+    #[inline]
+    fn code(self) -> u32 {
+        self as u32
+    }
 }
 use crate::log::Log;
 use crate::rules::two_d20::HitFaces;
@@ -239,7 +248,7 @@ impl TwinD20 {
     #[inline]
     fn duel<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut wounds = [WoundCircles::default(); 2];
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         // The rounds, with the first to strike fixed at compile time: each turn's fighters,
@@ -302,7 +311,7 @@ impl TwinD20 {
         }
         let attacker = Side::BOTH[ACTOR];
         let defender = 1 - ACTOR;
-        dice.stream(Stream::new(purpose::ATTACK, ACTOR, round));
+        dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
         let strike = self.strike_between(ACTOR, defender, &mut wounds[defender], dice, log);
         tally.record_hit(attacker, strike.dealt, strike.hit);
         let fighter = &self.fighters[defender];
@@ -329,7 +338,7 @@ impl TwinD20 {
         let mut out = [false; N];
         let mut kept = [usize::MAX; N];
         let mut standing = self.roster.sides;
-        dice.stream(Stream::new(purpose::FIRST_STRIKE, 0, 0));
+        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
         let mut winner = None;
@@ -344,14 +353,14 @@ impl TwinD20 {
                 if dice.exhausted() {
                     break 'duel;
                 }
-                dice.stream(Stream::new(purpose::TARGET, attacker, round));
+                dice.stream(Stream::new(Purpose::Target, attacker, round));
                 let hurt = |f: usize| wounds[f].highest();
                 let Some(defender) =
                     (self.roster).choose(attacker, &out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'duel;
                 };
-                dice.purpose(purpose::ATTACK);
+                dice.purpose(Purpose::Attack);
                 let strike =
                     self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
                 let side = self.roster.side_of[attacker];

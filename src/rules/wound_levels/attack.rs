@@ -133,7 +133,7 @@ impl WoundLevels {
             dodges_left[defender.index()] -= 1;
             let actions = declared[defender.index()].actions();
             let multi = if actions > 1 { actions as i32 } else { 0 };
-            dice.purpose(super::purpose::DODGE);
+            dice.purpose(super::Purpose::Dodge);
             let dr = self.roll(dice, "dF (dodge)");
             let dodge =
                 dr.value + d.physique - self.penalty_of(states[defender.index()].damage) - multi;

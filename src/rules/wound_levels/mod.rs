@@ -44,22 +44,31 @@ use crate::dice::{Dice, Stream};
 /// The purposes with their own dice stream (see `docs/rules/wound-levels.md`, "Dice
 /// streams"): each keyed by the fighter and the turn, so a change in who acts first, or in how
 /// many dice a turn rolls, moves no other roll.
-pub mod purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Purpose {
     /// A fighter's initiative roll, by the fighter and turn.
-    pub const INITIATIVE: u32 = 1;
+    Initiative = 1,
     /// The d2 that breaks an initiative tie (fighter 0), by the turn.
-    pub const TIE: u32 = 2;
+    Tie = 2,
     /// The die that picks a foe at random, by the attacker, turn and attack.
-    pub const TARGET: u32 = 3;
+    Target = 3,
     /// An attack roll, by the attacker, turn and attack (`nth`).
-    pub const ATTACK: u32 = 4;
+    Attack = 4,
     /// The dodge against that attack, by the attacker, turn and attack.
-    pub const DODGE: u32 = 5;
+    Dodge = 5,
     /// A mover's Physique check to move and the movement rolls of its pursuit, by the mover
     /// and turn.
-    pub const MOVE: u32 = 6;
+    Move = 6,
     /// The checks of the aftermath and healing, by the fighter.
-    pub const AFTERMATH: u32 = 7;
+    Aftermath = 7,
+}
+
+impl crate::dice::Purpose for Purpose {
+    #[inline]
+    fn code(self) -> u32 {
+        self as u32
+    }
 }
 use crate::log::Log;
 use crate::rules::Ruleset;
@@ -316,7 +325,7 @@ impl WoundLevels {
             if !reach || !loaded || Self::level(states[SIDE].damage) >= 6 {
                 break;
             }
-            dice.stream(Stream::new(purpose::ATTACK, SIDE, turn).nth(k));
+            dice.stream(Stream::new(Purpose::Attack, SIDE, turn).nth(k));
             let dealt = self.attack(side, declared, dodges_left, states, engaged, dice, log);
             tally.record_hit(side, dealt.unwrap_or(0), dealt.is_some());
         }
@@ -349,9 +358,9 @@ impl Ruleset for WoundLevels {
             }
             rounds = turn;
             // Initiative: a critical success wins; otherwise the higher total; ties a d2.
-            dice.stream(Stream::new(purpose::INITIATIVE, 0, turn));
+            dice.stream(Stream::new(Purpose::Initiative, 0, turn));
             let ia = self.roll(dice, "dF (initiative a)");
-            dice.stream(Stream::new(purpose::INITIATIVE, 1, turn));
+            dice.stream(Stream::new(Purpose::Initiative, 1, turn));
             let ib = self.roll(dice, "dF (initiative b)");
             let ta = ia.value + self.fighters[0].initiative - self.penalty_of(states[0].damage);
             let tb = ib.value + self.fighters[1].initiative - self.penalty_of(states[1].damage);
@@ -361,7 +370,7 @@ impl Ruleset for WoundLevels {
                 _ if ta > tb => Side::A,
                 _ if tb > ta => Side::B,
                 _ => {
-                    dice.stream(Stream::new(purpose::TIE, 0, turn));
+                    dice.stream(Stream::new(Purpose::Tie, 0, turn));
                     Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
                 }
             };
@@ -402,7 +411,7 @@ impl Ruleset for WoundLevels {
                 Side::B => self.actions::<1, 0, D, L>(t, dice, log, tally),
             }
             // Movement at the end of the turn.
-            dice.stream(Stream::new(purpose::MOVE, fast.index(), turn));
+            dice.stream(Stream::new(Purpose::Move, fast.index(), turn));
             engaged = self.movement([fast, slow], &declared, &states, engaged, dice, log);
             // End of the turn: Mortal dies; Terminal is out.
             let out = states.map(|s| Self::level(s.damage) >= 6);
@@ -437,7 +446,7 @@ impl Ruleset for WoundLevels {
             let damage = states[side.index()].damage;
             if !dead[side.index()] && damage > 0 {
                 let mut terminal = false;
-                dice.stream(Stream::new(purpose::AFTERMATH, side.index(), 0));
+                dice.stream(Stream::new(Purpose::Aftermath, side.index(), 0));
                 let r = self.aftermath(side, damage, dice, log, &mut terminal);
                 tally.record_recovery(side, &r);
                 tally.record_extra(0, u64::from(r.died));

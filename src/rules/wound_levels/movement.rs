@@ -42,7 +42,7 @@ impl WoundLevels {
                 continue;
             }
             let name = &self.names[side.index()];
-            dice.switch(super::purpose::MOVE, self.ids[side.index()]);
+            dice.switch(super::Purpose::Move, self.ids[side.index()]);
             if Self::level(damage) >= 5 {
                 let (ok, total) =
                     self.physique_check(side, damage, dice, "dF (Physique check to move)");

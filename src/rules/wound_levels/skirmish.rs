@@ -11,7 +11,7 @@
 //! against a side of one never comes here: it is the duel.
 
 use super::actions::Plan;
-use super::purpose;
+use super::Purpose;
 use super::{State, WoundLevels};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
@@ -63,7 +63,7 @@ impl WoundLevels {
                 if out[i] {
                     continue;
                 }
-                dice.stream(Stream::new(purpose::INITIATIVE, i, turn));
+                dice.stream(Stream::new(Purpose::Initiative, i, turn));
                 let roll = self.roll(dice, "dF (initiative)");
                 let total =
                     roll.value + self.members[i].initiative - self.penalty_of(states[i].damage);
@@ -86,7 +86,7 @@ impl WoundLevels {
                 initiative[w[0]] == initiative[w[1]] && roster.side_of[w[0]] != roster.side_of[w[1]]
             });
             if tie && {
-                dice.stream(Stream::new(purpose::TIE, 0, turn));
+                dice.stream(Stream::new(Purpose::Tie, 0, turn));
                 dice.d(2, "d2 (initiative tie)") == 2
             } {
                 acting.sort_unstable_by_key(|&i| key(i, Side::B));
@@ -111,7 +111,7 @@ impl WoundLevels {
                 plans[i] = Plan::default();
                 // Most hurt: the most damage taken.
                 let hurt = |f: usize| states[f].damage;
-                dice.stream(Stream::new(purpose::TARGET, i, turn));
+                dice.stream(Stream::new(Purpose::Target, i, turn));
                 let Some(foe) = roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) else {
                     continue;
                 };
@@ -178,7 +178,7 @@ impl WoundLevels {
                         foe_of[i]
                     } else {
                         let hurt = |f: usize| states[f].damage;
-                        dice.stream(Stream::new(purpose::TARGET, i, turn).nth(k + 1));
+                        dice.stream(Stream::new(Purpose::Target, i, turn).nth(k + 1));
                         match roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) {
                             Some(foe) => foe,
                             None => break,
@@ -194,7 +194,7 @@ impl WoundLevels {
                     let mut dodges = [dodges_left[i], dodges_left[foe]];
                     let mut two = [states[i], states[foe]];
                     let pair = self.pair(i, foe);
-                    dice.stream(Stream::new(purpose::ATTACK, i, turn).nth(k));
+                    dice.stream(Stream::new(Purpose::Attack, i, turn).nth(k));
                     let dealt =
                         pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
                     [states[i], states[foe]] = two;
@@ -220,7 +220,7 @@ impl WoundLevels {
                     ..plans[foe]
                 };
                 let was = near(&engaged, i, foe);
-                dice.stream(Stream::new(purpose::MOVE, i, turn));
+                dice.stream(Stream::new(Purpose::Move, i, turn));
                 let pair = self.pair(i, foe);
                 let now = pair.movement(
                     [Side::A, Side::B],
@@ -281,7 +281,7 @@ impl WoundLevels {
             if !dead[i] && damage > 0 {
                 let mut terminal = false;
                 let foe = roster.team(roster.side_of[i].other()).start;
-                dice.stream(Stream::new(purpose::AFTERMATH, i, 0));
+                dice.stream(Stream::new(Purpose::Aftermath, i, 0));
                 let r = self
                     .pair(i, foe)
                     .aftermath(Side::A, damage, dice, log, &mut terminal);

@@ -8,7 +8,7 @@ use super::healing;
 use super::injury::{self, ShockState};
 use super::melee::State;
 use super::missile_actions::Range;
-use super::purpose;
+use super::Purpose;
 use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
@@ -138,7 +138,7 @@ impl ZoneD100 {
                 if dice.exhausted() {
                     break 'duel;
                 }
-                dice.stream(Stream::new(purpose::TURN, actor.index(), round));
+                dice.stream(Stream::new(Purpose::Turn, actor.index(), round));
                 self.act(actor, [Side::A, Side::B], states, range, dice, log, tally);
                 let out = [self.out(&states[0]), self.out(&states[1])];
                 if out[0] || out[1] {
@@ -183,7 +183,7 @@ impl Ruleset for ZoneD100 {
         } else if ib > ia {
             Side::B
         } else {
-            dice.stream(Stream::new(purpose::INITIATIVE, 0, 0));
+            dice.stream(Stream::new(Purpose::Initiative, 0, 0));
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: who acts first)") - 1) as usize & 1]
         };
         log.say(|| format!("{} acts first", self.names[first.index()]));
@@ -236,7 +236,7 @@ impl Ruleset for ZoneD100 {
             }
             log.say(|| format!("{} after the fight", self.names[side.index()]));
             let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
-            dice.stream(Stream::new(purpose::HEALING, side.index(), 0));
+            dice.stream(Stream::new(Purpose::Healing, side.index(), 0));
             let mut out = healing::Outcome::default();
             healing::heal(
                 &self.care,

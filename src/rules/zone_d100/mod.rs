@@ -41,19 +41,28 @@ pub mod amputation;
 /// The purposes with their own dice stream (see `docs/rules/zone-d100.md`, "Dice streams"):
 /// each keyed by the fighter and the round, so a turn that rolls more dice in one variant
 /// than in the other moves no other turn's dice.
-pub mod purpose {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Purpose {
     /// The d2 for equal Initiative MLs (fighter 0, round 0).
-    pub const INITIATIVE: u32 = 1;
+    Initiative = 1,
     /// The die that picks a foe at random, by the actor and round.
-    pub const TARGET: u32 = 2;
+    Target = 2,
     /// A fighter's turn: its shot or strike, the defence against it, the injuries, by the
     /// actor and round.
-    pub const TURN: u32 = 3;
+    Turn = 3,
     /// The end of a fighter's turn: its Shock, Bleeding and Extended Shock, by the actor and
     /// round.
-    pub const END_OF_TURN: u32 = 4;
+    EndOfTurn = 4,
     /// The healing sequence of a survivor, by the fighter.
-    pub const HEALING: u32 = 5;
+    Healing = 5,
+}
+
+impl crate::dice::Purpose for Purpose {
+    #[inline]
+    fn code(self) -> u32 {
+        self as u32
+    }
 }
 pub mod bleeding;
 pub mod body;

@@ -217,7 +217,7 @@ impl Ruleset for Recovery {
                 .get(i)
                 .map_or(0, |x| super::location_shock(x.location))
         };
-        dice.stream(Stream::new(super::purpose::HEALING, 0, 0));
+        dice.stream(Stream::new(super::Purpose::Healing, 0, 0));
         let mut out = healing::Outcome::default();
         let (care, patient) = (&self.care, &self.patient);
         healing::heal(care, patient, &self.start, shock_of, dice, log, &mut out);

@@ -33,7 +33,7 @@ impl Melee {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
             ShockState::Incapacitated if due && s.extended_shock.is_none() => {
-                dice.purpose(super::purpose::END_OF_TURN);
+                dice.purpose(super::Purpose::EndOfTurn);
                 named = true;
                 let (t, r) = shock_reroll(
                     dice,
@@ -61,7 +61,7 @@ impl Melee {
                 });
             }
             ShockState::Stunned if due => {
-                dice.purpose(super::purpose::END_OF_TURN);
+                dice.purpose(super::Purpose::EndOfTurn);
                 named = true;
                 let t = Test::roll(
                     dice,
@@ -91,7 +91,7 @@ impl Melee {
         if self.rules.morale & s.morale_due & (s.shock == ShockState::None) {
             s.morale_due = false;
             if !named {
-                dice.purpose(super::purpose::END_OF_TURN);
+                dice.purpose(super::Purpose::EndOfTurn);
             }
             let t = Test::roll(
                 dice,

@@ -10,7 +10,7 @@ use super::healing;
 use super::injury::ShockState;
 use super::melee::State;
 use super::missile_actions::Range;
-use super::purpose;
+use super::Purpose;
 use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
@@ -77,7 +77,7 @@ impl ZoneD100 {
         // Order of action: the higher Initiative ML first; among equals of both sides a d2
         // for the fight says which side goes first.
         let first = if self.initiative_tie {
-            dice.stream(Stream::new(purpose::INITIATIVE, 0, 0));
+            dice.stream(Stream::new(Purpose::Initiative, 0, 0));
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: which side acts first)") - 1) as usize & 1]
         } else {
             Side::A
@@ -115,7 +115,7 @@ impl ZoneD100 {
                 // unable to act: the end of its turn only) is beside the first foe in the fight.
                 let s = &states[actor];
                 let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
-                dice.stream(Stream::new(purpose::TARGET, actor, round));
+                dice.stream(Stream::new(Purpose::Target, actor, round));
                 let foe = if s.can_act() && !busy {
                     let hurt = |f: usize| injury_levels(&states[f]);
                     roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
@@ -144,7 +144,7 @@ impl ZoneD100 {
                     evading: [at[actor].evading, at[foe].evading],
                 };
                 let sides = [roster.side_of[actor], roster.side_of[foe]];
-                dice.purpose(purpose::TURN);
+                dice.purpose(Purpose::Turn);
                 pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
                 [states[actor], states[foe]] = two.map(|s| State {
                     outnumbered: 0,
@@ -232,7 +232,7 @@ impl ZoneD100 {
             let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
             let foe = roster.team(roster.side_of[i].other()).start;
             let alone = self.pair(i, foe);
-            dice.stream(Stream::new(purpose::HEALING, i, 0));
+            dice.stream(Stream::new(Purpose::Healing, i, 0));
             let mut healed = healing::Outcome::default();
             let (care, patient) = (&alone.care, &alone.patients[0]);
             healing::heal(care, patient, s, shock_of, dice, log, &mut healed);
