@@ -68,7 +68,7 @@ impl D6Pool {
                     break 'fight;
                 };
                 let mut two = [states[actor], states[foe]];
-                dice.purpose(Purpose::Attack);
+                dice.stream(Stream::new(Purpose::Attack, actor, round));
                 let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
                 [states[actor], states[foe]] = two;
                 let side = roster.side_of[actor];

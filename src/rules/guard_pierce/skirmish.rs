@@ -59,7 +59,7 @@ impl GuardPierce {
                 let pair = self.pair(actor, foe);
                 let mut two = [rows[actor], rows[foe]];
                 let faces = pair.hit_faces(Side::A, &two);
-                dice.purpose(Purpose::Attack);
+                dice.stream(Stream::new(Purpose::Attack, actor, round));
                 let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
                 rows[foe] = two[1];
                 if attack.hits == 0 {

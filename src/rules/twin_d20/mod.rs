@@ -360,7 +360,7 @@ impl TwinD20 {
                 else {
                     break 'duel;
                 };
-                dice.purpose(Purpose::Attack);
+                dice.stream(Stream::new(Purpose::Attack, attacker, round));
                 let strike =
                     self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
                 let side = self.roster.side_of[attacker];

@@ -144,7 +144,7 @@ impl ZoneD100 {
                     evading: [at[actor].evading, at[foe].evading],
                 };
                 let sides = [roster.side_of[actor], roster.side_of[foe]];
-                dice.purpose(Purpose::Turn);
+                dice.stream(Stream::new(Purpose::Turn, actor, round));
                 pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
                 [states[actor], states[foe]] = two.map(|s| State {
                     outnumbered: 0,
