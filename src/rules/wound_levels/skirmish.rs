@@ -18,14 +18,72 @@ use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::stats::{DuelOutcome, Side, Tally};
 
+/// Where a fight of several stands between its phases: every fighter's wounds and
+/// ammunition, melee range per pair of foes, who is out or dead, and this turn's initiative
+/// order, foes, declarations and dodges left.
+struct Fight {
+    /// Each fighter's wounds and ammunition.
+    states: [State; MAX_FIGHTERS],
+    /// Melee range, per pair of foes: bit `j` of `engaged[i]`.
+    engaged: [u32; MAX_FIGHTERS],
+    /// Out of the fight (Terminal or worse at the end of a turn).
+    out: [bool; MAX_FIGHTERS],
+    /// Dead (Mortal at the end of a turn).
+    dead: [bool; MAX_FIGHTERS],
+    /// The foe each keeps to, for the target policies that keep one.
+    kept: [usize; MAX_FIGHTERS],
+    /// The foe each declared against this turn.
+    foe_of: [usize; MAX_FIGHTERS],
+    /// What each declared this turn.
+    plans: [Plan; MAX_FIGHTERS],
+    /// The dodges each has left this turn.
+    dodges_left: [u32; MAX_FIGHTERS],
+    /// Each one's initiative this turn: a critical, then its total.
+    initiative: [(bool, i32); MAX_FIGHTERS],
+    /// Those in the fight this turn, the fastest first: `order[..acting]`.
+    order: [usize; MAX_FIGHTERS],
+    /// How many are in the fight this turn.
+    acting: usize,
+}
+
+impl Fight {
+    /// Whether `i` and its foe `j` are in melee range.
+    fn near(&self, i: usize, j: usize) -> bool {
+        self.engaged[i] >> j & 1 == 1
+    }
+}
+
 impl WoundLevels {
     /// One fight of the point's fighters and the aftermath of every survivor.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let roster = &self.roster;
-        let n = roster.len();
+        let mut f = self.start_fight();
+        let mut winner = None;
+        let mut rounds = 0;
+        for turn in 1..=self.round_limit {
+            if dice.exhausted() {
+                break;
+            }
+            rounds = turn;
+            self.roll_initiative(&mut f, turn, dice, log);
+            self.declare_all(&mut f, turn, dice, log);
+            self.evade(&mut f, log);
+            self.act_all(&mut f, turn, dice, log, tally);
+            self.move_all(&mut f, turn, dice, log);
+            if let Some(end) = self.end_of_turn(&mut f, log) {
+                winner = end;
+                break;
+            }
+        }
+        self.record_fight(&f, winner, rounds, tally);
+        self.aftermath_of_all(&f, dice, log, tally);
+    }
+
+    /// The fight before its first turn: every fighter whole, with its clip and spare clips, in
+    /// melee range of every foe when the rules start them engaged.
+    fn start_fight(&self) -> Fight {
         let mut states = [State::default(); MAX_FIGHTERS];
         for (s, f) in states.iter_mut().zip(&self.members) {
             *s = State {
@@ -35,250 +93,303 @@ impl WoundLevels {
                 thrown: false,
             };
         }
-        // Melee range, per pair of foes: bit `j` of `engaged[i]`.
-        let mut engaged = [if self.rules.start_engaged {
-            u32::MAX
-        } else {
-            0
-        }; MAX_FIGHTERS];
-        let near = |engaged: &[u32; MAX_FIGHTERS], i: usize, j: usize| engaged[i] >> j & 1 == 1;
-        let mut out = [false; MAX_FIGHTERS];
-        let mut kept = [usize::MAX; MAX_FIGHTERS];
-        let mut foe_of = [0usize; MAX_FIGHTERS];
-        let mut plans = [Plan::default(); MAX_FIGHTERS];
-        let mut dodges_left = [0u32; MAX_FIGHTERS];
-        let mut order = [0usize; MAX_FIGHTERS];
-        let mut initiative = [(false, 0i32); MAX_FIGHTERS];
-        let mut winner = None;
-        let mut rounds = 0;
-        let mut dead = [false; MAX_FIGHTERS];
-        for turn in 1..=self.round_limit {
-            if dice.exhausted() {
-                break;
+        Fight {
+            states,
+            engaged: [if self.rules.start_engaged {
+                u32::MAX
+            } else {
+                0
+            }; MAX_FIGHTERS],
+            out: [false; MAX_FIGHTERS],
+            dead: [false; MAX_FIGHTERS],
+            kept: [usize::MAX; MAX_FIGHTERS],
+            foe_of: [0; MAX_FIGHTERS],
+            plans: [Plan::default(); MAX_FIGHTERS],
+            dodges_left: [0; MAX_FIGHTERS],
+            initiative: [(false, 0); MAX_FIGHTERS],
+            order: [0; MAX_FIGHTERS],
+            acting: 0,
+        }
+    }
+
+    /// Initiative: each in the fight rolls; the critical, then the higher total, first; among
+    /// equal initiatives of both sides a d2 for the turn says which side goes first.
+    fn roll_initiative<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        turn: u32,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let roster = &self.roster;
+        let mut k = 0;
+        for i in 0..roster.len() {
+            if f.out[i] {
+                continue;
             }
-            rounds = turn;
-            // Initiative: each in the fight rolls; the critical, then the higher total, first.
-            let mut k = 0;
-            for i in 0..n {
-                if out[i] {
-                    continue;
-                }
-                dice.stream(Stream::new(Purpose::Initiative, i, turn));
-                let roll = self.roll(dice, "dF (initiative)");
-                let total =
-                    roll.value + self.members[i].initiative - self.penalty_of(states[i].damage);
-                initiative[i] = (roll.critical, total);
-                order[k] = i;
-                k += 1;
-            }
-            let acting = &mut order[..k];
-            // The order as one number per fighter: the critical, then the higher total, then
-            // (among equals) the side acting first, then the order written.
-            let key = |i: usize, first: Side| -> u32 {
-                let (critical, total) = initiative[i];
-                let speed = (u32::from(critical) << 8) | (total + 128).clamp(0, 255) as u32;
-                ((511 - speed) << 6) | (u32::from(roster.side_of[i] != first) << 5) | i as u32
+            dice.stream(Stream::new(Purpose::Initiative, i, turn));
+            let roll = self.roll(dice, "dF (initiative)");
+            let total =
+                roll.value + self.members[i].initiative - self.penalty_of(f.states[i].damage);
+            f.initiative[i] = (roll.critical, total);
+            f.order[k] = i;
+            k += 1;
+        }
+        f.acting = k;
+        let initiative = &f.initiative;
+        // The order as one number per fighter: the critical, then the higher total, then
+        // (among equals) the side acting first, then the order written.
+        let key = |i: usize, first: Side| -> u32 {
+            let (critical, total) = initiative[i];
+            let speed = (u32::from(critical) << 8) | (total + 128).clamp(0, 255) as u32;
+            ((511 - speed) << 6) | (u32::from(roster.side_of[i] != first) << 5) | i as u32
+        };
+        let acting = &mut f.order[..k];
+        acting.sort_unstable_by_key(|&i| key(i, Side::A));
+        let tie = acting.windows(2).any(|w| {
+            initiative[w[0]] == initiative[w[1]] && roster.side_of[w[0]] != roster.side_of[w[1]]
+        });
+        if tie && {
+            dice.stream(Stream::new(Purpose::Tie, 0, turn));
+            dice.d(2, "d2 (initiative tie)") == 2
+        } {
+            acting.sort_unstable_by_key(|&i| key(i, Side::B));
+        }
+        let acting = &f.order[..k];
+        log.say(|| {
+            let list: Vec<String> = acting
+                .iter()
+                .map(|&i| {
+                    let (critical, total) = initiative[i];
+                    format!(
+                        "{} {total}{}",
+                        roster.fighter_names[i],
+                        if critical { " (critical)" } else { "" }
+                    )
+                })
+                .collect();
+            format!("turn {turn}: initiative {}", list.join(", "))
+        });
+    }
+
+    /// Declarations, the slowest first, each against the foe its policy picks.
+    fn declare_all<D: Dice, L: Log>(&self, f: &mut Fight, turn: u32, dice: &mut D, log: &mut L) {
+        let n = self.roster.len();
+        for slot in (0..f.acting).rev() {
+            let i = f.order[slot];
+            f.plans[i] = Plan::default();
+            // Most hurt: the most damage taken.
+            let hurt = |foe: usize| f.states[foe].damage;
+            dice.stream(Stream::new(Purpose::Target, i, turn));
+            let chosen = (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], dice, log);
+            let Some(foe) = chosen else {
+                continue;
             };
-            acting.sort_unstable_by_key(|&i| key(i, Side::A));
-            // Among equal initiatives of both sides (then side by side in the order), a d2 for
-            // the turn says which side goes first.
-            let tie = acting.windows(2).any(|w| {
-                initiative[w[0]] == initiative[w[1]] && roster.side_of[w[0]] != roster.side_of[w[1]]
-            });
-            if tie && {
-                dice.stream(Stream::new(Purpose::Tie, 0, turn));
-                dice.d(2, "d2 (initiative tie)") == 2
-            } {
-                acting.sort_unstable_by_key(|&i| key(i, Side::B));
-            }
-            let acting = &order[..k];
-            log.say(|| {
-                let list: Vec<String> = acting
-                    .iter()
-                    .map(|&i| {
-                        let (critical, total) = initiative[i];
-                        format!(
-                            "{} {total}{}",
-                            roster.fighter_names[i],
-                            if critical { " (critical)" } else { "" }
-                        )
-                    })
-                    .collect();
-                format!("turn {turn}: initiative {}", list.join(", "))
-            });
-            // Declarations, the slowest first, each against the foe its policy picks.
-            for &i in acting.iter().rev() {
-                plans[i] = Plan::default();
-                // Most hurt: the most damage taken.
-                let hurt = |f: usize| states[f].damage;
-                dice.stream(Stream::new(Purpose::Target, i, turn));
-                let Some(foe) = roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) else {
-                    continue;
-                };
-                foe_of[i] = foe;
-                let pair = self.pair(i, foe);
-                plans[i] = pair.declare(Side::A, &[states[i], states[foe]], near(&engaged, i, foe));
-            }
-            // Evasion, the slowest first as in the duel: a fighter whose foes still declare
-            // attacks on it turns actions into dodges; a foe that turned all its attacks into
-            // dodges no longer counts for the faster.
-            let mut attackers = [0u32; MAX_FIGHTERS];
-            for &f in acting.iter() {
-                attackers[foe_of[f]] += u32::from(plans[f].attacks > 0);
-            }
-            for &i in acting.iter().rev() {
-                let me = &self.members[i];
-                if me.evasion && attackers[i] > 0 {
-                    let p = &mut plans[i];
-                    let attacked = p.attacks > 0;
-                    let mut convert = me.evade;
-                    if convert > 0 && p.reload {
-                        p.reload = false;
-                        p.dodges += 1;
-                        convert -= 1;
-                    }
-                    let from_attacks = convert.min(p.attacks);
-                    p.attacks -= from_attacks;
-                    p.dodges += from_attacks;
-                    if attacked && p.attacks == 0 {
-                        attackers[foe_of[i]] -= 1;
-                    }
+            f.foe_of[i] = foe;
+            let pair = self.pair(i, foe);
+            let states = [f.states[i], f.states[foe]];
+            f.plans[i] = pair.declare(Side::A, &states, f.near(i, foe));
+        }
+    }
+
+    /// Evasion, the slowest first as in the duel: a fighter whose foes still declare attacks
+    /// on it turns actions into dodges; a foe that turned all its attacks into dodges no
+    /// longer counts for the faster.
+    fn evade<L: Log>(&self, f: &mut Fight, log: &mut L) {
+        let acting = &f.order[..f.acting];
+        let mut attackers = [0u32; MAX_FIGHTERS];
+        for &i in acting {
+            attackers[f.foe_of[i]] += u32::from(f.plans[i].attacks > 0);
+        }
+        for &i in acting.iter().rev() {
+            let me = &self.members[i];
+            if me.evasion && attackers[i] > 0 {
+                let p = &mut f.plans[i];
+                let attacked = p.attacks > 0;
+                let mut convert = me.evade;
+                if convert > 0 && p.reload {
+                    p.reload = false;
+                    p.dodges += 1;
+                    convert -= 1;
                 }
-                dodges_left[i] = plans[i].dodges;
-            }
-            log.say(|| {
-                let list: Vec<String> = acting
-                    .iter()
-                    .rev()
-                    .map(|&i| {
-                        format!(
-                            "{} declares {} (against {})",
-                            roster.fighter_names[i], plans[i], roster.fighter_names[foe_of[i]]
-                        )
-                    })
-                    .collect();
-                format!("  {}", list.join("; "))
-            });
-            // Actions, the fastest first.
-            for &i in acting {
-                let me = &self.members[i];
-                let plan = plans[i];
-                if Self::level(states[i].damage) >= 6 {
-                    continue;
-                }
-                if plan.reload {
-                    states[i].ammo = me.clip;
-                    states[i].spare_clips -= 1;
-                    log.say(|| format!("  {} reloads", roster.fighter_names[i]));
-                }
-                for k in 0..plan.attacks {
-                    // The first attack at the foe declared against while it is in the fight;
-                    // each later one picks its foe afresh: several actions may be split.
-                    let foe = if k == 0 && !out[foe_of[i]] {
-                        foe_of[i]
-                    } else {
-                        let hurt = |f: usize| states[f].damage;
-                        dice.stream(Stream::new(Purpose::Target, i, turn).nth(k + 1));
-                        match roster.choose(i, &out[..n], hurt, &mut kept[..n], dice, log) {
-                            Some(foe) => foe,
-                            None => break,
-                        }
-                    };
-                    let close = near(&engaged, i, foe);
-                    let reach = close || me.kind.is_ranged() || plan.throw;
-                    let loaded = !me.kind.is_ranged() || plan.throw || states[i].ammo > 0;
-                    if !reach || !loaded || Self::level(states[i].damage) >= 6 {
-                        break;
-                    }
-                    let declared = [plan, plans[foe]];
-                    let mut dodges = [dodges_left[i], dodges_left[foe]];
-                    let mut two = [states[i], states[foe]];
-                    let pair = self.pair(i, foe);
-                    dice.stream(Stream::new(Purpose::Attack, i, turn).nth(k));
-                    let dealt =
-                        pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
-                    [states[i], states[foe]] = two;
-                    [dodges_left[i], dodges_left[foe]] = dodges;
-                    tally.record_hit(roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
-                    // A foe made Terminal is out at the end of the turn, as in the duel ("6)
-                    // Terminal: Actions not possible"): the turn's later attacks may still
-                    // strike it.
+                let from_attacks = convert.min(p.attacks);
+                p.attacks -= from_attacks;
+                p.dodges += from_attacks;
+                if attacked && p.attacks == 0 {
+                    attackers[f.foe_of[i]] -= 1;
                 }
             }
-            // Movement, the fastest first: closing into melee range with its foe, or
-            // withdrawing out of every foe's.
-            for &i in acting {
-                let foe = foe_of[i];
-                let plan = plans[i];
-                // A move declared towards a foe who fell this turn is lost with it.
-                if !(plan.withdraw || plan.close) || out[foe] {
-                    continue;
-                }
-                let still = Plan {
-                    withdraw: false,
-                    close: false,
-                    ..plans[foe]
-                };
-                let was = near(&engaged, i, foe);
-                dice.stream(Stream::new(Purpose::Move, i, turn));
-                let pair = self.pair(i, foe);
-                let now = pair.movement(
-                    [Side::A, Side::B],
-                    &[plan, still],
-                    &[states[i], states[foe]],
-                    was,
-                    dice,
-                    log,
-                );
-                if plan.close && now {
-                    engaged[i] |= 1 << foe;
-                    engaged[foe] |= 1 << i;
-                } else if plan.withdraw && !now {
-                    for f in roster.team(roster.side_of[i].other()) {
-                        engaged[i] &= !(1 << f);
-                        engaged[f] &= !(1 << i);
-                    }
-                }
+            f.dodges_left[i] = f.plans[i].dodges;
+        }
+        let roster = &self.roster;
+        log.say(|| {
+            let list: Vec<String> = acting
+                .iter()
+                .rev()
+                .map(|&i| {
+                    format!(
+                        "{} declares {} (against {})",
+                        roster.fighter_names[i], f.plans[i], roster.fighter_names[f.foe_of[i]]
+                    )
+                })
+                .collect();
+            format!("  {}", list.join("; "))
+        });
+    }
+
+    /// Actions, the fastest first.
+    fn act_all<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        turn: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        for slot in 0..f.acting {
+            let i = f.order[slot];
+            if Self::level(f.states[i].damage) >= 6 {
+                continue;
             }
-            for (i, state) in states[..n].iter().enumerate() {
-                out[i] = Self::level(state.damage) >= 6;
-                let dies = Self::level(state.damage) >= 7;
-                if dies && !dead[i] {
-                    log.say(|| {
-                        format!(
-                            "{} is Mortally wounded and dies at the end of the turn",
-                            roster.fighter_names[i]
-                        )
-                    });
-                }
-                dead[i] = dies;
+            if f.plans[i].reload {
+                f.states[i].ammo = self.members[i].clip;
+                f.states[i].spare_clips -= 1;
+                log.say(|| format!("  {} reloads", self.roster.fighter_names[i]));
             }
-            let down = |side: Side| roster.team(side).all(|f| out[f]);
-            let (a, b) = (down(Side::A), down(Side::B));
-            if a || b {
-                winner = match (a, b) {
-                    (true, false) => Some(Side::B),
-                    (false, true) => Some(Side::A),
-                    _ => None,
-                };
+            self.attacks_of(f, i, turn, dice, log, tally);
+        }
+    }
+
+    /// Fighter `i`'s declared attacks: the first at the foe declared against while it is in
+    /// the fight, each later one at the foe its policy picks afresh (several actions may be
+    /// split). A foe made Terminal is out at the end of the turn, as in the duel ("6)
+    /// Terminal: Actions not possible"): the turn's later attacks may still strike it.
+    fn attacks_of<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        i: usize,
+        turn: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let (me, plan, n) = (&self.members[i], f.plans[i], self.roster.len());
+        for k in 0..plan.attacks {
+            let foe = if k == 0 && !f.out[f.foe_of[i]] {
+                f.foe_of[i]
+            } else {
+                let hurt = |foe: usize| f.states[foe].damage;
+                dice.stream(Stream::new(Purpose::Target, i, turn).nth(k + 1));
+                match (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], dice, log) {
+                    Some(foe) => foe,
+                    None => break,
+                }
+            };
+            let close = f.near(i, foe);
+            let reach = close || me.kind.is_ranged() || plan.throw;
+            let loaded = !me.kind.is_ranged() || plan.throw || f.states[i].ammo > 0;
+            if !reach || !loaded || Self::level(f.states[i].damage) >= 6 {
                 break;
+            }
+            let declared = [plan, f.plans[foe]];
+            let mut dodges = [f.dodges_left[i], f.dodges_left[foe]];
+            let mut two = [f.states[i], f.states[foe]];
+            let pair = self.pair(i, foe);
+            dice.stream(Stream::new(Purpose::Attack, i, turn).nth(k));
+            let dealt = pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
+            [f.states[i], f.states[foe]] = two;
+            [f.dodges_left[i], f.dodges_left[foe]] = dodges;
+            tally.record_hit(self.roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
+        }
+    }
+
+    /// Movement, the fastest first: closing into melee range with its foe, or withdrawing out
+    /// of every foe's. A move declared towards a foe who fell this turn is lost with it.
+    fn move_all<D: Dice, L: Log>(&self, f: &mut Fight, turn: u32, dice: &mut D, log: &mut L) {
+        for slot in 0..f.acting {
+            let i = f.order[slot];
+            let (foe, plan) = (f.foe_of[i], f.plans[i]);
+            if !(plan.withdraw || plan.close) || f.out[foe] {
+                continue;
+            }
+            let still = Plan {
+                withdraw: false,
+                close: false,
+                ..f.plans[foe]
+            };
+            let was = f.near(i, foe);
+            dice.stream(Stream::new(Purpose::Move, i, turn));
+            let pair = self.pair(i, foe);
+            let states = [f.states[i], f.states[foe]];
+            let now = pair.movement([Side::A, Side::B], &[plan, still], &states, was, dice, log);
+            if plan.close && now {
+                f.engaged[i] |= 1 << foe;
+                f.engaged[foe] |= 1 << i;
+            } else if plan.withdraw && !now {
+                for foe in self.roster.team(self.roster.side_of[i].other()) {
+                    f.engaged[i] &= !(1 << foe);
+                    f.engaged[foe] &= !(1 << i);
+                }
             }
         }
+    }
+
+    /// The end of the turn: Terminal or worse is out, Mortal dies. Returns the fight's end
+    /// when a side has no one left in it: the winner, or `None` for a draw.
+    fn end_of_turn<L: Log>(&self, f: &mut Fight, log: &mut L) -> Option<Option<Side>> {
+        let roster = &self.roster;
+        for i in 0..roster.len() {
+            let level = Self::level(f.states[i].damage);
+            f.out[i] = level >= 6;
+            let dies = level >= 7;
+            if dies && !f.dead[i] {
+                log.say(|| {
+                    format!(
+                        "{} is Mortally wounded and dies at the end of the turn",
+                        roster.fighter_names[i]
+                    )
+                });
+            }
+            f.dead[i] = dies;
+        }
+        let down = |side: Side| roster.team(side).all(|i| f.out[i]);
+        match (down(Side::A), down(Side::B)) {
+            (false, false) => None,
+            (true, false) => Some(Some(Side::B)),
+            (false, true) => Some(Some(Side::A)),
+            (true, true) => Some(None),
+        }
+    }
+
+    /// Counts the fight: who won, how many turns, each side's dead, each fighter's end.
+    fn record_fight(&self, f: &Fight, winner: Option<Side>, rounds: u32, tally: &mut Tally) {
+        let roster = &self.roster;
         let mut deaths = [0u32; 2];
-        for i in 0..n {
-            deaths[roster.side_of[i].index()] += u32::from(dead[i]);
+        for i in 0..roster.len() {
+            deaths[roster.side_of[i].index()] += u32::from(f.dead[i]);
         }
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
             dead: deaths,
         });
-        for i in 0..n {
-            tally.record_fighter(i, out[i], dead[i]);
+        for i in 0..roster.len() {
+            tally.record_fighter(i, f.out[i], f.dead[i]);
         }
-        for i in 0..n {
-            let damage = states[i].damage;
-            if !dead[i] && damage > 0 {
+    }
+
+    /// Every wounded survivor's aftermath: the duel's, on its own dice.
+    fn aftermath_of_all<D: Dice, L: Log>(
+        &self,
+        f: &Fight,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let roster = &self.roster;
+        for i in 0..roster.len() {
+            let damage = f.states[i].damage;
+            if !f.dead[i] && damage > 0 {
                 let mut terminal = false;
                 let foe = roster.team(roster.side_of[i].other()).start;
                 dice.stream(Stream::new(Purpose::Aftermath, i, 0));
