@@ -1065,8 +1065,12 @@ mod tests {
                 3u64,
                 (|r: u32| (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r + 1))) as fn(u32) -> _,
             ),
-            (4, |r: u32| (Stream::new(P(5), 2, r), Stream::new(P(5), 3, r))),
-            (5, |r: u32| (Stream::new(P(5), 2, r), Stream::new(P(6), 2, r))),
+            (4, |r: u32| {
+                (Stream::new(P(5), 2, r), Stream::new(P(5), 3, r))
+            }),
+            (5, |r: u32| {
+                (Stream::new(P(5), 2, r), Stream::new(P(6), 2, r))
+            }),
             (6, |r: u32| {
                 (Stream::new(P(5), 2, r), Stream::new(P(5), 2, r + 64))
             }),

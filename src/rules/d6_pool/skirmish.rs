@@ -8,8 +8,8 @@
 //! `out_at` or below is out; a side wins when every foe is out. A side of one against a side of
 //! one never comes here: it is the duel.
 
-use super::block::Standing;
 use super::Purpose;
+use super::block::Standing;
 use super::{D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;

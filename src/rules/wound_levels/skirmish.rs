@@ -10,8 +10,8 @@
 //! and aftermath is the duel's own, on the point of the fighter and its foe. A side of one
 //! against a side of one never comes here: it is the duel.
 
-use super::actions::Plan;
 use super::Purpose;
+use super::actions::Plan;
 use super::{State, WoundLevels};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;

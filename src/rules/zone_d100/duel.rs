@@ -4,11 +4,11 @@
 //! an exchange in melee), the end of turn, the end of the fight and how it ended, and the
 //! healing sequence for every survivor.
 
+use super::Purpose;
 use super::healing;
 use super::injury::{self, ShockState};
 use super::melee::State;
 use super::missile_actions::Range;
-use super::Purpose;
 use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};

@@ -6,11 +6,11 @@
 //! every survivor. Each turn is the duel's own ([`ZoneD100::act`]) on the point of the fighter
 //! and its foe. A side of one against a side of one never comes here: it is the duel.
 
+use super::Purpose;
 use super::healing;
 use super::injury::ShockState;
 use super::melee::State;
 use super::missile_actions::Range;
-use super::Purpose;
 use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
@@ -68,14 +68,41 @@ impl ZoneD100 {
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let roster = &self.roster;
-        let n = roster.len();
-        let mut states = [State::default(); MAX_FIGHTERS];
-        let mut at = [AtRange::default(); MAX_FIGHTERS];
-        let mut out = [false; MAX_FIGHTERS];
-        let mut kept = [usize::MAX; MAX_FIGHTERS];
-        // Order of action: the higher Initiative ML first; among equals of both sides a d2
-        // for the fight says which side goes first.
+        let mut f = Fight {
+            states: [State::default(); MAX_FIGHTERS],
+            at: [AtRange::default(); MAX_FIGHTERS],
+            out: [false; MAX_FIGHTERS],
+            kept: [usize::MAX; MAX_FIGHTERS],
+            turn: 0,
+        };
+        let first = self.side_acting_first(dice, log);
+        let mut rounds = 0;
+        // The side that won and the fighter whose fall ended the fight.
+        let mut end = (None, None);
+        'fight: for round in 1..=self.round_limit {
+            rounds = round;
+            log.say(|| format!("round {round}"));
+            for &actor in &self.order[first.index()] {
+                match self.turn_of(&mut f, actor, round, dice, log, tally) {
+                    Turn::Taken => {}
+                    Turn::Over(over) => {
+                        end = over;
+                        break 'fight;
+                    }
+                }
+            }
+        }
+        if end.1.is_none() && !dice.exhausted() {
+            end = self.end_at_the_round_limit(&f);
+        }
+        self.say_the_end(&f, end, dice, log, tally);
+        self.record_fight(&f, end.0, rounds, tally);
+        self.heal_survivors(&f, dice, log, tally);
+    }
+
+    /// Order of action: the higher Initiative ML first; among equals of both sides a d2 for
+    /// the fight says which side goes first.
+    fn side_acting_first<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
         let first = if self.initiative_tie {
             dice.stream(Stream::new(Purpose::Initiative, 0, 0));
             Side::BOTH[(dice.d(2, "d2 (equal Initiative: which side acts first)") - 1) as usize & 1]
@@ -86,109 +113,160 @@ impl ZoneD100 {
         log.say(|| {
             let names: Vec<&str> = order
                 .iter()
-                .map(|&i| roster.fighter_names[i].as_str())
+                .map(|&i| self.roster.fighter_names[i].as_str())
                 .collect();
             format!("order of action: {}", names.join(", "))
         });
-        let mut rounds = 0;
-        let mut winner = None;
-        // The fighter whose fall ended the fight.
-        let mut decider = None;
-        let mut turn = 0;
-        'fight: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for &actor in order {
-                turn += 1;
-                for s in &mut states[..n] {
-                    s.turn = turn;
-                    s.round = round;
-                }
-                if out[actor] {
-                    continue;
-                }
-                if dice.exhausted() {
-                    break 'fight;
-                }
-                // Whom it engages: a foe picked by its policy when its turn goes to a shot, a
-                // step or a strike; a turn spent standing up or taking up the weapon (or
-                // unable to act: the end of its turn only) is beside the first foe in the fight.
-                let s = &states[actor];
-                let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
-                dice.stream(Stream::new(Purpose::Target, actor, round));
-                let foe = if s.can_act() && !busy {
-                    let hurt = |f: usize| injury_levels(&states[f]);
-                    roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
-                } else {
-                    let foes = roster.team(roster.side_of[actor].other());
-                    foes.clone().find(|&f| !out[f])
-                };
-                let Some(foe) = foe else {
-                    break 'fight;
-                };
-                let pair = self.pair(actor, foe);
-                let mut two = [states[actor], states[foe]];
-                two[0].outnumbered = self
-                    .threatening(&states[..n], &at[..n], &out[..n], actor)
-                    .saturating_sub(1);
-                two[1].outnumbered = self
-                    .threatening(&states[..n], &at[..n], &out[..n], foe)
-                    .saturating_sub(1);
-                let before = self.between(&at, actor, foe);
-                let mut range = Range {
-                    distance: before,
-                    loaded: [at[actor].loaded, at[foe].loaded],
-                    progress: [at[actor].progress, at[foe].progress],
-                    aimed: [at[actor].aimed, at[foe].aimed],
-                    moved: [at[actor].moved, at[foe].moved],
-                    evading: [at[actor].evading, at[foe].evading],
-                };
-                let sides = [roster.side_of[actor], roster.side_of[foe]];
-                dice.stream(Stream::new(Purpose::Turn, actor, round));
-                pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
-                [states[actor], states[foe]] = two.map(|s| State {
-                    outnumbered: 0,
-                    ..s
-                });
-                let me = &mut at[actor];
-                me.advanced += before.saturating_sub(range.distance);
-                (me.loaded, me.progress, me.aimed) =
-                    (range.loaded[0], range.progress[0], range.aimed[0]);
-                (me.moved, me.evading) = (range.moved[0], range.evading[0]);
-                // Who is out now: the turn may have felled the foe, or the actor by a
-                // Counterstrike, a Mishap or the end of its turn.
-                for f in [actor, foe] {
-                    if !out[f] && self.out(&states[f]) {
-                        out[f] = true;
-                        log.say(|| format!("{} is out of the fight", roster.fighter_names[f]));
-                    }
-                }
-                let standing = |side: Side| roster.team(side).filter(|&f| !out[f]).count();
-                let (a, b) = (standing(Side::A), standing(Side::B));
-                if a == 0 || b == 0 {
-                    winner = match (a, b) {
-                        (0, 0) => None,
-                        (0, _) => Some(Side::B),
-                        _ => Some(Side::A),
-                    };
-                    decider = Some(if out[foe] { foe } else { actor });
-                    break 'fight;
-                }
+        first
+    }
+
+    /// Whom `actor` engages: a foe picked by its policy when its turn goes to a shot, a step or
+    /// a strike; a turn spent standing up or taking up the weapon (or unable to act: the end
+    /// of its turn only) is beside the first foe in the fight. `None` when no foe is left.
+    fn foe_of<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        actor: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<usize> {
+        let (roster, n) = (&self.roster, self.roster.len());
+        let s = &f.states[actor];
+        let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
+        dice.stream(Stream::new(Purpose::Target, actor, round));
+        if s.can_act() && !busy {
+            let hurt = |foe: usize| injury_levels(&f.states[foe]);
+            roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log)
+        } else {
+            let foes = roster.team(roster.side_of[actor].other());
+            foes.clone().find(|&foe| !f.out[foe])
+        }
+    }
+
+    /// `actor`'s turn in `round`: the duel's own turn on the point of the fighter and the foe
+    /// it engages, outnumbered by the foes threatening each; then who is out, and whether the
+    /// fight is over.
+    fn turn_of<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        actor: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Turn {
+        let n = self.roster.len();
+        f.turn += 1;
+        for s in &mut f.states[..n] {
+            s.turn = f.turn;
+            s.round = round;
+        }
+        if f.out[actor] {
+            return Turn::Taken;
+        }
+        if dice.exhausted() {
+            return Turn::Over((None, None));
+        }
+        let Some(foe) = self.foe_of(f, actor, round, dice, log) else {
+            return Turn::Over((None, None));
+        };
+        self.strike_or_shoot(f, [actor, foe], round, dice, log, tally);
+        self.who_is_out(f, [actor, foe], log)
+    }
+
+    /// The duel's turn of `actor` on `foe` (`pair`), with the ground between them and what
+    /// each has done at range, and the foes threatening each (the Outnumbered Penalty).
+    fn strike_or_shoot<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        [actor, foe]: [usize; 2],
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let n = self.roster.len();
+        let pair = self.pair(actor, foe);
+        let mut two = [f.states[actor], f.states[foe]];
+        for (state, who) in two.iter_mut().zip([actor, foe]) {
+            state.outnumbered = self
+                .threatening(&f.states[..n], &f.at[..n], &f.out[..n], who)
+                .saturating_sub(1);
+        }
+        let at = &f.at;
+        let before = self.between(at, actor, foe);
+        let mut range = Range {
+            distance: before,
+            loaded: [at[actor].loaded, at[foe].loaded],
+            progress: [at[actor].progress, at[foe].progress],
+            aimed: [at[actor].aimed, at[foe].aimed],
+            moved: [at[actor].moved, at[foe].moved],
+            evading: [at[actor].evading, at[foe].evading],
+        };
+        let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
+        dice.stream(Stream::new(Purpose::Turn, actor, round));
+        pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
+        [f.states[actor], f.states[foe]] = two.map(|s| State {
+            outnumbered: 0,
+            ..s
+        });
+        let me = &mut f.at[actor];
+        me.advanced += before.saturating_sub(range.distance);
+        (me.loaded, me.progress, me.aimed) = (range.loaded[0], range.progress[0], range.aimed[0]);
+        (me.moved, me.evading) = (range.moved[0], range.evading[0]);
+    }
+
+    /// Who is out after a turn: the turn may have felled the foe, or the actor by a
+    /// Counterstrike, a Mishap or the end of its turn. The fight is over when a side has no
+    /// one standing.
+    fn who_is_out<L: Log>(&self, f: &mut Fight, [actor, foe]: [usize; 2], log: &mut L) -> Turn {
+        let roster = &self.roster;
+        for who in [actor, foe] {
+            if !f.out[who] && self.out(&f.states[who]) {
+                f.out[who] = true;
+                log.say(|| format!("{} is out of the fight", roster.fighter_names[who]));
             }
         }
-        if winner.is_none() && decider.is_none() && !dice.exhausted() {
-            // The round limit with one side all down (INC, or helpless when the victor strikes
-            // the helpless) and the other not: the side standing has won.
-            let down = |side: Side| roster.team(side).all(|f| !states[f].can_act());
-            winner = match (down(Side::A), down(Side::B)) {
-                (false, true) => Some(Side::A),
-                (true, false) => Some(Side::B),
-                _ => None,
-            };
-            decider = winner.and_then(|w| roster.team(w.other()).find(|&f| !out[f]));
+        let standing = |side: Side| roster.team(side).filter(|&i| !f.out[i]).count();
+        let (a, b) = (standing(Side::A), standing(Side::B));
+        if a > 0 && b > 0 {
+            return Turn::Taken;
         }
+        let winner = match (a, b) {
+            (0, 0) => None,
+            (0, _) => Some(Side::B),
+            _ => Some(Side::A),
+        };
+        Turn::Over((winner, Some(if f.out[foe] { foe } else { actor })))
+    }
+
+    /// The round limit with one side all down (INC, or helpless when the victor strikes the
+    /// helpless) and the other not: the side standing has won.
+    fn end_at_the_round_limit(&self, f: &Fight) -> (Option<Side>, Option<usize>) {
+        let roster = &self.roster;
+        let down = |side: Side| roster.team(side).all(|i| !f.states[i].can_act());
+        let winner = match (down(Side::A), down(Side::B)) {
+            (false, true) => Some(Side::A),
+            (true, false) => Some(Side::B),
+            _ => None,
+        };
+        let decider = winner.and_then(|w| roster.team(w.other()).find(|&i| !f.out[i]));
+        (winner, decider)
+    }
+
+    /// Says how the fight ended (and counts how the last foe fell).
+    fn say_the_end<D: Dice, L: Log>(
+        &self,
+        f: &Fight,
+        (winner, decider): (Option<Side>, Option<usize>),
+        dice: &D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let roster = &self.roster;
         if let (Some(w), Some(d)) = (winner, decider) {
-            let how = record_end(tally, &states[d]);
+            let how = record_end(tally, &f.states[d]);
             log.say(|| {
                 let last = if roster.sides[w.other().index()] == 1 {
                     roster.fighter_names[d].clone()
@@ -204,8 +282,15 @@ impl ZoneD100 {
         } else if !dice.exhausted() {
             log.say(|| "no winner: a draw".to_owned());
         }
+    }
+
+    /// Counts the fight: each fighter's bleeders and amputations, the winner, the rounds, each
+    /// side's dead and each fighter's end.
+    fn record_fight(&self, f: &Fight, winner: Option<Side>, rounds: u32, tally: &mut Tally) {
+        let roster = &self.roster;
+        let states = &f.states[..roster.len()];
         let mut deaths = [0u32; 2];
-        for (i, s) in states[..n].iter().enumerate() {
+        for (i, s) in states.iter().enumerate() {
             // BLEEDERS, then AMPUTATIONS.
             tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
             deaths[roster.side_of[i].index()] += u32::from(s.dead);
@@ -215,13 +300,23 @@ impl ZoneD100 {
             rounds,
             dead: deaths,
         });
-        for (i, s) in states[..n].iter().enumerate() {
-            let down = out[i] || !s.can_act();
+        for (i, s) in states.iter().enumerate() {
+            let down = f.out[i] || !s.can_act();
             tally.record_fighter(i, down, s.dead);
         }
-        // The healing sequence for every survivor with injuries, bleeding or shock to recover
-        // from.
-        for (i, s) in states[..n].iter().enumerate() {
+    }
+
+    /// The healing sequence for every survivor with injuries, bleeding or shock to recover
+    /// from.
+    fn heal_survivors<D: Dice, L: Log>(
+        &self,
+        f: &Fight,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let roster = &self.roster;
+        for (i, s) in f.states[..roster.len()].iter().enumerate() {
             let hurt = !s.injuries.is_empty()
                 || s.extended_shock.is_some()
                 || s.shock >= ShockState::Incapacitated;
@@ -239,6 +334,30 @@ impl ZoneD100 {
             record_healing_of(tally, i, roster.side_of[i], &healed);
         }
     }
+}
+
+/// Where a fight of several stands between turns: every fighter's state, what each has done
+/// at range, who is out, the foe each keeps to, and how many turns have passed.
+struct Fight {
+    /// Each fighter's state, as the duel keeps it.
+    states: [State; MAX_FIGHTERS],
+    /// What each has done at range.
+    at: [AtRange; MAX_FIGHTERS],
+    /// Out of the fight.
+    out: [bool; MAX_FIGHTERS],
+    /// The foe each keeps to, for the target policies that keep one.
+    kept: [usize; MAX_FIGHTERS],
+    /// Turns taken so far, over every fighter.
+    turn: u32,
+}
+
+/// What a turn leaves: the fight going on, or over with its winner (`None`: a draw or dice run
+/// out) and the fighter whose fall ended it.
+enum Turn {
+    /// The fight goes on.
+    Taken,
+    /// The fight is over.
+    Over((Option<Side>, Option<usize>)),
 }
 
 #[cfg(test)]
