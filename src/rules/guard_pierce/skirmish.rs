@@ -15,6 +15,28 @@ use crate::rules::roster::MAX_FIGHTERS;
 use crate::rules::two_d20::highest_row;
 use crate::stats::{DuelOutcome, Side, Tally};
 
+/// Where a fight of several stands between turns: every fighter's wound rows, who is out,
+/// the foe each keeps to, and how many of each side stand.
+struct Fight {
+    /// Each fighter's Injury and Stun rows.
+    rows: [WoundRows; MAX_FIGHTERS],
+    /// Out of the fight.
+    out: [bool; MAX_FIGHTERS],
+    /// The foe each keeps to, for the target policies that keep one.
+    kept: [usize; MAX_FIGHTERS],
+    /// How many of each side stand.
+    standing: [usize; 2],
+}
+
+/// What a turn leaves: the fight going on, or over (with its winner, `None` when the dice ran
+/// out or no foe was left).
+enum Turn {
+    /// The fight goes on.
+    Taken,
+    /// The fight is over.
+    Over(Option<Side>),
+}
+
 impl GuardPierce {
     /// One fight of the point's fighters, its end and the healing of every survivor.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
@@ -22,11 +44,12 @@ impl GuardPierce {
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let roster = &self.roster;
-        let n = roster.len();
-        let mut rows = [WoundRows::default(); MAX_FIGHTERS];
-        let mut out = [false; MAX_FIGHTERS];
-        let mut kept = [usize::MAX; MAX_FIGHTERS];
-        let mut standing = roster.sides;
+        let mut f = Fight {
+            rows: [WoundRows::default(); MAX_FIGHTERS],
+            out: [false; MAX_FIGHTERS],
+            kept: [usize::MAX; MAX_FIGHTERS],
+            standing: roster.sides,
+        };
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
@@ -36,66 +59,108 @@ impl GuardPierce {
             rounds = round;
             log.say(|| format!("round {round}"));
             for &actor in roster.order(first) {
-                if out[actor] {
-                    continue;
-                }
-                if dice.exhausted() {
+                if let Turn::Over(won) = self.turn_in_fight(&mut f, actor, round, dice, log, tally)
+                {
+                    winner = won;
                     break 'fight;
-                }
-                let me = &self.members[actor];
-                if me.recover_at > 0 && highest_row(rows[actor].stun) >= me.recover_at {
-                    let alone = self.alone(actor);
-                    dice.stream(Stream::new(Purpose::Recover, actor, round));
-                    alone.recover_action(Side::A, &mut rows[actor], dice, log);
-                    continue;
-                }
-                // Most hurt: the highest row marked, Injury or Stun.
-                let hurt = |f: usize| highest_row(rows[f].injury | rows[f].stun);
-                dice.stream(Stream::new(Purpose::Target, actor, round));
-                let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
-                else {
-                    break 'fight;
-                };
-                let pair = self.pair(actor, foe);
-                let mut two = [rows[actor], rows[foe]];
-                let faces = pair.hit_faces(Side::A, &two);
-                dice.stream(Stream::new(Purpose::Attack, actor, round));
-                let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
-                rows[foe] = two[1];
-                if attack.hits == 0 {
-                    continue;
-                }
-                let side = roster.side_of[actor];
-                tally.record_hit(side, attack.marked[0].max(attack.marked[1]), true);
-                let track = &self.members[foe].track;
-                if !rows[foe].can_act(track) || rows[foe].dead(track) {
-                    out[foe] = true;
-                    let fallen = side.other().index();
-                    standing[fallen] -= 1;
-                    let last = standing[fallen] == 0;
-                    log.say(|| {
-                        let end = if last {
-                            format!(": {} wins", roster.side_names[side.index()])
-                        } else {
-                            String::new()
-                        };
-                        format!("{} is out of the fight{end}", roster.fighter_names[foe])
-                    });
-                    if last {
-                        winner = Some(side);
-                        break 'fight;
-                    }
                 }
             }
         }
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
+        let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
+        self.recover_survivors(&f, &dead, dice, log, tally);
+    }
+
+    /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the
+    /// foe its policy picks, the duel's own on the point of the two.
+    fn turn_in_fight<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        actor: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Turn {
+        let (roster, n) = (&self.roster, self.roster.len());
+        if f.out[actor] {
+            return Turn::Taken;
+        }
+        if dice.exhausted() {
+            return Turn::Over(None);
+        }
+        let me = &self.members[actor];
+        if me.recover_at > 0 && highest_row(f.rows[actor].stun) >= me.recover_at {
+            let alone = self.alone(actor);
+            dice.stream(Stream::new(Purpose::Recover, actor, round));
+            alone.recover_action(Side::A, &mut f.rows[actor], dice, log);
+            return Turn::Taken;
+        }
+        // Most hurt: the highest row marked, Injury or Stun.
+        let hurt = |i: usize| highest_row(f.rows[i].injury | f.rows[i].stun);
+        dice.stream(Stream::new(Purpose::Target, actor, round));
+        let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
+            return Turn::Over(None);
+        };
+        let pair = self.pair(actor, foe);
+        let mut two = [f.rows[actor], f.rows[foe]];
+        let faces = pair.hit_faces(Side::A, &two);
+        dice.stream(Stream::new(Purpose::Attack, actor, round));
+        let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
+        f.rows[foe] = two[1];
+        if attack.hits == 0 {
+            return Turn::Taken;
+        }
+        let side = roster.side_of[actor];
+        tally.record_hit(side, attack.marked[0].max(attack.marked[1]), true);
+        self.fall(f, side, foe, log)
+    }
+
+    /// Whether `foe`, struck by `side`, is out of the fight (unable to act, or dead); the
+    /// fight is over when the last of its side is.
+    fn fall<L: Log>(&self, f: &mut Fight, side: Side, foe: usize, log: &mut L) -> Turn {
+        let roster = &self.roster;
+        let track = &self.members[foe].track;
+        if f.rows[foe].can_act(track) && !f.rows[foe].dead(track) {
+            return Turn::Taken;
+        }
+        f.out[foe] = true;
+        let fallen = side.other().index();
+        f.standing[fallen] -= 1;
+        let last = f.standing[fallen] == 0;
+        log.say(|| {
+            let end = if last {
+                format!(": {} wins", roster.side_names[side.index()])
+            } else {
+                String::new()
+            };
+            format!("{} is out of the fight{end}", roster.fighter_names[foe])
+        });
+        if last {
+            Turn::Over(Some(side))
+        } else {
+            Turn::Taken
+        }
+    }
+
+    /// After the fight: who is dead, who is dying (and dies without timely medical
+    /// attention); a minute's rest clears all Stun. Counts the fight and returns who died.
+    fn dying_and_dead<L: Log>(
+        &self,
+        f: &mut Fight,
+        winner: Option<Side>,
+        rounds: u32,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> [bool; MAX_FIGHTERS] {
+        let roster = &self.roster;
         let mut dead = [false; MAX_FIGHTERS];
         let (mut deaths, mut dying_of) = ([0u32; 2], [0u64; 2]);
         let mut died_dying = false;
-        for i in 0..n {
-            let r = &mut rows[i];
+        for i in 0..roster.len() {
+            let r = &mut f.rows[i];
             let track = &self.members[i].track;
             let side = roster.side_of[i].index();
             let killed = r.dead(track);
@@ -131,17 +196,29 @@ impl GuardPierce {
             rounds,
             dead: deaths,
         });
-        for i in 0..n {
-            tally.record_fighter(i, out[i], dead[i]);
+        for i in 0..roster.len() {
+            tally.record_fighter(i, f.out[i], dead[i]);
         }
-        for i in 0..n {
-            if !dead[i] && rows[i].injury != 0 {
+        dead
+    }
+
+    /// Every injured survivor's recovery, with infection: the duel's, on its own dice.
+    fn recover_survivors<D: Dice, L: Log>(
+        &self,
+        f: &Fight,
+        dead: &[bool; MAX_FIGHTERS],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        for i in 0..self.roster.len() {
+            if !dead[i] && f.rows[i].injury != 0 {
                 let mut infections = 0;
                 dice.stream(Stream::new(Purpose::Recovery, i, 0));
-                let recovery = self
-                    .alone(i)
-                    .recover(Side::A, rows[i], dice, log, &mut infections);
-                tally.record_recovery_of(i, roster.side_of[i], &recovery);
+                let recovery =
+                    self.alone(i)
+                        .recover(Side::A, f.rows[i], dice, log, &mut infections);
+                tally.record_recovery_of(i, self.roster.side_of[i], &recovery);
                 tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
                 tally.record_extra(EXTRA_INFECTIONS, infections);
             }
