@@ -159,7 +159,7 @@ impl GuardPierce {
         let mut dead = [false; MAX_FIGHTERS];
         let (mut deaths, mut dying_of) = ([0u32; 2], [0u64; 2]);
         let mut died_dying = false;
-        for i in 0..roster.len() {
+        for (i, gone) in dead.iter_mut().enumerate().take(roster.len()) {
             let r = &mut f.rows[i];
             let track = &self.members[i].track;
             let side = roster.side_of[i].index();
@@ -168,8 +168,8 @@ impl GuardPierce {
             let dies = dying && !self.dying_saved;
             dying_of[side] += u64::from(dying);
             died_dying |= dies;
-            dead[i] = killed || dies;
-            deaths[side] += u32::from(dead[i]);
+            *gone = killed || dies;
+            deaths[side] += u32::from(*gone);
             let name = &roster.fighter_names[i];
             if dying {
                 log.say(|| {
@@ -196,8 +196,8 @@ impl GuardPierce {
             rounds,
             dead: deaths,
         });
-        for i in 0..roster.len() {
-            tally.record_fighter(i, f.out[i], dead[i]);
+        for (i, (&out, &gone)) in f.out.iter().zip(&dead).take(roster.len()).enumerate() {
+            tally.record_fighter(i, out, gone);
         }
         dead
     }
