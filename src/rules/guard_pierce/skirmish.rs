@@ -211,8 +211,8 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) {
-        for i in 0..self.roster.len() {
-            if !dead[i] && f.rows[i].injury != 0 {
+        for (i, &gone) in dead.iter().enumerate().take(self.roster.len()) {
+            if !gone && f.rows[i].injury != 0 {
                 let mut infections = 0;
                 dice.stream(Stream::new(Purpose::Recovery, i, 0));
                 let recovery =
