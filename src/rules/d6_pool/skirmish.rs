@@ -16,6 +16,28 @@ use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::stats::{DuelOutcome, Side, Tally};
 
+/// Where a fight of several stands between attacks: every fighter's health and pools, who is
+/// out, the foe each keeps to, and how many of each side stand.
+struct Fight {
+    /// Each fighter's health, pools and standing.
+    states: [State; MAX_FIGHTERS],
+    /// Out of the fight.
+    out: [bool; MAX_FIGHTERS],
+    /// The foe each keeps to, for the target policies that keep one.
+    kept: [usize; MAX_FIGHTERS],
+    /// How many of each side stand.
+    standing: [usize; 2],
+}
+
+/// What an attack leaves: the fight going on, or over (with its winner, `None` when the dice
+/// ran out or no foe was left).
+enum Turn {
+    /// The fight goes on.
+    Taken,
+    /// The fight is over.
+    Over(Option<Side>),
+}
+
 impl D6Pool {
     /// One fight of the point's fighters, its end and the heal dice of every survivor.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
@@ -23,15 +45,15 @@ impl D6Pool {
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let roster = &self.roster;
-        let n = roster.len();
-        let mut states = [State::start(&self.members[0]); MAX_FIGHTERS];
-        for (s, f) in states.iter_mut().zip(&self.members) {
-            *s = State::start(f);
+        let mut f = Fight {
+            states: [State::start(&self.members[0]); MAX_FIGHTERS],
+            out: [false; MAX_FIGHTERS],
+            kept: [usize::MAX; MAX_FIGHTERS],
+            standing: roster.sides,
+        };
+        for (s, member) in f.states.iter_mut().zip(&self.members) {
+            *s = State::start(member);
         }
-        let mut out = [false; MAX_FIGHTERS];
-        let mut kept = [usize::MAX; MAX_FIGHTERS];
-        let mut standing = roster.sides;
-        let out_at = self.rules.out_at.i32();
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
@@ -41,75 +63,112 @@ impl D6Pool {
             rounds = round;
             log.say(|| format!("round {round}"));
             for &actor in roster.order(first) {
-                if out[actor] {
-                    continue;
-                }
-                if dice.exhausted() {
+                if let Turn::Over(won) = self.turn_in_fight(&mut f, actor, round, dice, log, tally)
+                {
+                    winner = won;
                     break 'fight;
-                }
-                if self.rules.stun_loses_attack && states[actor].standing.stunned {
-                    log.say(|| {
-                        format!(
-                            "{} is stunned and loses its attack",
-                            roster.fighter_names[actor]
-                        )
-                    });
-                    states[actor].standing = Standing {
-                        stunned: true,
-                        ..Standing::default()
-                    };
-                    continue;
-                }
-                // Most hurt: the most health lost.
-                let hurt = |f: usize| (self.members[f].health - states[f].health).max(0) as u32;
-                dice.stream(Stream::new(Purpose::Target, actor, round));
-                let Some(foe) = roster.choose(actor, &out[..n], hurt, &mut kept[..n], dice, log)
-                else {
-                    break 'fight;
-                };
-                let mut two = [states[actor], states[foe]];
-                dice.stream(Stream::new(Purpose::Attack, actor, round));
-                let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
-                [states[actor], states[foe]] = two;
-                let side = roster.side_of[actor];
-                record_attack(tally, side, &attack);
-                if states[foe].health <= out_at {
-                    out[foe] = true;
-                    let fallen = side.other().index();
-                    standing[fallen] -= 1;
-                    let last = standing[fallen] == 0;
-                    log.say(|| {
-                        let end = if last {
-                            format!(": {} wins", roster.side_names[side.index()])
-                        } else {
-                            String::new()
-                        };
-                        format!(
-                            "{} is out of the fight at health {}{end}",
-                            roster.fighter_names[foe], states[foe].health
-                        )
-                    });
-                    if last {
-                        winner = Some(side);
-                        break 'fight;
-                    }
                 }
             }
         }
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
+        self.record_fight(&f, winner, rounds, log, tally);
+        self.heal_survivors(&f, dice, log, tally);
+    }
+
+    /// `actor`'s turn in `round`: lost to a stun (with `rules.stun_loses_attack`), else the
+    /// duel's attack on the foe its policy picks.
+    fn turn_in_fight<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        actor: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Turn {
+        let (roster, n) = (&self.roster, self.roster.len());
+        if f.out[actor] {
+            return Turn::Taken;
+        }
+        if dice.exhausted() {
+            return Turn::Over(None);
+        }
+        if self.rules.stun_loses_attack && f.states[actor].standing.stunned {
+            log.say(|| {
+                format!(
+                    "{} is stunned and loses its attack",
+                    roster.fighter_names[actor]
+                )
+            });
+            f.states[actor].standing = Standing {
+                stunned: true,
+                ..Standing::default()
+            };
+            return Turn::Taken;
+        }
+        // Most hurt: the most health lost.
+        let hurt = |i: usize| (self.members[i].health - f.states[i].health).max(0) as u32;
+        dice.stream(Stream::new(Purpose::Target, actor, round));
+        let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
+            return Turn::Over(None);
+        };
+        let mut two = [f.states[actor], f.states[foe]];
+        dice.stream(Stream::new(Purpose::Attack, actor, round));
+        let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
+        [f.states[actor], f.states[foe]] = two;
+        let side = roster.side_of[actor];
+        record_attack(tally, side, &attack);
+        self.fall(f, side, foe, log)
+    }
+
+    /// Whether `foe`, struck by `side`, is out of the fight (at `out_at` or below); the fight
+    /// is over when the last of its side is.
+    fn fall<L: Log>(&self, f: &mut Fight, side: Side, foe: usize, log: &mut L) -> Turn {
+        let roster = &self.roster;
+        if f.states[foe].health > self.rules.out_at.i32() {
+            return Turn::Taken;
+        }
+        f.out[foe] = true;
+        let fallen = side.other().index();
+        f.standing[fallen] -= 1;
+        let last = f.standing[fallen] == 0;
+        log.say(|| {
+            let end = if last {
+                format!(": {} wins", roster.side_names[side.index()])
+            } else {
+                String::new()
+            };
+            format!(
+                "{} is out of the fight at health {}{end}",
+                roster.fighter_names[foe], f.states[foe].health
+            )
+        });
+        if last {
+            Turn::Over(Some(side))
+        } else {
+            Turn::Taken
+        }
+    }
+
+    /// Counts the fight: who is dead (at `dead_at` or below), the winner, the rounds, each
+    /// fighter's end.
+    fn record_fight<L: Log>(
+        &self,
+        f: &Fight,
+        winner: Option<Side>,
+        rounds: u32,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let roster = &self.roster;
         let dead_at = self.rules.dead_at.i32();
         let mut deaths = [0u32; 2];
-        for i in 0..n {
-            if states[i].health <= dead_at {
+        for (i, s) in f.states[..roster.len()].iter().enumerate() {
+            if s.health <= dead_at {
                 deaths[roster.side_of[i].index()] += 1;
-                log.say(|| {
-                    format!(
-                        "{} is dead at health {}",
-                        roster.fighter_names[i], states[i].health
-                    )
-                });
+                log.say(|| format!("{} is dead at health {}", roster.fighter_names[i], s.health));
             }
         }
         tally.record_duel(&DuelOutcome {
@@ -117,10 +176,22 @@ impl D6Pool {
             rounds,
             dead: deaths,
         });
-        for i in 0..n {
-            tally.record_fighter(i, out[i], states[i].health <= dead_at);
+        for (i, s) in f.states[..roster.len()].iter().enumerate() {
+            tally.record_fighter(i, f.out[i], s.health <= dead_at);
         }
-        for (i, (state, me)) in states[..n].iter().zip(&self.members).enumerate() {
+    }
+
+    /// The heal dice of every wounded survivor: the duel's, on its own dice.
+    fn heal_survivors<D: Dice, L: Log>(
+        &self,
+        f: &Fight,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let roster = &self.roster;
+        let dead_at = self.rules.dead_at.i32();
+        for (i, (state, me)) in f.states.iter().zip(&self.members).enumerate() {
             if state.health > dead_at && state.health < me.health {
                 let foe = roster.team(roster.side_of[i].other()).start;
                 let alone = self.pair(i, foe);
