@@ -357,33 +357,7 @@ impl Ruleset for WoundLevels {
                 break;
             }
             rounds = turn;
-            // Initiative: a critical success wins; otherwise the higher total; ties a d2.
-            dice.stream(Stream::new(Purpose::Initiative, 0, turn));
-            let ia = self.roll(dice, "dF (initiative a)");
-            dice.stream(Stream::new(Purpose::Initiative, 1, turn));
-            let ib = self.roll(dice, "dF (initiative b)");
-            let ta = ia.value + self.fighters[0].initiative - self.penalty_of(states[0].damage);
-            let tb = ib.value + self.fighters[1].initiative - self.penalty_of(states[1].damage);
-            let fast = match (ia.critical, ib.critical) {
-                (true, false) => Side::A,
-                (false, true) => Side::B,
-                _ if ta > tb => Side::A,
-                _ if tb > ta => Side::B,
-                _ => {
-                    dice.stream(Stream::new(Purpose::Tie, 0, turn));
-                    Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
-                }
-            };
-            log.say(|| {
-                format!(
-                    "turn {turn}: initiative {} {ta}{}, {} {tb}{}: {} is faster",
-                    self.names[0],
-                    if ia.critical { " (critical)" } else { "" },
-                    self.names[1],
-                    if ib.critical { " (critical)" } else { "" },
-                    self.names[fast.index()]
-                )
-            });
+            let fast = self.faster(&states, turn, dice, log);
             let slow = fast.other();
             let plans = self.plans(slow, &states, engaged);
             log.say(|| {
@@ -413,27 +387,8 @@ impl Ruleset for WoundLevels {
             // Movement at the end of the turn.
             dice.stream(Stream::new(Purpose::Move, fast.index(), turn));
             engaged = self.movement([fast, slow], &declared, &states, engaged, dice, log);
-            // End of the turn: Mortal dies; Terminal is out.
-            let out = states.map(|s| Self::level(s.damage) >= 6);
-            for side in Side::BOTH {
-                dead[side.index()] = Self::level(states[side.index()].damage) >= 7;
-            }
-            if out[0] || out[1] {
-                winner = match out {
-                    [true, false] => Some(Side::B),
-                    [false, true] => Some(Side::A),
-                    _ => None,
-                };
-                for side in Side::BOTH {
-                    if dead[side.index()] {
-                        log.say(|| {
-                            format!(
-                                "{} is Mortally wounded and dies at the end of the turn",
-                                self.names[side.index()]
-                            )
-                        });
-                    }
-                }
+            if let Some(end) = self.end_of_turn(&states, &mut dead, log) {
+                winner = end;
                 break;
             }
         }
@@ -442,6 +397,93 @@ impl Ruleset for WoundLevels {
             rounds,
             dead: dead.map(u32::from),
         });
+        self.aftermath_of_both(&states, dead, dice, log, tally);
+    }
+}
+
+impl WoundLevels {
+    /// Initiative: a critical success wins; otherwise the higher total; ties a d2. Returns
+    /// the faster fighter's side.
+    #[inline(always)]
+    fn faster<D: Dice, L: Log>(
+        &self,
+        states: &[State; 2],
+        turn: u32,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Side {
+        dice.stream(Stream::new(Purpose::Initiative, 0, turn));
+        let ia = self.roll(dice, "dF (initiative a)");
+        dice.stream(Stream::new(Purpose::Initiative, 1, turn));
+        let ib = self.roll(dice, "dF (initiative b)");
+        let ta = ia.value + self.fighters[0].initiative - self.penalty_of(states[0].damage);
+        let tb = ib.value + self.fighters[1].initiative - self.penalty_of(states[1].damage);
+        let fast = match (ia.critical, ib.critical) {
+            (true, false) => Side::A,
+            (false, true) => Side::B,
+            _ if ta > tb => Side::A,
+            _ if tb > ta => Side::B,
+            _ => {
+                dice.stream(Stream::new(Purpose::Tie, 0, turn));
+                Side::BOTH[(dice.d(2, "d2 (initiative tie)") - 1) as usize & 1]
+            }
+        };
+        log.say(|| {
+            format!(
+                "turn {turn}: initiative {} {ta}{}, {} {tb}{}: {} is faster",
+                self.names[0],
+                if ia.critical { " (critical)" } else { "" },
+                self.names[1],
+                if ib.critical { " (critical)" } else { "" },
+                self.names[fast.index()]
+            )
+        });
+        fast
+    }
+
+    /// The end of the turn: Mortal dies; Terminal is out. Returns the duel's end when either
+    /// is out: the winner, or `None` when both are.
+    #[inline(always)]
+    fn end_of_turn<L: Log>(
+        &self,
+        states: &[State; 2],
+        dead: &mut [bool; 2],
+        log: &mut L,
+    ) -> Option<Option<Side>> {
+        let out = states.map(|s| Self::level(s.damage) >= 6);
+        for side in Side::BOTH {
+            dead[side.index()] = Self::level(states[side.index()].damage) >= 7;
+        }
+        if !(out[0] || out[1]) {
+            return None;
+        }
+        for side in Side::BOTH {
+            if dead[side.index()] {
+                log.say(|| {
+                    format!(
+                        "{} is Mortally wounded and dies at the end of the turn",
+                        self.names[side.index()]
+                    )
+                });
+            }
+        }
+        Some(match out {
+            [true, false] => Some(Side::B),
+            [false, true] => Some(Side::A),
+            _ => None,
+        })
+    }
+
+    /// Each wounded survivor's aftermath: deterioration until help, then healing.
+    #[inline(always)]
+    fn aftermath_of_both<D: Dice, L: Log>(
+        &self,
+        states: &[State; 2],
+        dead: [bool; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
         for side in Side::BOTH {
             let damage = states[side.index()].damage;
             if !dead[side.index()] && damage > 0 {

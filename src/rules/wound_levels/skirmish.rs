@@ -72,7 +72,7 @@ impl WoundLevels {
             self.evade(&mut f, log);
             self.act_all(&mut f, turn, dice, log, tally);
             self.move_all(&mut f, turn, dice, log);
-            if let Some(end) = self.end_of_turn(&mut f, log) {
+            if let Some(end) = self.end_of_fight_turn(&mut f, log) {
                 winner = end;
                 break;
             }
@@ -336,7 +336,7 @@ impl WoundLevels {
 
     /// The end of the turn: Terminal or worse is out, Mortal dies. Returns the fight's end
     /// when a side has no one left in it: the winner, or `None` for a draw.
-    fn end_of_turn<L: Log>(&self, f: &mut Fight, log: &mut L) -> Option<Option<Side>> {
+    fn end_of_fight_turn<L: Log>(&self, f: &mut Fight, log: &mut L) -> Option<Option<Side>> {
         let roster = &self.roster;
         for i in 0..roster.len() {
             let level = Self::level(f.states[i].damage);
