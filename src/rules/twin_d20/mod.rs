@@ -334,10 +334,12 @@ impl TwinD20 {
     #[inline]
     fn fight<const N: usize, D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let n = self.fighters.len();
-        let mut wounds = [WoundCircles::default(); N];
-        let mut out = [false; N];
+        let mut f = Fight::<N> {
+            wounds: [WoundCircles::default(); N],
+            out: [false; N],
+            standing: self.roster.sides,
+        };
         let mut kept = [usize::MAX; N];
-        let mut standing = self.roster.sides;
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
@@ -347,74 +349,114 @@ impl TwinD20 {
             rounds = round;
             log.say(|| format!("round {round}"));
             for &attacker in self.roster.order(first) {
-                if out[attacker] {
+                if f.out[attacker] {
                     continue;
                 }
                 if dice.exhausted() {
                     break 'duel;
                 }
                 dice.stream(Stream::new(Purpose::Target, attacker, round));
-                let hurt = |f: usize| wounds[f].highest();
+                let hurt = |i: usize| f.wounds[i].highest();
                 let Some(defender) =
-                    (self.roster).choose(attacker, &out[..n], hurt, &mut kept[..n], dice, log)
+                    (self.roster).choose(attacker, &f.out[..n], hurt, &mut kept[..n], dice, log)
                 else {
                     break 'duel;
                 };
                 dice.stream(Stream::new(Purpose::Attack, attacker, round));
                 let strike =
-                    self.strike_between(attacker, defender, &mut wounds[defender], dice, log);
+                    self.strike_between(attacker, defender, &mut f.wounds[defender], dice, log);
                 let side = self.roster.side_of[attacker];
                 tally.record_hit(side, strike.dealt, strike.hit);
-                let fighter = &self.fighters[defender];
-                if wounds[defender].highest() > fighter.toughness {
-                    out[defender] = true;
-                    let fallen = side.other();
-                    standing[fallen.index()] -= 1;
-                    let last = standing[fallen.index()] == 0;
-                    log.say(|| {
-                        let end = if last {
-                            format!(": {} wins", self.names[side.index()])
-                        } else {
-                            String::new()
-                        };
-                        format!(
-                            "{} is incapacitated (Wound {} above Toughness {}){end}",
-                            self.roster.fighter_names[defender],
-                            wounds[defender].highest(),
-                            fighter.toughness,
-                        )
-                    });
-                    if last {
-                        winner = Some(side);
-                        break 'duel;
-                    }
+                if self.incapacitated(&mut f, side, defender, log) {
+                    winner = Some(side);
+                    break 'duel;
                 }
             }
         }
         if winner.is_none() && !dice.exhausted() {
             log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
         }
+        self.after_fight(&mut f, (winner, rounds), dice, log, tally);
+    }
+
+    /// Whether `defender`, struck by `side`, is incapacitated (a Wound above its Toughness),
+    /// out of the fight; returns whether it was the last of its side.
+    #[inline(always)]
+    fn incapacitated<const N: usize, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        side: Side,
+        defender: usize,
+        log: &mut L,
+    ) -> bool {
+        let fighter = &self.fighters[defender];
+        if f.wounds[defender].highest() <= fighter.toughness {
+            return false;
+        }
+        f.out[defender] = true;
+        let fallen = side.other();
+        f.standing[fallen.index()] -= 1;
+        let last = f.standing[fallen.index()] == 0;
+        log.say(|| {
+            let end = if last {
+                format!(": {} wins", self.names[side.index()])
+            } else {
+                String::new()
+            };
+            format!(
+                "{} is incapacitated (Wound {} above Toughness {}){end}",
+                self.roster.fighter_names[defender],
+                f.wounds[defender].highest(),
+                fighter.toughness,
+            )
+        });
+        last
+    }
+
+    /// After the fight: each fighter's Aftermath, the fight counted (its winner and rounds),
+    /// and the Recovery of every wounded survivor.
+    #[inline]
+    fn after_fight<const N: usize, D: Dice, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        (winner, rounds): (Option<Side>, u32),
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let n = self.fighters.len();
         let mut dead = [false; N];
         let mut deaths = [0u32; 2];
-        for i in 0..n {
-            dead[i] = self.aftermath_of(i, &mut wounds[i], log);
-            deaths[self.roster.side_of[i].index()] += u32::from(dead[i]);
+        for (i, gone) in dead.iter_mut().enumerate().take(n) {
+            *gone = self.aftermath_of(i, &mut f.wounds[i], log);
+            deaths[self.roster.side_of[i].index()] += u32::from(*gone);
         }
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
             dead: deaths,
         });
-        for i in 0..n {
-            tally.record_fighter(i, out[i], dead[i]);
+        for (i, (&out, &gone)) in f.out.iter().zip(&dead).take(n).enumerate() {
+            tally.record_fighter(i, out, gone);
         }
-        for i in 0..n {
-            if !dead[i] && wounds[i].any() {
-                let recovery = self.recover_of(i, wounds[i], dice, log);
+        for (i, &gone) in dead.iter().enumerate().take(n) {
+            if !gone && f.wounds[i].any() {
+                let recovery = self.recover_of(i, f.wounds[i], dice, log);
                 tally.record_recovery_of(i, self.roster.side_of[i], &recovery);
             }
         }
     }
+}
+
+/// Where a fight stands between strikes: every fighter's wound circles, who is out, and how
+/// many of each side stand (at most `N` fighters).
+struct Fight<const N: usize> {
+    /// Each fighter's wound circles.
+    wounds: [WoundCircles; N],
+    /// Out of the fight (incapacitated).
+    out: [bool; N],
+    /// How many of each side stand.
+    standing: [usize; 2],
 }
 
 pub use crate::rules::roster::MAX_FIGHTERS;
