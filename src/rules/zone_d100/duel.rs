@@ -194,16 +194,42 @@ impl Ruleset for ZoneD100 {
             Side::B => self.rounds::<1, D, L>(&mut states, &mut range, dice, log, tally),
         };
         if winner.is_none() && !dice.exhausted() {
-            // The round limit with one fighter down (INC, or helpless when the victor strikes
-            // the helpless): the one standing has won.
-            let down = [!states[0].can_act(), !states[1].can_act()];
-            winner = match down {
-                [false, true] => Some(Side::A),
-                [true, false] => Some(Side::B),
-                _ => None,
-            };
+            winner = Self::standing_at_the_round_limit(&states);
         }
-        let dead = [states[0].dead, states[1].dead];
+        self.say_the_duels_end(&states, winner, dice, log, tally);
+        for s in &states {
+            // BLEEDERS, then AMPUTATIONS.
+            tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
+        }
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: [states[0].dead, states[1].dead].map(u32::from),
+        });
+        self.heal_both(&states, dice, log, tally);
+    }
+}
+
+impl ZoneD100 {
+    /// The round limit with one fighter down (INC, or helpless when the victor strikes the
+    /// helpless): the one standing has won.
+    fn standing_at_the_round_limit(states: &[State; 2]) -> Option<Side> {
+        match [!states[0].can_act(), !states[1].can_act()] {
+            [false, true] => Some(Side::A),
+            [true, false] => Some(Side::B),
+            _ => None,
+        }
+    }
+
+    /// Says how the duel ended (and counts how the loser fell).
+    fn say_the_duels_end<D: Dice, L: Log>(
+        &self,
+        states: &[State; 2],
+        winner: Option<Side>,
+        dice: &D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
         if let Some(w) = winner {
             let how = record_end(tally, &states[w.other().index()]);
             log.say(|| {
@@ -216,16 +242,17 @@ impl Ruleset for ZoneD100 {
         } else if !dice.exhausted() {
             log.say(|| "no winner: a draw".to_owned());
         }
-        for s in &states {
-            // BLEEDERS, then AMPUTATIONS.
-            tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
-        }
-        tally.record_duel(&DuelOutcome {
-            winner,
-            rounds,
-            dead: dead.map(u32::from),
-        });
-        // The healing sequence for every survivor with injuries, bleeding or shock to recover from.
+    }
+
+    /// The healing sequence for every survivor with injuries, bleeding or shock to recover
+    /// from.
+    fn heal_both<D: Dice, L: Log>(
+        &self,
+        states: &[State; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
         for side in Side::BOTH {
             let s = &states[side.index()];
             let hurt = !s.injuries.is_empty()
@@ -238,15 +265,8 @@ impl Ruleset for ZoneD100 {
             let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
             dice.stream(Stream::new(Purpose::Healing, side.index(), 0));
             let mut out = healing::Outcome::default();
-            healing::heal(
-                &self.care,
-                &self.patients[side.index()],
-                s,
-                shock_of,
-                dice,
-                log,
-                &mut out,
-            );
+            let patient = &self.patients[side.index()];
+            healing::heal(&self.care, patient, s, shock_of, dice, log, &mut out);
             record_healing(tally, side, &out);
         }
     }
