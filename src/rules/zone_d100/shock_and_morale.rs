@@ -21,7 +21,6 @@ impl Melee {
         dice: &mut D,
         log: &mut L,
     ) {
-        let f = &self.fighters[side.index()];
         let s = &mut states[side.index()];
         if s.dead | s.routed {
             return;
@@ -35,56 +34,12 @@ impl Melee {
             ShockState::Incapacitated if due && s.extended_shock.is_none() => {
                 dice.purpose(super::Purpose::EndOfTurn);
                 named = true;
-                let (t, r) = shock_reroll(
-                    dice,
-                    f.shock_ml - f.fatigue,
-                    self.rules.reroll_penalty,
-                    s.shock,
-                );
-                match r {
-                    Reroll::Extended(e) => {
-                        s.extended_shock = Some(e.hr);
-                        s.coma |= e.coma;
-                    }
-                    Reroll::Stunned => s.shock = ShockState::Stunned,
-                    Reroll::Recovered => s.shock = ShockState::None,
-                }
-                log.say(|| {
-                    format!(
-                        "  {} Shock Reroll {} vs EML{}: {}: {}",
-                        self.names[side.index()],
-                        t.roll,
-                        t.eml,
-                        t.level.abbreviation(),
-                        s.shock.abbreviation()
-                    )
-                });
+                self.reroll_incapacitated(side, s, dice, log);
             }
             ShockState::Stunned if due => {
                 dice.purpose(super::Purpose::EndOfTurn);
                 named = true;
-                let t = Test::roll(
-                    dice,
-                    f.shock_ml - f.fatigue,
-                    "d100 (Shock roll to shake off STN)",
-                );
-                if t.level.is_success() {
-                    s.shock = ShockState::None;
-                    s.reroll_due = false;
-                }
-                log.say(|| {
-                    format!(
-                        "  {} Shock roll {} vs EML{}: {}",
-                        self.names[side.index()],
-                        t.roll,
-                        t.eml,
-                        if t.level.is_success() {
-                            "no longer stunned"
-                        } else {
-                            "still stunned"
-                        }
-                    )
-                });
+                self.shake_off_stun(side, s, dice, log);
             }
             _ => {}
         }
@@ -93,27 +48,103 @@ impl Melee {
             if !named {
                 dice.purpose(super::Purpose::EndOfTurn);
             }
-            let t = Test::roll(
-                dice,
-                f.initiative_ml - f.fatigue,
-                "d100 (Morale roll: Initiative)",
-            );
-            if !t.level.is_success() {
-                s.routed = true;
-            }
-            log.say(|| {
-                format!(
-                    "  {} Morale roll {} vs EML{}: {}",
-                    self.names[side.index()],
-                    t.roll,
-                    t.eml,
-                    if s.routed {
-                        "breaks and quits the fight"
-                    } else {
-                        "steady"
-                    }
-                )
-            });
+            self.morale_roll(side, s, dice, log);
         }
+    }
+
+    /// An Incapacitated fighter's Shock Reroll at the end of its next turn: Extended Shock,
+    /// Stunned, or recovered.
+    fn reroll_incapacitated<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        s: &mut State,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let f = &self.fighters[side.index()];
+        let (t, r) = shock_reroll(
+            dice,
+            f.shock_ml - f.fatigue,
+            self.rules.reroll_penalty,
+            s.shock,
+        );
+        match r {
+            Reroll::Extended(e) => {
+                s.extended_shock = Some(e.hr);
+                s.coma |= e.coma;
+            }
+            Reroll::Stunned => s.shock = ShockState::Stunned,
+            Reroll::Recovered => s.shock = ShockState::None,
+        }
+        log.say(|| {
+            format!(
+                "  {} Shock Reroll {} vs EML{}: {}: {}",
+                self.names[side.index()],
+                t.roll,
+                t.eml,
+                t.level.abbreviation(),
+                s.shock.abbreviation()
+            )
+        });
+    }
+
+    /// A Stunned fighter's Shock roll at the end of its next turn: a success shakes it off.
+    fn shake_off_stun<D: Dice, L: Log>(
+        &self,
+        side: Side,
+        s: &mut State,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let f = &self.fighters[side.index()];
+        let t = Test::roll(
+            dice,
+            f.shock_ml - f.fatigue,
+            "d100 (Shock roll to shake off STN)",
+        );
+        if t.level.is_success() {
+            s.shock = ShockState::None;
+            s.reroll_due = false;
+        }
+        log.say(|| {
+            format!(
+                "  {} Shock roll {} vs EML{}: {}",
+                self.names[side.index()],
+                t.roll,
+                t.eml,
+                if t.level.is_success() {
+                    "no longer stunned"
+                } else {
+                    "still stunned"
+                }
+            )
+        });
+    }
+
+    /// The Morale roll (on Initiative) of a fighter due one and free of shock: a failure
+    /// routs it from the fight.
+    fn morale_roll<D: Dice, L: Log>(&self, side: Side, s: &mut State, dice: &mut D, log: &mut L) {
+        let f = &self.fighters[side.index()];
+        let t = Test::roll(
+            dice,
+            f.initiative_ml - f.fatigue,
+            "d100 (Morale roll: Initiative)",
+        );
+        if !t.level.is_success() {
+            s.routed = true;
+        }
+        log.say(|| {
+            format!(
+                "  {} Morale roll {} vs EML{}: {}",
+                self.names[side.index()],
+                t.roll,
+                t.eml,
+                if s.routed {
+                    "breaks and quits the fight"
+                } else {
+                    "steady"
+                }
+            )
+        });
     }
 }
