@@ -11,6 +11,7 @@ pub mod d6_pool;
 pub mod guard_pierce;
 pub mod registry;
 pub mod roster;
+pub mod rounds;
 pub mod twin_d20;
 pub mod two_d20;
 pub mod wound_levels;

@@ -14,6 +14,7 @@ use super::{D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::rounds::{Turn, in_rounds};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between attacks: every fighter's health and pools, who is
@@ -27,15 +28,6 @@ struct Fight {
     kept: [usize; MAX_FIGHTERS],
     /// How many of each side stand.
     standing: [usize; 2],
-}
-
-/// What an attack leaves: the fight going on, or over (with its winner, `None` when the dice
-/// ran out or no foe was left).
-enum Turn {
-    /// The fight goes on.
-    Taken,
-    /// The fight is over.
-    Over(Option<Side>),
 }
 
 impl D6Pool {
@@ -57,22 +49,10 @@ impl D6Pool {
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        let mut winner = None;
-        let mut rounds = 0;
-        'fight: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for &actor in roster.order(first) {
-                if let Turn::Over(won) = self.turn_in_fight(&mut f, actor, round, dice, log, tally)
-                {
-                    winner = won;
-                    break 'fight;
-                }
-            }
-        }
-        if winner.is_none() && !dice.exhausted() {
-            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
-        }
+        let (winner, rounds) =
+            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+                self.turn_in_fight(&mut f, a, r, d, l, tally)
+            });
         self.record_fight(&f, winner, rounds, log, tally);
         self.heal_survivors(&f, dice, log, tally);
     }

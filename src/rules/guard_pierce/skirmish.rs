@@ -12,6 +12,7 @@ use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, Gua
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::rounds::{Turn, in_rounds};
 use crate::rules::two_d20::highest_row;
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -26,15 +27,6 @@ struct Fight {
     kept: [usize; MAX_FIGHTERS],
     /// How many of each side stand.
     standing: [usize; 2],
-}
-
-/// What a turn leaves: the fight going on, or over (with its winner, `None` when the dice ran
-/// out or no foe was left).
-enum Turn {
-    /// The fight goes on.
-    Taken,
-    /// The fight is over.
-    Over(Option<Side>),
 }
 
 impl GuardPierce {
@@ -53,22 +45,10 @@ impl GuardPierce {
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        let mut winner = None;
-        let mut rounds = 0;
-        'fight: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for &actor in roster.order(first) {
-                if let Turn::Over(won) = self.turn_in_fight(&mut f, actor, round, dice, log, tally)
-                {
-                    winner = won;
-                    break 'fight;
-                }
-            }
-        }
-        if winner.is_none() && !dice.exhausted() {
-            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
-        }
+        let (winner, rounds) =
+            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+                self.turn_in_fight(&mut f, a, r, d, l, tally)
+            });
         let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
         self.recover_survivors(&f, &dead, dice, log, tally);
     }

@@ -67,6 +67,7 @@ use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
 use crate::rules::roster::{Enrolled, Roster};
+use crate::rules::rounds::{Turn, in_rounds};
 use crate::scenario::schema::Target;
 pub use attack::Strike;
 pub use schema::{
@@ -333,50 +334,56 @@ impl TwinD20 {
     /// One fight of the point's fighters (at most `N`), its aftermath and healing.
     #[inline]
     fn fight<const N: usize, D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let n = self.fighters.len();
         let mut f = Fight::<N> {
             wounds: [WoundCircles::default(); N],
             out: [false; N],
+            kept: [usize::MAX; N],
             standing: self.roster.sides,
         };
-        let mut kept = [usize::MAX; N];
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
-        let mut winner = None;
-        let mut rounds = 0;
-        'duel: for round in 1..=self.round_limit {
-            rounds = round;
-            log.say(|| format!("round {round}"));
-            for &attacker in self.roster.order(first) {
-                if f.out[attacker] {
-                    continue;
-                }
-                if dice.exhausted() {
-                    break 'duel;
-                }
-                dice.stream(Stream::new(Purpose::Target, attacker, round));
-                let hurt = |i: usize| f.wounds[i].highest();
-                let Some(defender) =
-                    (self.roster).choose(attacker, &f.out[..n], hurt, &mut kept[..n], dice, log)
-                else {
-                    break 'duel;
-                };
-                dice.stream(Stream::new(Purpose::Attack, attacker, round));
-                let strike =
-                    self.strike_between(attacker, defender, &mut f.wounds[defender], dice, log);
-                let side = self.roster.side_of[attacker];
-                tally.record_hit(side, strike.dealt, strike.hit);
-                if self.incapacitated(&mut f, side, defender, log) {
-                    winner = Some(side);
-                    break 'duel;
-                }
-            }
+        let roster = &self.roster;
+        let end = in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+            self.turn_in_fight(&mut f, a, r, d, l, tally)
+        });
+        self.after_fight(&mut f, end, dice, log, tally);
+    }
+
+    /// `attacker`'s turn in `round`: a strike at the foe its policy picks.
+    #[inline(always)]
+    fn turn_in_fight<const N: usize, D: Dice, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        attacker: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> Turn {
+        let n = self.fighters.len();
+        if f.out[attacker] {
+            return Turn::Taken;
         }
-        if winner.is_none() && !dice.exhausted() {
-            log.say(|| format!("the round limit ({}) is reached: a draw", self.round_limit));
+        if dice.exhausted() {
+            return Turn::Over(None);
         }
-        self.after_fight(&mut f, (winner, rounds), dice, log, tally);
+        dice.stream(Stream::new(Purpose::Target, attacker, round));
+        let hurt = |i: usize| f.wounds[i].highest();
+        let Some(defender) =
+            (self.roster).choose(attacker, &f.out[..n], hurt, &mut f.kept[..n], dice, log)
+        else {
+            return Turn::Over(None);
+        };
+        dice.stream(Stream::new(Purpose::Attack, attacker, round));
+        let strike = self.strike_between(attacker, defender, &mut f.wounds[defender], dice, log);
+        let side = self.roster.side_of[attacker];
+        tally.record_hit(side, strike.dealt, strike.hit);
+        if self.incapacitated(f, side, defender, log) {
+            Turn::Over(Some(side))
+        } else {
+            Turn::Taken
+        }
     }
 
     /// Whether `defender`, struck by `side`, is incapacitated (a Wound above its Toughness),
@@ -455,6 +462,8 @@ struct Fight<const N: usize> {
     wounds: [WoundCircles; N],
     /// Out of the fight (incapacitated).
     out: [bool; N],
+    /// The foe each keeps to, for the target policies that keep one.
+    kept: [usize; N],
     /// How many of each side stand.
     standing: [usize; 2],
 }
