@@ -54,22 +54,44 @@ fn roll_counts<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> [u32; 3] {
     dice.count_faces::<3>(n, 6, label)
 }
 
+/// Who strikes whom: the attacker's and the defender's places on the roster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blow {
+    /// The attacker's place.
+    pub attacker: usize,
+    /// The defender's place.
+    pub defender: usize,
+}
+
+impl Blow {
+    /// Side `attacker`'s fighter on the other's, in a duel (fighter 0 is `a`, 1 is `b`).
+    #[inline]
+    pub fn in_duel(attacker: Side) -> Blow {
+        Blow {
+            attacker: attacker.index(),
+            defender: attacker.other().index(),
+        }
+    }
+}
+
 impl D6Pool {
-    /// One attack of `attacker` on the other fighter: the weapon (the missile while ammunition
+    /// One attack of `blow.attacker` on `blow.defender` (`states` are every fighter's, by their
+    /// places on the roster): the weapon (the missile while ammunition
     /// lasts), the Luck dice, the attack dice, the column, the defence roll by the first rule
     /// that applies, the block, the critical damage dice, the damage and the stun.
     // Always in line: out of line, the dice's state goes through memory for every die.
     #[inline(always)]
-    pub fn attack<D: Dice, L: Log>(
+    pub fn attack<const N: usize, D: Dice, L: Log>(
         &self,
-        attacker: Side,
-        states: &mut [State; 2],
+        blow: Blow,
+        states: &mut [State; N],
         dice: &mut D,
         log: &mut L,
     ) -> Attack {
-        let (ai, di) = (attacker.index(), attacker.other().index());
-        let me = &self.fighters[ai];
-        let foe = &self.fighters[di];
+        let (ai, di) = (blow.attacker, blow.defender);
+        let me = &self.members[ai];
+        let foe = &self.members[di];
+        let names = &self.roster.fighter_names;
         let mut out = Attack::default();
 
         // The weapon: the missile while ammunition lasts.
@@ -101,7 +123,7 @@ impl D6Pool {
         log.say(|| {
             format!(
                 "{} {} with {} dice ({}{}{}): 4s {fours}, 5s {fives}, 6s {sixes}: {}",
-                self.names[ai],
+                names[ai],
                 match (out.missile, threw) {
                     (true, true) => "throws",
                     (true, false) => "shoots",
@@ -143,7 +165,7 @@ impl D6Pool {
             // defence: a defensive stance or a throw keeps the PARRY/DODGE dice.
             let (rule, _) = defence_rule(&states[ai].standing);
             log.say(|| {
-                let (me, foe) = (&self.names[ai], &self.names[di]);
+                let (me, foe) = (&names[ai], &names[di]);
                 match rule {
                     DefenceRule::Whiffed => format!(
                         "  a whiff: {me} loses its PARRY/DODGE dice when {foe} attacks back"
@@ -182,7 +204,7 @@ impl D6Pool {
         log.say(|| {
             format!(
                 "  {} defends with {} dice ({rule:?}: ARMOR {}{}{}): 6s {blocks} of {needed} needed: {}",
-                self.names[di],
+                names[di],
                 out.defence_dice,
                 foe.armor,
                 if allowed.shield { format!(" + SHIELD {}", foe.shield) } else { String::new() },
@@ -219,7 +241,7 @@ impl D6Pool {
             log.say(|| {
                 format!(
                     "  {} takes {} damage: health {}{}",
-                    self.names[di],
+                    names[di],
                     out.damage,
                     states[di].health,
                     if out.stunned { ", stunned" } else { "" }
@@ -412,7 +434,7 @@ mod tests {
         let mut states = start(&m);
         let mut log = VecLog::default();
         let mut dice = ScriptedDice::new(vec![1, 2]);
-        let whiff = m.attack(Side::A, &mut states, &mut dice, &mut log);
+        let whiff = m.attack(Blow::in_duel(Side::A), &mut states, &mut dice, &mut log);
         assert_eq!(whiff.column, WHIFF, "{:?}", log.lines);
         let story = log.lines.join("\n");
         assert!(
@@ -425,7 +447,7 @@ mod tests {
         let mut states = start(&m);
         let mut log = VecLog::default();
         m.attack(
-            Side::A,
+            Blow::in_duel(Side::A),
             &mut states,
             &mut ScriptedDice::new(vec![1, 2, 3]),
             &mut log,

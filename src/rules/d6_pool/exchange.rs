@@ -18,7 +18,8 @@ impl crate::exact::Exchange for D6Pool {
 
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
         let mut states = self.fighters.map(|f| State::start(&f));
-        let attack = self.attack(attacker, &mut states, dice, &mut crate::log::NoLog);
+        let blow = super::Blow::in_duel(attacker);
+        let attack = self.attack(blow, &mut states, dice, &mut crate::log::NoLog);
         let result = match (attack.column, attack.blocked) {
             (WHIFF, _) => "whiff",
             (_, true) => "blocked",

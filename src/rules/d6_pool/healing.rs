@@ -6,7 +6,7 @@
 use super::D6Pool;
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::stats::{Recovery, Side};
+use crate::stats::Recovery;
 
 impl D6Pool {
     /// The heal dice after the fight: each day up to `heal_dice_per_day` dice from the pool,
@@ -14,18 +14,25 @@ impl D6Pool {
     /// the timeline and the heal dice spent.
     pub fn recover<D: Dice, L: Log>(
         &self,
-        side: Side,
+        fighter: usize,
         mut health: i32,
         mut pool: u32,
         dice: &mut D,
         log: &mut L,
     ) -> (Recovery, u32) {
-        let name = &self.names[side.index()];
-        let full = self.fighters[side.index()].health;
+        // The name only when narrated: looked up eagerly, its bounds check sits in every
+        // trial's healing.
+        let name = || &self.roster.fighter_names[fighter];
+        let full = self.members[fighter].health;
         let per_day = self.healing.heal_dice_per_day.u32();
         let horizon = self.healing.horizon_days.u32();
         let natural = self.healing.natural_days_per_point.u32();
-        log.say(|| format!("{name} recovers from health {health} of {full} with {pool} heal dice"));
+        log.say(|| {
+            format!(
+                "{} recovers from health {health} of {full} with {pool} heal dice",
+                name()
+            )
+        });
         let mut day = 0;
         let mut spent = 0;
         while health < full && pool > 0 && day < horizon && !dice.exhausted() {
@@ -57,8 +64,8 @@ impl D6Pool {
         let on = std::hint::select_unpredictable(whole, day, healed_naturally);
         let whole_on = (whole | (natural > 0 && on <= horizon)).then_some(on);
         match whole_on {
-            Some(d) => log.say(|| format!("{name} is whole after {d} days")),
-            None => log.say(|| format!("{name} is not whole at the horizon ({horizon} days)")),
+            Some(d) => log.say(|| format!("{} is whole after {d} days", name())),
+            None => log.say(|| format!("{} is not whole at the horizon ({horizon} days)", name())),
         }
         (
             Recovery {
@@ -73,7 +80,6 @@ impl D6Pool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::dice::ScriptedDice;
     use crate::log::NoLog;
     use crate::rules::d6_pool::test_support::{a_first, bare, fighter, model, model_with, run};
@@ -90,16 +96,10 @@ mod tests {
             bare(),
         );
         // Health 2 of 10: day 1 a 5 (7), day 2 a 4 (11): whole on day 2, one die left.
-        let (r, spent) = m.recover(Side::A, 2, 3, &mut ScriptedDice::new([5, 4]), &mut NoLog);
+        let (r, spent) = m.recover(0, 2, 3, &mut ScriptedDice::new([5, 4]), &mut NoLog);
         assert_eq!((r.days_to_whole, r.died, spent), (Some(2), false, 2));
         // From -3: 1 + 2 + 3 = 6 restores only to 3: unhealed when the pool runs out.
-        let (r, spent) = m.recover(
-            Side::A,
-            -3,
-            3,
-            &mut ScriptedDice::new([1, 2, 3]),
-            &mut NoLog,
-        );
+        let (r, spent) = m.recover(0, -3, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
         assert_eq!((r.days_to_whole, spent), (None, 3));
         // Two dice a day: the same three dice whole on day 2.
         let two = Healing {
@@ -107,7 +107,7 @@ mod tests {
             ..Healing::default()
         };
         let m2 = model_with(fighter(), bare(), Rules::default(), two);
-        let (r, _) = m2.recover(Side::A, 2, 3, &mut ScriptedDice::new([5, 1, 4]), &mut NoLog);
+        let (r, _) = m2.recover(0, 2, 3, &mut ScriptedDice::new([5, 1, 4]), &mut NoLog);
         assert_eq!(r.days_to_whole, Some(2));
         // Natural healing once the pool is spent: from 1, 1 + 2 + 3 = 7, 3 short, 7 days a
         // point: day 3 + 21.
@@ -117,10 +117,10 @@ mod tests {
             ..Healing::default()
         };
         let m3 = model_with(fighter(), bare(), Rules::default(), natural.clone());
-        let (r, _) = m3.recover(Side::A, 1, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
+        let (r, _) = m3.recover(0, 1, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
         assert_eq!(r.days_to_whole, Some(24));
         // Beyond the horizon (30 days): from 0, 4 short is 3 + 28 = 31: unhealed.
-        let (r, _) = m3.recover(Side::A, 0, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
+        let (r, _) = m3.recover(0, 0, 3, &mut ScriptedDice::new([1, 2, 3]), &mut NoLog);
         assert_eq!(r.days_to_whole, None);
         // Through a trial: a survivor spends its heal dice; the tally counts them.
         let a = Fighter {

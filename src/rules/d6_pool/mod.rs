@@ -66,14 +66,14 @@ impl crate::dice::Purpose for Purpose {
     }
 }
 use crate::log::Log;
-use crate::rules::roster::{Enrolled, Roster};
+use crate::rules::roster::{Enrolled, MAX_FIGHTERS, Roster};
 use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 /// The id scenarios use.
 pub const ID: &str = "d6-pool";
 
-pub use attack::Attack;
+pub use attack::{Attack, Blow};
 pub use attack_table::{AttackTable, COLUMNS, CRITICAL, WHIFF, column};
 pub use block::{DEFENCE_RULES, DefenceDice, DefenceRule, Standing, defence_rule};
 pub use schema::{
@@ -218,12 +218,10 @@ pub struct D6Pool {
     pub round_limit: u32,
     /// Who fights on which side, named, with their target policies and turns.
     pub roster: Roster,
-    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
-    members: Vec<Fighter>,
-    /// For a side of several: the point of each attacker and foe of the other side as a duel
-    /// (attacker `a`, foe `b`), whose attack and heal dice the fight uses; see
-    /// [`D6Pool::pair`]. Empty for a duel.
-    pairs: Vec<D6Pool>,
+    /// Every fighter of both sides, by their places on the roster, side `a`'s first (a duel's
+    /// are `fighters`); the places past the roster's are unused. Held in line, not behind a
+    /// pointer: a duel's attack reads its two fighters at fixed places.
+    members: [Fighter; MAX_FIGHTERS],
 }
 
 impl D6Pool {
@@ -238,8 +236,7 @@ impl D6Pool {
         D6Pool {
             fighters,
             roster: Roster::duel(names.clone()),
-            members: fighters.to_vec(),
-            pairs: Vec::new(),
+            members: std::array::from_fn(|i| fighters[i.min(1)]),
             names,
             table: AttackTable::new(&rules),
             rules,
@@ -267,29 +264,11 @@ impl D6Pool {
             healing,
             round_limit,
         );
-        if !roster.is_duel() {
-            let pair = |i: usize, j: usize| {
-                let names = [i, j].map(|k| roster.fighter_names[k].clone());
-                let (rules, healing) = (point.rules.clone(), point.healing.clone());
-                D6Pool::new(
-                    [fighters[i], fighters[j]],
-                    names,
-                    rules,
-                    healing,
-                    round_limit,
-                )
-            };
-            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
-        }
         point.roster = roster;
-        point.members = fighters;
+        for (place, fighter) in point.members.iter_mut().zip(fighters) {
+            *place = fighter;
+        }
         point
-    }
-
-    /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
-    /// several: their attack and heal dice are the duel's own.
-    fn pair(&self, attacker: usize, defender: usize) -> &D6Pool {
-        &self.pairs[self.roster.pair_index(attacker, defender)]
     }
 }
 
@@ -354,7 +333,11 @@ impl D6Pool {
             return None;
         }
         dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
-        let attack = self.attack(actor, states, dice, log);
+        let blow = Blow {
+            attacker: ACTOR,
+            defender: 1 - ACTOR,
+        };
+        let attack = self.attack(blow, states, dice, log);
         record_attack(tally, actor, &attack);
         let foe = 1 - ACTOR;
         if states[foe].health <= self.rules.out_at.i32() {
@@ -382,7 +365,7 @@ impl Ruleset for D6Pool {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        if !self.pairs.is_empty() {
+        if !self.roster.is_duel() {
             return self.fight(dice, log, tally);
         }
         let mut states = [
@@ -424,7 +407,7 @@ impl Ruleset for D6Pool {
             if !dead[i] && states[i].health < self.fighters[i].health {
                 let heal = self.fighters[i].heal;
                 dice.stream(Stream::new(Purpose::Heal, i, 0));
-                let (recovery, spent) = self.recover(side, states[i].health, heal, dice, log);
+                let (recovery, spent) = self.recover(i, states[i].health, heal, dice, log);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));
             }

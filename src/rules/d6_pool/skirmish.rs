@@ -1,7 +1,8 @@
 //! A fight of sides of several fighters (our design; the sheet has one opponent who "attacks
 //! back", see `docs/rules/d6-pool.md`, "Sides of several fighters"): the sides strike in turn by
 //! `rules.turn_order`, each fighter attacking the foe its target policy picks with the duel's
-//! own attack between the two of them. A defender reads the defence rules afresh for every
+//! own attack ([`D6Pool::attack`], a [`Blow`] of one fighter on another by their places on the
+//! roster, on every fighter's state in place: no pair of fighters is copied out and back). A defender reads the defence rules afresh for every
 //! attack it receives (its last turn's stance, throw or whiff, a stun until the next attack
 //! against it), rolling its PARRY/DODGE dice against every one or, with
 //! `rules.parry_against = "first"`, against the first since its own last turn. A fighter at
@@ -10,7 +11,7 @@
 
 use super::Purpose;
 use super::block::Standing;
-use super::{D6Pool, EXTRA_HEAL, State, record_attack};
+use super::{Blow, D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
@@ -43,7 +44,7 @@ impl D6Pool {
             kept: [usize::MAX; MAX_FIGHTERS],
             standing: roster.sides,
         };
-        for (s, member) in f.states.iter_mut().zip(&self.members) {
+        for (s, member) in f.states.iter_mut().zip(&self.members).take(roster.len()) {
             *s = State::start(member);
         }
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
@@ -94,10 +95,12 @@ impl D6Pool {
         let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
             return Turn::Over(None);
         };
-        let mut two = [f.states[actor], f.states[foe]];
         dice.stream(Stream::new(Purpose::Attack, actor, round));
-        let attack = self.pair(actor, foe).attack(Side::A, &mut two, dice, log);
-        [f.states[actor], f.states[foe]] = two;
+        let blow = Blow {
+            attacker: actor,
+            defender: foe,
+        };
+        let attack = self.attack(blow, &mut f.states, dice, log);
         let side = roster.side_of[actor];
         record_attack(tally, side, &attack);
         self.fall(f, side, foe, log)
@@ -171,12 +174,16 @@ impl D6Pool {
     ) {
         let roster = &self.roster;
         let dead_at = self.rules.dead_at.i32();
-        for (i, (state, me)) in f.states.iter().zip(&self.members).enumerate() {
+        for (i, (state, me)) in f
+            .states
+            .iter()
+            .zip(&self.members)
+            .enumerate()
+            .take(roster.len())
+        {
             if state.health > dead_at && state.health < me.health {
-                let foe = roster.team(roster.side_of[i].other()).start;
-                let alone = self.pair(i, foe);
                 dice.stream(Stream::new(Purpose::Heal, i, 0));
-                let (recovery, spent) = alone.recover(Side::A, state.health, me.heal, dice, log);
+                let (recovery, spent) = self.recover(i, state.health, me.heal, dice, log);
                 tally.record_recovery_of(i, roster.side_of[i], &recovery);
                 tally.record_extra(EXTRA_HEAL, u64::from(spent));
             }
@@ -311,16 +318,16 @@ mod tests {
                 ..Rules::default()
             },
         );
-        let mut states = [
-            State::start(&model.members[1]),
-            State::start(&model.members[0]),
-        ];
-        states[1].standing.stunned = true;
+        let mut states: [State; 3] = std::array::from_fn(|i| State::start(&model.members[i]));
+        states[0].standing.stunned = true;
         let mut dice = ScriptedDice::new(vec![4, 1, 1, 1, 4, 1, 1, 1, 1]);
         let mut log = VecLog::default();
-        let brigand_on_knight = model.pair(1, 0);
+        let brigand_on_knight = Blow {
+            attacker: 1,
+            defender: 0,
+        };
         for _ in 0..2 {
-            brigand_on_knight.attack(Side::A, &mut states, &mut dice, &mut log);
+            model.attack(brigand_on_knight, &mut states, &mut dice, &mut log);
         }
         let story = log.lines.join("\n");
         crate::log::assert_in_order(

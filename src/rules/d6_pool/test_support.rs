@@ -62,7 +62,7 @@ pub(super) fn start(m: &D6Pool) -> [State; 2] {
 pub(super) fn attack_by(m: &D6Pool, side: Side, states: &mut [State; 2], dice: &[u32]) -> Attack {
     let mut scripted = ScriptedDice::new(dice.to_vec());
     let mut log = VecLog::default();
-    let attack = m.attack(side, states, &mut scripted, &mut log);
+    let attack = m.attack(super::Blow::in_duel(side), states, &mut scripted, &mut log);
     assert!(
         scripted.finish().is_ok(),
         "{:?} {:?}",
