@@ -101,6 +101,12 @@ fn shard_note(b: &crate::scenario::balance::Balance, points: u64) -> String {
 /// Trials of each point `check` runs to time the run and find sweeps the fight does not read.
 const CHECK_TRIALS: u64 = 10_000;
 
+/// How long `check` times trials at least, for a clock that moves by steps to see them.
+const MIN_TIMED: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// The most trials `check` runs to time them.
+const MAX_TIMED_TRIALS: u64 = 4_000_000;
+
 /// The most trials `check` runs in all, over every point (a sweep of thousands of points gets
 /// fewer trials of each, down to 100).
 const CHECK_TRIALS_IN_ALL: u64 = 500_000;
@@ -152,41 +158,46 @@ pub fn try_out(path: &Path) -> Result<Tried> {
     let trials = (CHECK_TRIALS_IN_ALL / points as u64).clamp(100, CHECK_TRIALS);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let bar = indicatif::ProgressBar::hidden();
+    let run = |i: usize, trials: u64| {
+        let mut ignore = |_: u64, _: &crate::stats::Tally| {};
+        crate::engine::run_model(
+            &s.points[i].model,
+            s.baseline_of(i),
+            s.seed,
+            crate::engine::Budget::Trials(trials),
+            &bar,
+            &stop,
+            crate::engine::Prefix::none(&mut ignore),
+        )
+    };
     let started = std::time::Instant::now();
-    let tallies: Vec<Option<crate::stats::Tally>> = (0..points)
-        .map(|i| {
-            let mut ignore = |_: u64, _: &crate::stats::Tally| {};
-            crate::engine::run_model(
-                &s.points[i].model,
-                s.baseline_of(i),
-                s.seed,
-                crate::engine::Budget::Trials(trials),
-                &bar,
-                &stop,
-                crate::engine::Prefix::none(&mut ignore),
-            )
-        })
-        .collect();
-    let per_trial = started.elapsed().as_secs_f64() / (trials * points as u64) as f64;
+    let tallies: Vec<Option<crate::stats::Tally>> = (0..points).map(|i| run(i, trials)).collect();
+    // A run too short for the clock to see is timed longer, on the first point, until it is.
+    let mut timed = trials * points as u64;
+    let mut more = trials;
+    while started.elapsed() < MIN_TIMED && timed < MAX_TIMED_TRIALS {
+        more *= 2;
+        let _ = run(0, more);
+        timed += more;
+    }
+    let elapsed = started.elapsed();
     let threads = rayon::current_num_threads() as u64;
     let up_to = if s.precision.is_some() || s.balance.is_some() {
         "up to "
     } else {
         ""
     };
-    let timed = if points == 1 && s.points.len() > 1 {
-        "its first point"
-    } else if points == 1 {
-        "its point"
+    let time = if elapsed.is_zero() {
+        "not measured: this machine's clock did not move while trials ran".to_owned()
     } else {
-        "each point"
+        let per_trial = elapsed.as_secs_f64() / timed as f64;
+        format!(
+            "{up_to}{} on {} (timed on {} here)",
+            duration_words(per_trial * trials_at_most(&s) as f64),
+            counted(threads, "thread", "threads"),
+            counted(timed, "trial", "trials")
+        )
     };
-    let time = format!(
-        "{up_to}{} on {} (timed on {} of {timed} here)",
-        duration_words(per_trial * trials_at_most(&s) as f64),
-        counted(threads, "thread", "threads"),
-        counted(trials, "trial", "trials")
-    );
     if s.balance.is_some() {
         return Ok(Tried {
             time,

@@ -39,6 +39,47 @@ pub trait Registered: Ruleset + Sized {
     ) -> Result<Self, crate::scenario::error::InputError>;
 }
 
+/// Registers a ruleset's model `$model` (a ruleset module's `File` and `compile`, its fighters
+/// on `self.roster`): its [`Registered`] impl with the module's [`About`] `$about`, and the
+/// inherent `fighter_names` and `exact_table` (by `$walk`: `crate::exact::walk`, or
+/// `crate::exact::walk_staged`) the registry's dispatch reads.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! registered {
+    ($model:ty, $about:expr, $walk:path) => {
+        impl $crate::rules::Registered for $model {
+            type File = File;
+            const ABOUT: $crate::rules::About = $about;
+
+            fn from_file(
+                file: &File,
+                source: &$crate::scenario::error::Source,
+            ) -> Result<Self, $crate::scenario::error::InputError> {
+                Self::compile(file, source)
+            }
+        }
+
+        impl $model {
+            /// Every fighter's name, side a's first.
+            pub fn fighter_names(&self) -> Vec<&str> {
+                self.roster
+                    .fighter_names
+                    .iter()
+                    .map(String::as_str)
+                    .collect()
+            }
+
+            /// The exact table of `attacker`'s exchange on the other fighter.
+            pub fn exact_table(
+                &self,
+                attacker: $crate::stats::Side,
+            ) -> Result<$crate::exact::Table, String> {
+                $walk(self, attacker)
+            }
+        }
+    };
+}
+
 /// A ruleset's `kind = "recovery"` scenarios: a patient healing, no fight.
 pub trait RegisteredRecovery: Ruleset + Sized {
     /// The keys it reads beyond the ruleset's `[healing]`, for `duelsim rulesets <id>`.

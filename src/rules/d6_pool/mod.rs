@@ -415,52 +415,29 @@ impl Ruleset for D6Pool {
     }
 }
 
-impl crate::rules::Registered for D6Pool {
-    type File = File;
-    const ABOUT: crate::rules::About = crate::rules::About {
-        id: ID,
-        summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck, heal and ammo pools",
-        recovery_deaths: false,
-        impairment: false,
-        parameters: PARAMETERS,
-        listing_note: None,
-        rules_page: include_str!("../../../docs/rules/d6-pool.md"),
-        hit_words: ("damage dealt", "blocked"),
-        hit_levels: None,
-        examples: crate::rules::Examples {
-            duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
-            recovery: None,
-            grid: None,
-            starter: (
-                "scenarios/d6-pool/berserker-vs-shieldwall.toml",
-                include_str!("../../../scenarios/d6-pool/berserker-vs-shieldwall.toml"),
-            ),
-        },
-    };
+/// What the registry says of this ruleset.
+const ABOUT: crate::rules::About = crate::rules::About {
+    id: ID,
+    summary: "d6 attack pool, highest-die attack table, blocking with 6s, criticals, luck, heal and ammo pools",
+    recovery_deaths: false,
+    impairment: false,
+    parameters: PARAMETERS,
+    listing_note: None,
+    rules_page: include_str!("../../../docs/rules/d6-pool.md"),
+    hit_words: ("damage dealt", "blocked"),
+    hit_levels: None,
+    examples: crate::rules::Examples {
+        duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        recovery: None,
+        grid: None,
+        starter: (
+            "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+            include_str!("../../../scenarios/d6-pool/berserker-vs-shieldwall.toml"),
+        ),
+    },
+};
 
-    fn from_file(
-        file: &File,
-        source: &crate::scenario::error::Source,
-    ) -> Result<Self, crate::scenario::error::InputError> {
-        Self::compile(file, source)
-    }
-}
-
-impl D6Pool {
-    /// Every fighter's name, side a's first.
-    pub fn fighter_names(&self) -> Vec<&str> {
-        self.roster
-            .fighter_names
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    /// The exact table of `attacker`'s exchange on the other fighter.
-    pub fn exact_table(&self, attacker: Side) -> Result<crate::exact::Table, String> {
-        crate::exact::walk(self, attacker)
-    }
-}
+crate::registered!(D6Pool, ABOUT, crate::exact::walk);
 
 #[cfg(test)]
 mod tests {

@@ -419,55 +419,32 @@ impl Ruleset for GuardPierce {
     }
 }
 
-impl crate::rules::Registered for GuardPierce {
-    type File = File;
-    const ABOUT: crate::rules::About = crate::rules::About {
-        id: ID,
-        summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows, infection",
-        recovery_deaths: true,
-        impairment: false,
-        parameters: PARAMETERS,
-        listing_note: None,
-        rules_page: include_str!("../../../docs/rules/guard-pierce.md"),
-        hit_words: (
-            "wound row marked",
-            "armour deflected it or nothing was marked",
+/// What the registry says of this ruleset.
+const ABOUT: crate::rules::About = crate::rules::About {
+    id: ID,
+    summary: "two d20 vs Guard, Hit / Full Hit, damage roll, Pierce vs Protection interval, Stun and Injury rows, infection",
+    recovery_deaths: true,
+    impairment: false,
+    parameters: PARAMETERS,
+    listing_note: None,
+    rules_page: include_str!("../../../docs/rules/guard-pierce.md"),
+    hit_words: (
+        "wound row marked",
+        "armour deflected it or nothing was marked",
+    ),
+    hit_levels: None,
+    examples: crate::rules::Examples {
+        duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
+        recovery: None,
+        grid: Some("scenarios/guard-pierce/guard-table.toml"),
+        starter: (
+            "scenarios/guard-pierce/cudgel-vs-sword.toml",
+            include_str!("../../../scenarios/guard-pierce/cudgel-vs-sword.toml"),
         ),
-        hit_levels: None,
-        examples: crate::rules::Examples {
-            duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
-            recovery: None,
-            grid: Some("scenarios/guard-pierce/guard-table.toml"),
-            starter: (
-                "scenarios/guard-pierce/cudgel-vs-sword.toml",
-                include_str!("../../../scenarios/guard-pierce/cudgel-vs-sword.toml"),
-            ),
-        },
-    };
+    },
+};
 
-    fn from_file(
-        file: &File,
-        source: &crate::scenario::error::Source,
-    ) -> Result<Self, crate::scenario::error::InputError> {
-        Self::compile(file, source)
-    }
-}
-
-impl GuardPierce {
-    /// Every fighter's name, side a's first.
-    pub fn fighter_names(&self) -> Vec<&str> {
-        self.roster
-            .fighter_names
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    /// The exact table of `attacker`'s exchange on the other fighter.
-    pub fn exact_table(&self, attacker: Side) -> Result<crate::exact::Table, String> {
-        crate::exact::walk(self, attacker)
-    }
-}
+crate::registered!(GuardPierce, ABOUT, crate::exact::walk);
 
 #[cfg(test)]
 mod tests {

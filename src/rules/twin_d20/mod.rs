@@ -491,52 +491,29 @@ impl Ruleset for TwinD20 {
     }
 }
 
-impl crate::rules::Registered for TwinD20 {
-    type File = File;
-    const ABOUT: crate::rules::About = crate::rules::About {
-        id: ID,
-        summary: "black and white d20 vs Defense; Coverage/Protection; wound circles vs Toughness; Aftermath; Recovery and Medicine",
-        recovery_deaths: false,
-        impairment: false,
-        parameters: PARAMETERS,
-        listing_note: None,
-        rules_page: include_str!("../../../docs/rules/twin-d20.md"),
-        hit_words: ("damage after armour", "the armour stopped it all"),
-        hit_levels: None,
-        examples: crate::rules::Examples {
-            duel: "scenarios/twin-d20/knight-vs-brigand.toml",
-            recovery: None,
-            grid: Some("scenarios/twin-d20/to-hit-table.toml"),
-            starter: (
-                "scenarios/twin-d20/knight-vs-brigand.toml",
-                include_str!("../../../scenarios/twin-d20/knight-vs-brigand.toml"),
-            ),
-        },
-    };
+/// What the registry says of this ruleset.
+const ABOUT: crate::rules::About = crate::rules::About {
+    id: ID,
+    summary: "black and white d20 vs Defense; Coverage/Protection; wound circles vs Toughness; Aftermath; Recovery and Medicine",
+    recovery_deaths: false,
+    impairment: false,
+    parameters: PARAMETERS,
+    listing_note: None,
+    rules_page: include_str!("../../../docs/rules/twin-d20.md"),
+    hit_words: ("damage after armour", "the armour stopped it all"),
+    hit_levels: None,
+    examples: crate::rules::Examples {
+        duel: "scenarios/twin-d20/knight-vs-brigand.toml",
+        recovery: None,
+        grid: Some("scenarios/twin-d20/to-hit-table.toml"),
+        starter: (
+            "scenarios/twin-d20/knight-vs-brigand.toml",
+            include_str!("../../../scenarios/twin-d20/knight-vs-brigand.toml"),
+        ),
+    },
+};
 
-    fn from_file(
-        file: &File,
-        source: &crate::scenario::error::Source,
-    ) -> Result<Self, crate::scenario::error::InputError> {
-        Self::compile(file, source)
-    }
-}
-
-impl TwinD20 {
-    /// Every fighter's name, side a's first.
-    pub fn fighter_names(&self) -> Vec<&str> {
-        self.roster
-            .fighter_names
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    /// The exact table of `attacker`'s exchange on the other fighter.
-    pub fn exact_table(&self, attacker: Side) -> Result<crate::exact::Table, String> {
-        crate::exact::walk(self, attacker)
-    }
-}
+crate::registered!(TwinD20, ABOUT, crate::exact::walk);
 
 #[cfg(test)]
 mod tests {

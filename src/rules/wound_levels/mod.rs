@@ -498,55 +498,32 @@ impl WoundLevels {
     }
 }
 
-impl crate::rules::Registered for WoundLevels {
-    type File = File;
-    const ABOUT: crate::rules::About = crate::rules::About {
-        id: ID,
-        summary: "4dF plus skill levels, initiative, multiple actions, Evasion and dodges, wound levels 1-7, Critical/Terminal deterioration",
-        recovery_deaths: true,
-        impairment: false,
-        parameters: PARAMETERS,
-        listing_note: None,
-        rules_page: include_str!("../../../docs/rules/wound-levels.md"),
-        hit_words: (
-            "damage after armour (wound levels)",
-            "the armour stopped it all",
+/// What the registry says of this ruleset.
+const ABOUT: crate::rules::About = crate::rules::About {
+    id: ID,
+    summary: "4dF plus skill levels, initiative, multiple actions, Evasion and dodges, wound levels 1-7, Critical/Terminal deterioration",
+    recovery_deaths: true,
+    impairment: false,
+    parameters: PARAMETERS,
+    listing_note: None,
+    rules_page: include_str!("../../../docs/rules/wound-levels.md"),
+    hit_words: (
+        "damage after armour (wound levels)",
+        "the armour stopped it all",
+    ),
+    hit_levels: None,
+    examples: crate::rules::Examples {
+        duel: "scenarios/wound-levels/knife-vs-pistol.toml",
+        recovery: None,
+        grid: None,
+        starter: (
+            "scenarios/wound-levels/bruiser-vs-fencer.toml",
+            include_str!("../../../scenarios/wound-levels/bruiser-vs-fencer.toml"),
         ),
-        hit_levels: None,
-        examples: crate::rules::Examples {
-            duel: "scenarios/wound-levels/knife-vs-pistol.toml",
-            recovery: None,
-            grid: None,
-            starter: (
-                "scenarios/wound-levels/bruiser-vs-fencer.toml",
-                include_str!("../../../scenarios/wound-levels/bruiser-vs-fencer.toml"),
-            ),
-        },
-    };
+    },
+};
 
-    fn from_file(
-        file: &File,
-        source: &crate::scenario::error::Source,
-    ) -> Result<Self, crate::scenario::error::InputError> {
-        Self::compile(file, source)
-    }
-}
-
-impl WoundLevels {
-    /// Every fighter's name, side a's first.
-    pub fn fighter_names(&self) -> Vec<&str> {
-        self.roster
-            .fighter_names
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    /// The exact table of `attacker`'s exchange on the other fighter.
-    pub fn exact_table(&self, attacker: Side) -> Result<crate::exact::Table, String> {
-        crate::exact::walk(self, attacker)
-    }
-}
+crate::registered!(WoundLevels, ABOUT, crate::exact::walk);
 
 #[cfg(test)]
 mod tests {

@@ -279,52 +279,32 @@ pub(crate) fn shipped_duel(name: &str) -> ZoneD100 {
     }
 }
 
-impl crate::rules::Registered for ZoneD100 {
-    type File = File;
-    const ABOUT: crate::rules::About = crate::rules::About {
-        id: ID,
-        summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale; melee and missile duels; the whole healing sequence",
-        recovery_deaths: true,
-        impairment: true,
-        parameters: PARAMETERS,
-        listing_note: Some(schema::armour_locations_note),
-        rules_page: include_str!("../../../docs/rules/zone-d100.md"),
-        hit_words: (
-            "injury level (1-5: M1 to G5)",
-            "no injury, or a glancing blow",
+/// What the registry says of this ruleset.
+const ABOUT: crate::rules::About = crate::rules::About {
+    id: ID,
+    summary: "d100 tests, victory stars, Zone and Location Dice, injury, shock, effects, morale; melee and missile duels; the whole healing sequence",
+    recovery_deaths: true,
+    impairment: true,
+    parameters: PARAMETERS,
+    listing_note: Some(schema::armour_locations_note),
+    rules_page: include_str!("../../../docs/rules/zone-d100.md"),
+    hit_words: (
+        "injury level (1-5: M1 to G5)",
+        "no injury, or a glancing blow",
+    ),
+    hit_levels: Some(&["none or glancing", "M1", "S2", "S3", "G4", "G5"]),
+    examples: crate::rules::Examples {
+        duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
+        recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
+        grid: Some("scenarios/zone-d100/mace-strike-table.toml"),
+        starter: (
+            "scenarios/zone-d100/broadsword-vs-spear.toml",
+            include_str!("../../../scenarios/zone-d100/broadsword-vs-spear.toml"),
         ),
-        hit_levels: Some(&["none or glancing", "M1", "S2", "S3", "G4", "G5"]),
-        examples: crate::rules::Examples {
-            duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
-            recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
-            grid: Some("scenarios/zone-d100/mace-strike-table.toml"),
-            starter: (
-                "scenarios/zone-d100/broadsword-vs-spear.toml",
-                include_str!("../../../scenarios/zone-d100/broadsword-vs-spear.toml"),
-            ),
-        },
-    };
+    },
+};
 
-    fn from_file(file: &File, source: &Source) -> Result<Self, InputError> {
-        Self::compile(file, source)
-    }
-}
-
-impl ZoneD100 {
-    /// Every fighter's name, side a's first.
-    pub fn fighter_names(&self) -> Vec<&str> {
-        self.roster
-            .fighter_names
-            .iter()
-            .map(String::as_str)
-            .collect()
-    }
-
-    /// The exact table of `attacker`'s exchange on the other fighter.
-    pub fn exact_table(&self, attacker: Side) -> Result<crate::exact::Table, String> {
-        crate::exact::walk_staged(self, attacker)
-    }
-}
+crate::registered!(ZoneD100, ABOUT, crate::exact::walk_staged);
 
 #[cfg(test)]
 mod tests {
