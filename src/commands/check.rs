@@ -156,16 +156,15 @@ pub fn try_out(path: &Path) -> Result<Tried> {
         s.points.len()
     };
     let trials = (CHECK_TRIALS_IN_ALL / points as u64).clamp(100, CHECK_TRIALS);
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let bar = indicatif::ProgressBar::hidden();
     let run = |i: usize, trials: u64| {
+        let stop = std::sync::atomic::AtomicBool::new(false);
         let mut ignore = |_: u64, _: &crate::stats::Tally| {};
         crate::engine::run_model(
             &s.points[i].model,
             s.baseline_of(i),
             s.seed,
             crate::engine::Budget::Trials(trials),
-            &bar,
+            &indicatif::ProgressBar::hidden(),
             &stop,
             crate::engine::Prefix::none(&mut ignore),
         )
@@ -180,32 +179,43 @@ pub fn try_out(path: &Path) -> Result<Tried> {
         let _ = run(0, more);
         timed += more;
     }
-    let elapsed = started.elapsed();
-    let threads = rayon::current_num_threads() as u64;
+    let time = time_words(&s, started.elapsed(), timed);
+    let warnings = if s.balance.is_some() {
+        Vec::new()
+    } else {
+        unread_sweeps(&s, &tallies, trials)
+    };
+    Ok(Tried { time, warnings })
+}
+
+/// How long a run of `s` would take, from `timed` trials that took `elapsed` here.
+fn time_words(s: &Scenario, elapsed: std::time::Duration, timed: u64) -> String {
+    if elapsed.is_zero() {
+        return "not measured: this machine's clock did not move while trials ran".to_owned();
+    }
     let up_to = if s.precision.is_some() || s.balance.is_some() {
         "up to "
     } else {
         ""
     };
-    let time = if elapsed.is_zero() {
-        "not measured: this machine's clock did not move while trials ran".to_owned()
-    } else {
-        let per_trial = elapsed.as_secs_f64() / timed as f64;
-        format!(
-            "{up_to}{} on {} (timed on {} here)",
-            duration_words(per_trial * trials_at_most(&s) as f64),
-            counted(threads, "thread", "threads"),
-            counted(timed, "trial", "trials")
-        )
-    };
-    if s.balance.is_some() {
-        return Ok(Tried {
-            time,
-            warnings: Vec::new(),
-        });
-    }
+    let per_trial = elapsed.as_secs_f64() / timed as f64;
+    format!(
+        "{up_to}{} on {} (timed on {} here)",
+        duration_words(per_trial * trials_at_most(s) as f64),
+        counted(rayon::current_num_threads() as u64, "thread", "threads"),
+        counted(timed, "trial", "trials")
+    )
+}
+
+/// A warning for each sweep of `s` whose values give the same `tallies` (of `trials` each, on
+/// the same dice).
+fn unread_sweeps(
+    s: &Scenario,
+    tallies: &[Option<crate::stats::Tally>],
+    trials: u64,
+) -> Vec<String> {
     let swept: Vec<Vec<(String, String)>> = s.points.iter().map(|p| p.swept.clone()).collect();
-    let warnings = crate::scenario::sweep::unread(&swept, |p, q| {
+    crate::scenario::sweep::unread(&swept, |p, q| {
         tallies[p].is_some() && tallies[p] == tallies[q]
     })
     .into_iter()
@@ -215,8 +225,7 @@ pub fn try_out(path: &Path) -> Result<Tried> {
             counted(trials, "trial", "trials")
         )
     })
-    .collect();
-    Ok(Tried { time, warnings })
+    .collect()
 }
 
 /// `duelsim check`: validates every scenario and describes what `run` would do (without
