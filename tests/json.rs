@@ -8,8 +8,7 @@ use common::duelsim;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -85,35 +84,18 @@ fn json_of(args: &[&str]) -> Value {
 
 /// A run stopped by Ctrl-C while its one point runs: its document.
 fn interrupted_json(out: &Path) -> Value {
-    let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args([
-            "run",
-            "scenarios/twin-d20/knight-vs-brigand.toml",
-            "--json",
-            "-q",
-            "--trials",
-            "1e11",
-            "-o",
-        ])
-        .arg(out)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    let started = Instant::now();
-    while !out.join(".partial").exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-    assert!(status.success());
-    let o = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("cannot wait: {e}"));
+    let out_text = out.to_string_lossy();
+    let args = [
+        "run",
+        "scenarios/twin-d20/knight-vs-brigand.toml",
+        "--json",
+        "-q",
+        "--trials",
+        "1e11",
+        "-o",
+        &out_text,
+    ];
+    let o = common::interrupted_run(&args, "", &out.join(".partial"), Duration::from_millis(300));
     assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
     serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("a stopped run's JSON ({e}): {}", text(&o.stdout)))

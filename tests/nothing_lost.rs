@@ -4,7 +4,7 @@
 //! is read, without running out of memory.
 
 mod common;
-use common::duelsim;
+use common::{duelsim, interrupted_run};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -46,27 +46,21 @@ fn a_rerun_interrupted_before_a_point_finishes_leaves_the_earlier_outputs_whole(
         .map(|f| (f.to_string(), read(&out.join(f))))
         .collect();
     // The same scenario again, far longer: interrupted while its one point runs.
-    let child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(["run", SCENARIO, "-q", "--trials", "100000000000", "-o"])
-        .arg(&out)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    let started = Instant::now();
-    while !out.join(".partial").exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(1500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-    assert!(status.success());
-    let o = child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("cannot wait: {e}"));
+    let out_text = out.to_string_lossy();
+    let o = interrupted_run(
+        &[
+            "run",
+            SCENARIO,
+            "-q",
+            "--trials",
+            "100000000000",
+            "-o",
+            &out_text,
+        ],
+        "",
+        &out.join(".partial"),
+        Duration::from_millis(1500),
+    );
     assert!(!o.status.success(), "the run was not interrupted");
     for (file, bytes) in &earlier {
         assert!(
@@ -245,36 +239,6 @@ fn check_of_several_files_checks_them_all_then_exits_2() {
     );
 }
 
-/// Starts `args` with `stdin` fed in, waits until `journal` exists, interrupts with Ctrl-C
-/// (SIGINT) and returns what the run said.
-fn interrupted_run(args: &[&str], stdin: &str, journal: &Path) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    if let Some(mut input) = child.stdin.take() {
-        std::io::Write::write_all(&mut input, stdin.as_bytes())
-            .unwrap_or_else(|e| panic!("cannot feed stdin: {e}"));
-    }
-    let started = Instant::now();
-    while !journal.exists() && started.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(500));
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-    assert!(status.success());
-    child
-        .wait_with_output()
-        .unwrap_or_else(|e| panic!("cannot wait: {e}"))
-}
-
 #[test]
 fn the_ctrl_c_hint_runs_as_printed_with_every_file_stdin_and_option() {
     let dir = scratch("hint").join("runs with space");
@@ -302,6 +266,7 @@ fn the_ctrl_c_hint_runs_as_printed_with_every_file_stdin_and_option() {
         ],
         &piped,
         &out.join("knight-vs-brigand").join(".partial"),
+        Duration::from_millis(500),
     );
     assert_eq!(o.status.code(), Some(130), "{}", text(&o.stderr));
     let said = text(&o.stderr);

@@ -111,3 +111,33 @@ pub const REFUSAL: Duration = if cfg!(debug_assertions) {
 } else {
     Duration::from_secs(2)
 };
+
+/// Runs duelsim with `args` (and `stdin` fed in), waits until `journal` exists and then
+/// `settle` more, stops it with Ctrl-C (SIGINT) and returns what it said.
+pub fn interrupted_run(args: &[&str], stdin: &str, journal: &Path, settle: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
+    if let Some(mut input) = child.stdin.take() {
+        std::io::Write::write_all(&mut input, stdin.as_bytes())
+            .unwrap_or_else(|e| panic!("cannot feed stdin: {e}"));
+    }
+    let started = Instant::now();
+    while !journal.exists() && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(settle);
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+    assert!(status.success());
+    child
+        .wait_with_output()
+        .unwrap_or_else(|e| panic!("cannot wait: {e}"))
+}
