@@ -292,11 +292,7 @@ fn main() -> ExitCode {
             // exit status.
             let mut status = None;
             for file in &scenarios {
-                let checked = commands::check(std::slice::from_ref(file)).and_then(|said| {
-                    let tried = commands::try_out(file)?;
-                    Ok((said, tried))
-                });
-                match checked {
+                match commands::check_and_try(file) {
                     Ok((said, tried)) => {
                         if !quiet {
                             print!("{}", terminal_safe(&said));

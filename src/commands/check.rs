@@ -145,11 +145,10 @@ fn trials_at_most(s: &Scenario) -> u64 {
     each.saturating_mul(runs)
 }
 
-/// Runs a few thousand trials of every point of `path` on the same dice (of its first point
-/// for a `[balance]`, whose values the search decides): the run's time from this machine's
-/// speed, and a warning for each sweep whose values give the same fights trial for trial.
-pub fn try_out(path: &Path) -> Result<Tried> {
-    let s = registry::load(path)?;
+/// Runs a few thousand trials of every point of `s` on the same dice (of its first point for
+/// a `[balance]`, whose values the search decides): the run's time from this machine's speed,
+/// and a warning for each sweep whose values give the same fights trial for trial.
+fn try_out(s: &Scenario) -> Tried {
     let points = if s.balance.is_some() {
         1
     } else {
@@ -179,13 +178,13 @@ pub fn try_out(path: &Path) -> Result<Tried> {
         let _ = run(0, more);
         timed += more;
     }
-    let time = time_words(&s, started.elapsed(), timed);
+    let time = time_words(s, started.elapsed(), timed);
     let warnings = if s.balance.is_some() {
         Vec::new()
     } else {
-        unread_sweeps(&s, &tallies, trials)
+        unread_sweeps(s, &tallies, trials)
     };
-    Ok(Tried { time, warnings })
+    Tried { time, warnings }
 }
 
 /// How long a run of `s` would take, from `timed` trials that took `elapsed` here.
@@ -228,106 +227,121 @@ fn unread_sweeps(
     .collect()
 }
 
-/// `duelsim check`: validates every scenario and describes what `run` would do (without
-/// running a trial: [`try_out`] runs a few).
+/// `duelsim check`: validates every scenario and describes what `run` would do, without
+/// running a trial ([`check_and_try`] also runs a few).
 pub fn check(paths: &[PathBuf]) -> Result<String> {
     let scenarios = load_all(paths, None, None)?;
     let mut out = String::new();
     for s in &scenarios {
-        let names = s.points[0].model.names();
-        let n = s.points.len() as u64;
-        let budget = match s.precision {
-            Some(p) => format!(
-                "{} x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {}",
-                counted(n, "point", "points"),
-                grouped(p.max_trials),
-                p.half_width,
-                counted(p.max_trials.saturating_mul(n), "trial", "trials")
-            ),
-            None => format!(
-                "{} x {} = {}",
-                counted(n, "point", "points"),
-                counted(s.trials, "trial", "trials"),
-                counted(s.trials.saturating_mul(n), "trial", "trials")
-            ),
-        };
-        let budget = match &s.balance {
-            Some(b) if b.swept() => {
-                let per_point = b.evaluations_at_most();
-                let all = b.evaluations_in_all();
-                let each = match s.precision {
-                    Some(p) => format!(
-                        "each of up to {} trials (until both win rates are within +/-{} at 95%) = up to {} trials",
-                        grouped(p.max_trials),
-                        p.half_width,
-                        grouped(p.max_trials.saturating_mul(all))
-                    ),
-                    None => format!(
-                        "each of {} trials = up to {} trials",
-                        grouped(s.trials),
-                        grouped(s.trials.saturating_mul(all))
-                    ),
-                };
-                format!(
-                    "a [balance] search of {} from {} to {} for {} = {} at each of {} sweep point{}: at most {n} x {per_point} = {all} evaluations ({}), {each}",
-                    b.path,
-                    b.label(b.from),
-                    b.label(b.to),
-                    crate::scenario::balance::TARGETS[b.rate],
-                    b.target,
-                    n,
-                    if n == 1 { "" } else { "s" },
-                    shard_note(b, n),
-                )
-            }
-            Some(b) => format!(
-                "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations ({}), {budget}",
+        out.push_str(&describe(s)?);
+    }
+    Ok(out)
+}
+
+/// `duelsim check` of one file, read once: what `run` would do, and what a short run of it
+/// says ([`try_out`]).
+pub fn check_and_try(path: &Path) -> Result<(String, Tried)> {
+    let s = registry::load(path)?;
+    Ok((describe(&s)?, try_out(&s)))
+}
+
+/// What `run` would do with `s`: its fighters, points and trials, its sweep, its `[exact]`
+/// grid (refused here as `duelsim exact` would refuse it).
+fn describe(s: &Scenario) -> Result<String> {
+    let mut out = String::new();
+    let names = s.points[0].model.names();
+    let n = s.points.len() as u64;
+    let budget = match s.precision {
+        Some(p) => format!(
+            "{} x up to {} trials (each until both win rates are within +/-{} at 95%) = up to {}",
+            counted(n, "point", "points"),
+            grouped(p.max_trials),
+            p.half_width,
+            counted(p.max_trials.saturating_mul(n), "trial", "trials")
+        ),
+        None => format!(
+            "{} x {} = {}",
+            counted(n, "point", "points"),
+            counted(s.trials, "trial", "trials"),
+            counted(s.trials.saturating_mul(n), "trial", "trials")
+        ),
+    };
+    let budget = match &s.balance {
+        Some(b) if b.swept() => {
+            let per_point = b.evaluations_at_most();
+            let all = b.evaluations_in_all();
+            let each = match s.precision {
+                Some(p) => format!(
+                    "each of up to {} trials (until both win rates are within +/-{} at 95%) = up to {} trials",
+                    grouped(p.max_trials),
+                    p.half_width,
+                    grouped(p.max_trials.saturating_mul(all))
+                ),
+                None => format!(
+                    "each of {} trials = up to {} trials",
+                    grouped(s.trials),
+                    grouped(s.trials.saturating_mul(all))
+                ),
+            };
+            format!(
+                "a [balance] search of {} from {} to {} for {} = {} at each of {} sweep point{}: at most {n} x {per_point} = {all} evaluations ({}), {each}",
                 b.path,
                 b.label(b.from),
                 b.label(b.to),
                 crate::scenario::balance::TARGETS[b.rate],
                 b.target,
-                b.evaluations_at_most(),
-                shard_note(b, 1),
-            ),
-            None => budget,
-        };
+                n,
+                if n == 1 { "" } else { "s" },
+                shard_note(b, n),
+            )
+        }
+        Some(b) => format!(
+            "a [balance] search of {} from {} to {} for {} = {}: at most {} evaluations ({}), {budget}",
+            b.path,
+            b.label(b.from),
+            b.label(b.to),
+            crate::scenario::balance::TARGETS[b.rate],
+            b.target,
+            b.evaluations_at_most(),
+            shard_note(b, 1),
+        ),
+        None => budget,
+    };
+    let _ = writeln!(
+        out,
+        "{}: ok: '{}' ({}), {} vs {}, {budget}, seed {}",
+        s.path.display(),
+        s.name,
+        s.ruleset,
+        names[0],
+        names[1],
+        s.seed
+    );
+    let axes: Vec<String> = s
+        .swept_values()
+        .iter()
+        .map(|(path, values)| format!("{path} ({}: {})", values.len(), values.join(", ")))
+        .collect();
+    if !axes.is_empty() {
+        let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
+    }
+
+    // `duelsim exact` reads the [exact] grid: check refuses what it would refuse.
+    let source = crate::scenario::error::Source {
+        path: &s.path,
+        text: &s.sources.text,
+    };
+    if let Some(grid) =
+        crate::scenario::grid::read::<registry::Registry>(&source, s.sources.catalogue_bytes())?
+    {
+        let sizes: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
+        let paths: Vec<&str> = grid.axes.iter().map(|(p, _)| p.as_str()).collect();
         let _ = writeln!(
             out,
-            "{}: ok: '{}' ({}), {} vs {}, {budget}, seed {}",
-            s.path.display(),
-            s.name,
-            s.ruleset,
-            names[0],
-            names[1],
-            s.seed
+            "  [exact] grid: {} ({} cells)",
+            paths.join(" x "),
+            sizes.join(" x ")
         );
-        let axes: Vec<String> = s
-            .swept_values()
-            .iter()
-            .map(|(path, values)| format!("{path} ({}: {})", values.len(), values.join(", ")))
-            .collect();
-        if !axes.is_empty() {
-            let _ = writeln!(out, "  sweep: {}", axes.join(" x "));
-        }
-
-        // `duelsim exact` reads the [exact] grid: check refuses what it would refuse.
-        let source = crate::scenario::error::Source {
-            path: &s.path,
-            text: &s.sources.text,
-        };
-        if let Some(grid) =
-            crate::scenario::grid::read::<registry::Registry>(&source, s.sources.catalogue_bytes())?
-        {
-            let sizes: Vec<String> = grid.axes.iter().map(|(_, v)| v.len().to_string()).collect();
-            let paths: Vec<&str> = grid.axes.iter().map(|(p, _)| p.as_str()).collect();
-            let _ = writeln!(
-                out,
-                "  [exact] grid: {} ({} cells)",
-                paths.join(" x "),
-                sizes.join(" x ")
-            );
-        }
     }
     Ok(out)
 }

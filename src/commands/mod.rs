@@ -13,7 +13,7 @@ mod rulesets;
 mod run;
 mod trace;
 
-pub use check::{Tried, check, new_scenario, try_out};
+pub use check::{Tried, check, check_and_try, new_scenario};
 pub use completion::bash_completion;
 pub use exact::exact;
 pub use manual::man_page;
