@@ -54,6 +54,26 @@ pub struct Roster {
     order: [Vec<usize>; 2],
 }
 
+/// Who strikes whom: the attacker's and the defender's places on the roster.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blow {
+    /// The attacker's place.
+    pub attacker: usize,
+    /// The defender's place.
+    pub defender: usize,
+}
+
+impl Blow {
+    /// Side `attacker`'s fighter on the other's, in a duel (fighter 0 is `a`, 1 is `b`).
+    #[inline]
+    pub fn in_duel(attacker: Side) -> Blow {
+        Blow {
+            attacker: attacker.index(),
+            defender: attacker.other().index(),
+        }
+    }
+}
+
 /// The most fighters a fight holds: a full side each.
 pub const MAX_FIGHTERS: usize = 2 * crate::scenario::schema::MAX_SIDE as usize;
 

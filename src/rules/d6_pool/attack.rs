@@ -12,7 +12,7 @@ use super::schema::{CritDamage, ParryAgainst, Stance};
 use super::{D6Pool, State};
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::stats::Side;
+pub use crate::rules::roster::Blow;
 
 /// What one attack did, for the tally, narration and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,26 +52,6 @@ impl Attack {
 #[inline]
 fn roll_counts<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> [u32; 3] {
     dice.count_faces::<3>(n, 6, label)
-}
-
-/// Who strikes whom: the attacker's and the defender's places on the roster.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Blow {
-    /// The attacker's place.
-    pub attacker: usize,
-    /// The defender's place.
-    pub defender: usize,
-}
-
-impl Blow {
-    /// Side `attacker`'s fighter on the other's, in a duel (fighter 0 is `a`, 1 is `b`).
-    #[inline]
-    pub fn in_duel(attacker: Side) -> Blow {
-        Blow {
-            attacker: attacker.index(),
-            defender: attacker.other().index(),
-        }
-    }
 }
 
 impl D6Pool {
@@ -261,6 +241,7 @@ mod tests {
         MELEE, a_attacks, attack_by, bare, fighter, model, model_with, start,
     };
     use crate::rules::d6_pool::{Fighter, Healing, Rules, Weapon};
+    use crate::stats::Side;
 
     #[test]
     fn critical_damage_dice_add_the_class_and_lose_the_defenders_dice() {

@@ -11,6 +11,7 @@ use super::wound_track::{Kind, Track, WoundRows};
 use super::{Fighter, GuardPierce, Rules};
 use crate::dice::Dice;
 use crate::log::Log;
+use crate::rules::roster::Blow;
 use crate::rules::two_d20::{
     AttackRoll, AttributeDice, HitFaces, attribute_roll, highest_row, rows_of,
 };
@@ -90,31 +91,43 @@ impl GuardPierce {
 
     /// The attack value and the Guard it faces, each less its wound penalty (the Guard's only
     /// with `penalty_to_guard`), as (attack penalty, value, Guard).
-    fn attack_values(&self, attacker: Side, rows: &[WoundRows; 2]) -> (i32, i32, i32) {
-        attack_values(&self.fighters, &self.rules, attacker, rows)
+    fn attack_values(&self, blow: Blow, rows: &[WoundRows]) -> (i32, i32, i32) {
+        let (atk, def) = (&self.members[blow.attacker], &self.members[blow.defender]);
+        attack_values(
+            (atk, def),
+            &self.rules,
+            (&rows[blow.attacker], &rows[blow.defender]),
+        )
     }
 
-    /// The faces of `attacker`'s attack dice that hit, with both fighters' wounds as they are.
-    /// They change only when a wound is marked or cleared, so the duel keeps them between attacks.
-    /// Without `penalty_to_guard` they are read from the table [`GuardPierce::new`] fills by
-    /// the attacker's highest Wound.
+    /// The faces of `blow.attacker`'s attack dice that hit `blow.defender`, with both
+    /// fighters' wounds as they are (`rows`, by their places on the roster).
     #[inline]
-    pub fn hit_faces(&self, attacker: Side, rows: &[WoundRows; 2]) -> HitFaces {
-        let found = || hit_faces_of(&self.fighters, &self.rules, attacker, rows);
+    pub fn hit_faces(&self, blow: Blow, rows: &[WoundRows]) -> HitFaces {
+        let (_, value, guard) = self.attack_values(blow, rows);
+        HitFaces::new(guard, value, self.rules.hit_on_guard)
+    }
+
+    /// [`GuardPierce::hit_faces`] of a duel's `attacker`: they change only when a wound is
+    /// marked or cleared, so the duel keeps them between attacks. Without `penalty_to_guard`
+    /// they are read from the table [`GuardPierce::new`] fills by the attacker's highest Wound.
+    #[inline]
+    pub(super) fn duel_hit_faces(&self, attacker: Side, rows: &[WoundRows; 2]) -> HitFaces {
+        let blow = Blow::in_duel(attacker);
         if self.rules.penalty_to_guard {
-            return found();
+            return self.hit_faces(blow, rows);
         }
         let highest = rows[attacker.index()].highest() as usize;
         let faces = self.hit_faces_by_row[attacker.index()][highest.min(63)];
         debug_assert_eq!(
             faces,
-            found(),
+            self.hit_faces(blow, rows),
             "fighters or rules changed after GuardPierce::new"
         );
         faces
     }
 
-    /// One attack of `attacker` on the other fighter.
+    /// One attack of `attacker` on the other fighter of a duel.
     pub fn attack<D: Dice, L: Log>(
         &self,
         attacker: Side,
@@ -122,33 +135,33 @@ impl GuardPierce {
         dice: &mut D,
         log: &mut L,
     ) -> Attack {
-        let faces = self.hit_faces(attacker, rows);
-        self.attack_on(attacker, faces, None, rows, dice, log)
+        let faces = self.duel_hit_faces(attacker, rows);
+        self.attack_on(Blow::in_duel(attacker), faces, None, rows, dice, log)
     }
 
-    /// One attack of `attacker` on the other fighter whose dice hit on `faces`
-    /// ([`GuardPierce::hit_faces`] of these rows): its attack dice are `ahead` when the
-    /// source worked them out already ([`Dice::pair_ahead`]), or rolled here.
+    /// One attack of `blow.attacker` on `blow.defender` (`rows` are every fighter's wounds, by
+    /// their places on the roster), whose dice hit on `faces` ([`GuardPierce::hit_faces`] of
+    /// these rows): its attack dice are `ahead` when the source worked them out already
+    /// ([`Dice::pair_ahead`]), or rolled here.
     // Always in line: out of line, the dice's state goes through memory for every die.
     #[inline(always)]
-    pub fn attack_on<D: Dice, L: Log>(
+    pub fn attack_on<const N: usize, D: Dice, L: Log>(
         &self,
-        attacker: Side,
+        blow: Blow,
         faces: HitFaces,
         ahead: Option<AttackRoll>,
-        rows: &mut [WoundRows; 2],
+        rows: &mut [WoundRows; N],
         dice: &mut D,
         log: &mut L,
     ) -> Attack {
-        let atk = &self.fighters[attacker.index()];
-        let def = &self.fighters[attacker.other().index()];
+        let atk = &self.members[blow.attacker];
+        let def = &self.members[blow.defender];
         log.say(|| {
-            let (penalty, value, guard) = self.attack_values(attacker, rows);
+            let (penalty, value, guard) = self.attack_values(blow, rows);
+            let names = &self.roster.fighter_names;
             format!(
                 "{} attacks {}: value {} (penalty {penalty}) vs Guard {guard}",
-                self.names[attacker.index()],
-                self.names[attacker.other().index()],
-                value
+                names[blow.attacker], names[blow.defender], value
             )
         });
         let roll = ahead.unwrap_or_else(|| AttackRoll::roll(dice));
@@ -221,7 +234,7 @@ impl GuardPierce {
                 )
             });
         }
-        let target = &mut rows[attacker.other().index()];
+        let target = &mut rows[blow.defender];
         dice.purpose(super::Purpose::Damage);
         let first = self.wound(target, &def.track, (damage, kind, DAMAGE_DICE), dice, log);
         let second = if full && atk.stun_weapon {
@@ -238,15 +251,16 @@ impl GuardPierce {
         }
     }
 
-    /// The Recover action: a Willpower roll with penalties; a success clears the highest Stun.
+    /// The Recover action of the fighter at place `me` on the roster, whose wounds are `rows`:
+    /// a Willpower roll with penalties; a success clears the highest Stun.
     pub fn recover_action<D: Dice, L: Log>(
         &self,
-        side: Side,
+        me: usize,
         rows: &mut WoundRows,
         dice: &mut D,
         log: &mut L,
     ) -> bool {
-        let f = &self.fighters[side.index()];
+        let f = &self.members[me];
         let value = f.willpower - rows.penalty(&f.track);
         let result = attribute_roll(dice, value, RECOVER_DICE);
         let highest_stun = highest_row(rows.stun);
@@ -256,7 +270,7 @@ impl GuardPierce {
         log.say(|| {
             format!(
                 "{} uses Recover: Willpower {value}: {}",
-                self.names[side.index()],
+                self.roster.fighter_names[me],
                 if result > 0 {
                     format!("{result} success, Stun on row {highest_stun} clears")
                 } else {
@@ -268,33 +282,36 @@ impl GuardPierce {
     }
 }
 
-/// [`GuardPierce::attack_values`] of a point's fighters and rules, before the point is built.
+/// [`GuardPierce::attack_values`] of an attacker and a defender with their wounds, before the
+/// point is built.
 fn attack_values(
-    fighters: &[Fighter; 2],
+    (atk, def): (&Fighter, &Fighter),
     rules: &Rules,
-    attacker: Side,
-    rows: &[WoundRows; 2],
+    (atk_rows, def_rows): (&WoundRows, &WoundRows),
 ) -> (i32, i32, i32) {
-    let atk = &fighters[attacker.index()];
-    let def = &fighters[attacker.other().index()];
-    let penalty = rows[attacker.index()].penalty(&atk.track);
+    let penalty = atk_rows.penalty(&atk.track);
     let guard_penalty = if rules.penalty_to_guard {
-        rows[attacker.other().index()].penalty(&def.track)
+        def_rows.penalty(&def.track)
     } else {
         0
     };
     (penalty, atk.attack - penalty, def.guard - guard_penalty)
 }
 
-/// The hit faces of `attacker` with these wounds, worked out: what
-/// [`GuardPierce::hit_faces`] reads from its table, and what [`GuardPierce::new`] fills it with.
-pub(super) fn hit_faces_of(
-    fighters: &[Fighter; 2],
+/// The hit faces of `atk` on `def` when `atk`'s highest Wound is on `row` (0: none) and `def`
+/// is unhurt: what [`GuardPierce::duel_hit_faces`] reads from the table [`GuardPierce::new`]
+/// fills with them.
+pub(super) fn hit_faces_by_row(
+    atk: &Fighter,
+    def: &Fighter,
     rules: &Rules,
-    attacker: Side,
-    rows: &[WoundRows; 2],
+    row: usize,
 ) -> HitFaces {
-    let (_, value, guard) = attack_values(fighters, rules, attacker, rows);
+    let hurt = WoundRows {
+        injury: (1u64 << row) & !1,
+        stun: 0,
+    };
+    let (_, value, guard) = attack_values((atk, def), rules, (&hurt, &WoundRows::default()));
     HitFaces::new(guard, value, rules.hit_on_guard)
 }
 
@@ -407,11 +424,11 @@ mod tests {
         let m = model(fighter(12, 5, 10, 5), fighter(10, 5, 5, 5));
         // Stun on 5 and 9: penalty 5 (row 9); Willpower 10 - 5 = 5: 4 succeeds.
         let mut w = rows(&[], &[5, 9]);
-        assert!(m.recover_action(Side::A, &mut w, &mut ScriptedDice::new([4, 17]), &mut NoLog));
+        assert!(m.recover_action(0, &mut w, &mut ScriptedDice::new([4, 17]), &mut NoLog));
         assert_eq!(w, rows(&[], &[5]));
         // 6 and 7 are above 5: fails, nothing clears.
         let mut w = rows(&[], &[5, 9]);
-        assert!(!m.recover_action(Side::A, &mut w, &mut ScriptedDice::new([6, 7]), &mut NoLog));
+        assert!(!m.recover_action(0, &mut w, &mut ScriptedDice::new([6, 7]), &mut NoLog));
         assert_eq!(w, rows(&[], &[5, 9]));
     }
 

@@ -12,7 +12,7 @@ use crate::log::Log;
 use crate::rules::two_d20::{
     AttributeDice, attribute_roll, highest_row, lower_highest_row, rows_of,
 };
-use crate::stats::{Recovery, Side};
+use crate::stats::Recovery;
 
 const RECOVERY_DICE: AttributeDice = AttributeDice {
     black: "black d20 (Injury recovery)",
@@ -24,21 +24,22 @@ const MEDICAL_DICE: AttributeDice = AttributeDice {
 };
 
 impl GuardPierce {
-    /// The Injury recovery timeline of a survivor; `infections` counts the infections.
+    /// The Injury recovery timeline of the survivor at place `me` on the roster; `infections`
+    /// counts the infections.
     pub fn recover<D: Dice, L: Log>(
         &self,
-        side: Side,
+        me: usize,
         mut rows: WoundRows,
         dice: &mut D,
         log: &mut L,
         infections: &mut u64,
     ) -> Recovery {
-        let f = &self.fighters[side.index()];
+        let f = &self.members[me];
         let track = &f.track;
         let interval = self.healing.interval_days.u32();
         let horizon = self.healing.horizon_days.u32();
         let medical = self.healing.medical.i32();
-        let name = &self.names[side.index()];
+        let name = &self.roster.fighter_names[me];
         log.say(|| {
             format!(
                 "{name} recovers: Strength {}, Injury {:?}, a recovery roll every {interval} days",
@@ -117,7 +118,7 @@ mod tests {
         let mut log = VecLog::default();
         let mut infections = 0;
         let r = m.recover(
-            Side::A,
+            0,
             rows(injury, &[]),
             &mut scripted,
             &mut log,
@@ -237,7 +238,7 @@ mod tests {
         let mut log = VecLog::default();
         let mut infections = 0;
         let r = m.recover(
-            Side::A,
+            0,
             rows(injury, &[]),
             &mut scripted,
             &mut log,

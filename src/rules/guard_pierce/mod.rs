@@ -64,7 +64,7 @@ impl crate::dice::Purpose for Purpose {
     }
 }
 use crate::log::Log;
-use crate::rules::roster::{Enrolled, Roster};
+use crate::rules::roster::{Blow, Enrolled, MAX_FIGHTERS, Roster};
 use crate::rules::two_d20::{AttackRoll, HitFaces, highest_row};
 use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
@@ -150,15 +150,14 @@ pub struct GuardPierce {
     dying_saved: bool,
     /// Who fights on which side, named, with their target policies and turns.
     pub roster: Roster,
-    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
-    members: Vec<Fighter>,
-    /// For a side of several: the point of each attacker and foe of the other side as a duel
-    /// (attacker `a`, foe `b`), whose attack, Recover and healing the fight uses; see
-    /// [`GuardPierce::pair`]. Empty for a duel.
-    pairs: Vec<GuardPierce>,
-    /// Each fighter's hit faces by the row of its highest Wound (0: none), while wounds lower
-    /// only the attack (`penalty_to_guard` off): found once here, read after every hit. Boxed,
-    /// so a point stays small beside the other rulesets' in a `registry::Model`.
+    /// Every fighter of both sides, by their places on the roster, side `a`'s first (a duel's
+    /// are `fighters`); the places past the roster's are unused. Held in line, not behind a
+    /// pointer: a duel's attack reads its two fighters at fixed places.
+    members: [Fighter; MAX_FIGHTERS],
+    /// A duel's fighters' hit faces by the row of the attacker's highest Wound (0: none), while
+    /// wounds lower only the attack (`penalty_to_guard` off): found once here, read after
+    /// every hit. Boxed, so a point stays small beside the other rulesets' in a
+    /// `registry::Model`.
     hit_faces_by_row: Box<[[HitFaces; 64]; 2]>,
 }
 
@@ -179,18 +178,17 @@ impl GuardPierce {
         // The attacker's highest Wound on `row`, the defender unhurt (its wounds count only
         // with `penalty_to_guard`, when the table is not read).
         let hit_faces_by_row = Box::new(Side::BOTH.map(|attacker| {
-            std::array::from_fn(|row| {
-                let mut rows = [WoundRows::default(); 2];
-                rows[attacker.index()].injury = (1u64 << row) & !1;
-                attack::hit_faces_of(&fighters, &rules, attacker, &rows)
-            })
+            let (atk, def) = (
+                &fighters[attacker.index()],
+                &fighters[attacker.other().index()],
+            );
+            std::array::from_fn(|row| attack::hit_faces_by_row(atk, def, &rules, row))
         }));
         GuardPierce {
             hit_faces_by_row,
             fighters,
             roster: Roster::duel(names.clone()),
-            members: fighters.to_vec(),
-            pairs: Vec::new(),
+            members: std::array::from_fn(|i| fighters[i.min(1)]),
             names,
             rules,
             healing,
@@ -218,35 +216,11 @@ impl GuardPierce {
             healing,
             round_limit,
         );
-        if !roster.is_duel() {
-            let pair = |i: usize, j: usize| {
-                let names = [i, j].map(|k| roster.fighter_names[k].clone());
-                let rules = point.rules.clone();
-                GuardPierce::new(
-                    [fighters[i], fighters[j]],
-                    names,
-                    rules,
-                    point.healing.clone(),
-                    round_limit,
-                )
-            };
-            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
-        }
         point.roster = roster;
-        point.members = fighters;
+        for (place, fighter) in point.members.iter_mut().zip(fighters) {
+            *place = fighter;
+        }
         point
-    }
-
-    /// The point of `attacker` (as `a`) and `defender` (as `b`), foes in a fight of sides of
-    /// several: their attack, Recover and healing are the duel's own.
-    fn pair(&self, attacker: usize, defender: usize) -> &GuardPierce {
-        &self.pairs[self.roster.pair_index(attacker, defender)]
-    }
-
-    /// The point of fighter `i` and its first foe: for what it does alone (Recover, healing).
-    fn alone(&self, i: usize) -> &GuardPierce {
-        let foe = self.roster.team(self.roster.side_of[i].other()).start;
-        self.pair(i, foe)
     }
 
     /// The duel's rounds from the start, the fighter of index `FIRST` striking first in each
@@ -302,13 +276,13 @@ impl GuardPierce {
         let (recovers, faces) = turns[ACTOR];
         if recovers {
             dice.stream(Stream::new(Purpose::Recover, ACTOR, round));
-            if self.recover_action(actor, &mut rows[ACTOR], dice, log) {
+            if self.recover_action(ACTOR, &mut rows[ACTOR], dice, log) {
                 *turns = [self.turn(Side::A, rows), self.turn(Side::B, rows)];
             }
             return None;
         }
         dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
-        let attack = self.attack_on(actor, faces, mine, rows, dice, log);
+        let attack = self.attack_on(Blow::in_duel(actor), faces, mine, rows, dice, log);
         if attack.hits == 0 {
             // A miss marks nothing: both fighters are as they were, in the fight.
             return None;
@@ -341,7 +315,7 @@ impl GuardPierce {
     fn turn(&self, side: Side, rows: &[WoundRows; 2]) -> (bool, HitFaces) {
         let me = &self.fighters[side.index()];
         let recovers = me.recover_at > 0 && highest_row(rows[side.index()].stun) >= me.recover_at;
-        (recovers, self.hit_faces(side, rows))
+        (recovers, self.duel_hit_faces(side, rows))
     }
 }
 
@@ -357,7 +331,7 @@ impl Ruleset for GuardPierce {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        if !self.pairs.is_empty() {
+        if !self.roster.is_duel() {
             return self.fight(dice, log, tally);
         }
         let mut rows = [WoundRows::default(); 2];
@@ -410,7 +384,8 @@ impl Ruleset for GuardPierce {
             if !dead[side.index()] && rows[side.index()].injury != 0 {
                 let mut infections = 0;
                 dice.stream(Stream::new(Purpose::Recovery, side.index(), 0));
-                let recovery = self.recover(side, rows[side.index()], dice, log, &mut infections);
+                let recovery =
+                    self.recover(side.index(), rows[side.index()], dice, log, &mut infections);
                 tally.record_recovery(side, &recovery);
                 tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
                 tally.record_extra(EXTRA_INFECTIONS, infections);

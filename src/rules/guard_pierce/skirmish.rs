@@ -11,7 +11,7 @@ use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::roster::{Blow, MAX_FIGHTERS};
 use crate::rules::rounds::{Turn, in_rounds};
 use crate::rules::two_d20::highest_row;
 use crate::stats::{DuelOutcome, Side, Tally};
@@ -54,7 +54,7 @@ impl GuardPierce {
     }
 
     /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the
-    /// foe its policy picks, the duel's own on the point of the two.
+    /// foe its policy picks, the duel's own.
     fn turn_in_fight<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
@@ -73,9 +73,8 @@ impl GuardPierce {
         }
         let me = &self.members[actor];
         if me.recover_at > 0 && highest_row(f.rows[actor].stun) >= me.recover_at {
-            let alone = self.alone(actor);
             dice.stream(Stream::new(Purpose::Recover, actor, round));
-            alone.recover_action(Side::A, &mut f.rows[actor], dice, log);
+            self.recover_action(actor, &mut f.rows[actor], dice, log);
             return Turn::Taken;
         }
         // Most hurt: the highest row marked, Injury or Stun.
@@ -84,12 +83,13 @@ impl GuardPierce {
         let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
             return Turn::Over(None);
         };
-        let pair = self.pair(actor, foe);
-        let mut two = [f.rows[actor], f.rows[foe]];
-        let faces = pair.hit_faces(Side::A, &two);
+        let blow = Blow {
+            attacker: actor,
+            defender: foe,
+        };
+        let faces = self.hit_faces(blow, &f.rows);
         dice.stream(Stream::new(Purpose::Attack, actor, round));
-        let attack = pair.attack_on(Side::A, faces, None, &mut two, dice, log);
-        f.rows[foe] = two[1];
+        let attack = self.attack_on(blow, faces, None, &mut f.rows, dice, log);
         if attack.hits == 0 {
             return Turn::Taken;
         }
@@ -195,9 +195,7 @@ impl GuardPierce {
             if !gone && f.rows[i].injury != 0 {
                 let mut infections = 0;
                 dice.stream(Stream::new(Purpose::Recovery, i, 0));
-                let recovery =
-                    self.alone(i)
-                        .recover(Side::A, f.rows[i], dice, log, &mut infections);
+                let recovery = self.recover(i, f.rows[i], dice, log, &mut infections);
                 tally.record_recovery_of(i, self.roster.side_of[i], &recovery);
                 tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
                 tally.record_extra(EXTRA_INFECTIONS, infections);
