@@ -85,10 +85,10 @@ impl WoundLevels {
         let fast = slow.other();
         let mut plans = [Plan::default(); 2];
         for side in [slow, fast] {
-            plans[side.index()] = self.declare(side, states, engaged);
+            plans[side.index()] = self.declare(side.index(), side.other().index(), states, engaged);
         }
         for side in [slow, fast] {
-            let me = &self.fighters[side.index()];
+            let me = &self.members[side.index()];
             if me.evasion && plans[side.other().index()].attacks > 0 {
                 let p = &mut plans[side.index()];
                 let mut convert = me.evade;
@@ -105,10 +105,16 @@ impl WoundLevels {
         plans
     }
 
-    pub(super) fn declare(&self, side: Side, states: &[State; 2], engaged: bool) -> Plan {
-        let me = &self.fighters[side.index()];
-        let state = &states[side.index()];
-        let other_level = Self::level(states[side.other().index()].damage);
+    pub(super) fn declare<const N: usize>(
+        &self,
+        me: usize,
+        foe: usize,
+        states: &[State; N],
+        engaged: bool,
+    ) -> Plan {
+        let state = &states[me];
+        let me = &self.members[me];
+        let other_level = Self::level(states[foe].damage);
         let my_level = Self::level(state.damage);
         let mut plan = Plan::default();
         if my_level >= 6 {
@@ -185,7 +191,7 @@ mod tests {
             rules,
             1,
         );
-        let plan = model.declare(Side::B, &[State::default(); 2], false);
+        let plan = model.declare(1, 0, &[State::default(); 2], false);
         assert_eq!((plan.attacks, plan.close), (0, true));
         // A whole turn out of range: initiative only, no attack roll.
         let (tally, story) = ledger_duel(&model, ledger_fudge(&[1, 0]));

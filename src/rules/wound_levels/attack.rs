@@ -7,10 +7,13 @@
 //! "Armor is subtracted after damage is determined", and the wound added to the existing damage
 //! (`WoundLevels::add_wound`, in `wounds.rs`).
 
+use super::Purpose;
 use super::actions::Plan;
 use super::{State, WoundLevels};
 use crate::dice::Dice;
+use crate::dice::Stream;
 use crate::log::Log;
+use crate::rules::roster::Blow;
 use crate::stats::Side;
 use serde::{Deserialize, Serialize};
 
@@ -49,13 +52,21 @@ pub enum FireMode {
     Auto,
 }
 
+/// What the attacks of a turn read and change: every fighter's declarations, dodges left and
+/// wounds and ammunition, by their places on the roster (a duel's two, or a whole fight's).
+pub(super) struct Sheets<'a, const N: usize> {
+    /// What each declared this turn (for the multiple-action penalties).
+    pub declared: &'a [Plan; N],
+    /// The dodges each has not yet used.
+    pub dodges_left: &'a mut [u32; N],
+    /// Each one's wounds and ammunition.
+    pub states: &'a mut [State; N],
+}
+
 impl WoundLevels {
-    /// One attack; returns the damage dealt after armour, `None` on a miss. `declared` are the turn's plans
-    /// (for the multiple-action penalties); `dodges_left` the dodges not yet used.
-    // Always in line: the duel and the fight of several both call it, and out of line (as the
-    // bench's build put it) the dice's state went through memory at every attack.
+    /// One attack of side `attacker` on the other in a duel, in melee range when `engaged`:
+    /// [`WoundLevels::attack_on`] of the two, for the exact tables and the tests.
     #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
     pub(super) fn attack<D: Dice, L: Log>(
         &self,
         attacker: Side,
@@ -66,10 +77,40 @@ impl WoundLevels {
         dice: &mut D,
         log: &mut L,
     ) -> Option<u32> {
-        let a = &self.fighters[attacker.index()];
-        let defender = attacker.other();
-        let d = &self.fighters[defender.index()];
-        let plan = declared[attacker.index()];
+        let sheets = &mut Sheets {
+            declared,
+            dodges_left,
+            states,
+        };
+        let key = Stream::new(Purpose::Attack, attacker.index(), 0);
+        self.attack_on(Blow::in_duel(attacker), engaged, key, sheets, dice, log)
+    }
+
+    /// One attack of `blow.attacker` on `blow.defender`, in melee range when `engaged`, its
+    /// dice drawn from the stream `key` (a dodge's from `key` with the purpose
+    /// [`Purpose::Dodge`]); returns the damage dealt after armour, `None` on a miss.
+    // Always in line: the duel and the fight of several both call it, and out of line (as the
+    // bench's build put it) the dice's state went through memory at every attack.
+    #[inline(always)]
+    pub(super) fn attack_on<const N: usize, D: Dice, L: Log>(
+        &self,
+        blow: Blow,
+        engaged: bool,
+        key: Stream,
+        sheets: &mut Sheets<N>,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<u32> {
+        let Sheets {
+            declared,
+            ref mut dodges_left,
+            ref mut states,
+        } = *sheets;
+        let (attacker, defender) = (blow.attacker, blow.defender);
+        let a = &self.members[attacker];
+        let d = &self.members[defender];
+        let names = &self.roster.fighter_names;
+        let plan = declared[attacker];
         let ranged = a.kind.is_ranged() && !plan.throw;
         let (skill, mut modifier, bonus) = if ranged {
             let mode = match a.fire_mode {
@@ -79,7 +120,7 @@ impl WoundLevels {
                 FireMode::Auto => self.rules.auto_bonus.i32(),
             };
             (a.ranged, mode, a.damage_bonus)
-        } else if states[attacker.index()].thrown && !plan.throw {
+        } else if states[attacker].thrown && !plan.throw {
             (a.melee, 0, a.unarmed_bonus)
         } else {
             (a.melee, 0, a.damage_bonus)
@@ -95,20 +136,20 @@ impl WoundLevels {
                 // "If he had a very large clip, he might be able to fire on full auto while
                 // emptying only half the clip."
                 FireMode::Auto if a.clip >= self.rules.large_clip_from.u32() => a.clip.div_ceil(2),
-                FireMode::Auto => states[attacker.index()].ammo,
+                FireMode::Auto => states[attacker].ammo,
             };
-            states[attacker.index()].ammo = states[attacker.index()].ammo.saturating_sub(used);
+            states[attacker].ammo = states[attacker].ammo.saturating_sub(used);
         }
         if plan.throw {
-            states[attacker.index()].thrown = true;
+            states[attacker].thrown = true;
         }
-        let wound_penalty = self.penalty_of(states[attacker.index()].damage);
+        let wound_penalty = self.penalty_of(states[attacker].damage);
         let roll = self.roll(dice, "dF (attack)");
         let outcome = roll.value + skill + modifier - wound_penalty;
         log.say(|| {
             format!(
                 "{} {}: roll {} + skill {skill} + {modifier} - wound {wound_penalty} = {outcome}{}",
-                self.names[attacker.index()],
+                names[attacker],
                 if plan.throw {
                     "throws"
                 } else if ranged {
@@ -128,30 +169,22 @@ impl WoundLevels {
             return None;
         }
         // A dodge is an action: a Terminal or Mortal defender ("Actions not possible") cannot.
-        let can_dodge = Self::level(states[defender.index()].damage) < 6;
-        let base = if dodges_left[defender.index()] > 0 && can_dodge {
-            dodges_left[defender.index()] -= 1;
-            let actions = declared[defender.index()].actions();
+        let can_dodge = Self::level(states[defender].damage) < 6;
+        let base = if dodges_left[defender] > 0 && can_dodge {
+            dodges_left[defender] -= 1;
+            let actions = declared[defender].actions();
             let multi = if actions > 1 { actions as i32 } else { 0 };
-            dice.purpose(super::Purpose::Dodge);
+            dice.stream(key.with_purpose(Purpose::Dodge));
             let dr = self.roll(dice, "dF (dodge)");
-            let dodge =
-                dr.value + d.physique - self.penalty_of(states[defender.index()].damage) - multi;
+            let dodge = dr.value + d.physique - self.penalty_of(states[defender].damage) - multi;
             if dr.botch {
-                log.say(|| {
-                    format!(
-                        "  {} dodges: botch: ineffective",
-                        self.names[defender.index()]
-                    )
-                });
+                log.say(|| format!("  {} dodges: botch: ineffective", names[defender]));
                 outcome
             } else {
                 log.say(|| {
                     format!(
                         "  {} dodges: roll {} + Physique {} - penalties = {dodge}",
-                        self.names[defender.index()],
-                        dr.value,
-                        d.physique
+                        names[defender], dr.value, d.physique
                     )
                 });
                 if outcome > dodge { outcome - dodge } else { 0 }
@@ -166,10 +199,10 @@ impl WoundLevels {
             return None;
         }
         let damage = (base + bonus - d.armour).max(0) as u32;
-        let before = states[defender.index()].damage;
+        let before = states[defender].damage;
         let after = self.add_wound(before, damage);
-        states[defender.index()].damage = after;
-        log.say(|| format!("  hit: base {base} + bonus {bonus} - armour {} = {damage}; {} has {after} (level {})", d.armour, self.names[defender.index()], Self::level(after)));
+        states[defender].damage = after;
+        log.say(|| format!("  hit: base {base} + bonus {bonus} - armour {} = {damage}; {} has {after} (level {})", d.armour, names[defender], Self::level(after)));
         Some(damage)
     }
 }
@@ -281,7 +314,7 @@ mod tests {
             log.lines
         );
         let mut auto = model.clone();
-        auto.fighters[0].fire_mode = FireMode::Auto;
+        auto.edit_fighter(0, |f| f.fire_mode = FireMode::Auto);
         auto.attack(
             Side::A,
             &declared,
@@ -293,7 +326,8 @@ mod tests {
         );
         assert_eq!(states[0].ammo, 0, "full auto empties the clip");
         let plan = auto.declare(
-            Side::A,
+            0,
+            1,
             &[
                 State {
                     ammo: 0,
@@ -362,7 +396,7 @@ mod tests {
         // default (`rules.botched_attack_misses`) it misses as well: a Legendary (+6) attacker's
         // botch (−4) would otherwise total 2, a hit on an undefended foe (2 + 3 − 1 = 4).
         let mut model = bob_and_adam(Healing::default());
-        model.fighters[1].melee = 6;
+        model.edit_fighter(1, |f| f.melee = 6);
         let mut plans = [Plan::default(); 2];
         plans[1].attacks = 1;
         let attack = |model: &WoundLevels| {
@@ -571,7 +605,7 @@ mod tests {
         let mut plans = [Plan::default(); 2];
         plans[0].attacks = 1;
         for (clip, left) in [(60, 30), (15, 0)] {
-            model.fighters[0].clip = clip;
+            model.edit_fighter(0, |f| f.clip = clip);
             let mut states = [State::default(); 2];
             states[0].ammo = clip;
             let mut dice = script(&[0]);

@@ -8,13 +8,14 @@
 use super::WoundLevels;
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::stats::{Recovery, Side};
+use crate::stats::Recovery;
 
 impl WoundLevels {
-    /// The time after the fight for a wounded survivor: deterioration until help, then healing.
+    /// The time after the fight for the wounded survivor at place `me` on the roster:
+    /// deterioration until help, then healing.
     pub fn aftermath<D: Dice, L: Log>(
         &self,
-        side: Side,
+        me: usize,
         mut damage: u32,
         dice: &mut D,
         log: &mut L,
@@ -22,7 +23,7 @@ impl WoundLevels {
     ) -> Recovery {
         let h = &self.healing;
         let help = h.help_minutes.u32();
-        let name = &self.names[side.index()];
+        let name = &self.roster.fighter_names[me];
         let mut minute = 0u32;
         loop {
             let level = Self::level(damage);
@@ -36,7 +37,7 @@ impl WoundLevels {
                 break;
             }
             minute += step;
-            let (ok, total) = self.physique_check(side, damage, dice, "dF (Physique check)");
+            let (ok, total) = self.physique_check(me, damage, dice, "dF (Physique check)");
             log.say(|| {
                 format!(
                     "minute {minute}: {name} at level {level}: Physique check {total}: {}",
@@ -65,7 +66,7 @@ impl WoundLevels {
         let mut day = 0;
         while day + every <= h.horizon_days.u32() && !dice.exhausted() {
             day += every;
-            let (ok, total) = self.physique_check(side, damage, dice, "dF (healing check)");
+            let (ok, total) = self.physique_check(me, damage, dice, "dF (healing check)");
             damage -= u32::from(ok);
             log.say(|| {
                 format!(
@@ -107,18 +108,12 @@ mod tests {
         let model = bob_and_adam(healing);
         // Critical (5): hour 1 fails (-3 + 3 - 3 < 1): Terminal. Minute 61: fails: Mortal: dead.
         let mut terminal = false;
-        let r = model.aftermath(
-            Side::B,
-            5,
-            &mut script(&[-3, -3]),
-            &mut NoLog,
-            &mut terminal,
-        );
+        let r = model.aftermath(1, 5, &mut script(&[-3, -3]), &mut NoLog, &mut terminal);
         assert!(r.died && terminal);
         // Hours 1 and 2 hold (1 + 3 - 3 = 1): help arrives at 120 minutes: stabilized.
         let mut terminal = false;
         let mut dice = script(&[1, 1]);
-        let r = model.aftermath(Side::B, 5, &mut dice, &mut NoLog, &mut terminal);
+        let r = model.aftermath(1, 5, &mut dice, &mut NoLog, &mut terminal);
         assert!(!r.died && !terminal);
         assert!(dice.finish().is_ok());
         assert_eq!(dice.used(), 8, "two hourly checks of four dice");
@@ -133,7 +128,7 @@ mod tests {
         let model = bob_and_adam(healing);
         // Damage 2 (penalty 1): week 1 holds (0 + 3 - 1 = 2 >= 1): 1 left; week 2 fails
         // (-3 + 3 - 0 = 0); week 3 heals: whole after 21 days.
-        let r = model.aftermath(Side::A, 2, &mut script(&[0, -3, 1]), &mut NoLog, &mut false);
+        let r = model.aftermath(0, 2, &mut script(&[0, -3, 1]), &mut NoLog, &mut false);
         assert_eq!(r.days_to_whole, Some(21));
     }
 
@@ -157,7 +152,7 @@ mod tests {
         // long before the hour when help comes (an hourly clock would check once and hold).
         let mut dice = script(&[2, 2, -4]);
         let mut terminal = false;
-        let r = model.aftermath(Side::B, 6, &mut dice, &mut NoLog, &mut terminal);
+        let r = model.aftermath(1, 6, &mut dice, &mut NoLog, &mut terminal);
         assert!(dice.finish().is_ok());
         assert_eq!(dice.used(), 12, "three checks of four dice");
         assert!(r.died && terminal);

@@ -72,15 +72,15 @@ impl crate::dice::Purpose for Purpose {
 }
 use crate::log::Log;
 use crate::rules::Ruleset;
-use crate::rules::roster::{Enrolled, Roster, TurnOrder};
+use crate::rules::roster::{Blow, Enrolled, MAX_FIGHTERS, Roster, TurnOrder};
 use crate::scenario::fields::Ranged;
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 /// The id scenarios use.
 pub const ID: &str = "wound-levels";
 
-use actions::Plan;
 pub use actions::Withdraw;
+use attack::Sheets;
 pub use attack::{FireMode, WeaponKind};
 pub use schema::{ArmourSpec, FighterSpec, File, Healing, PARAMETERS, Rules, WeaponSpec};
 pub use skill::{Level, Roll};
@@ -157,24 +157,31 @@ pub struct WoundLevels {
     move_penalty: [i32; 8],
     /// Who fights on which side, named, with their target policies.
     pub roster: Roster,
-    /// Every fighter of both sides, side `a`'s first (a duel's are `fighters`).
-    members: Vec<Fighter>,
-    /// For a side of several: the point of each fighter and foe of the other side as a duel
-    /// (the fighter as `a`, the foe as `b`), whose declarations, attacks, movement and
-    /// aftermath the fight uses; see [`WoundLevels::pair`]. Empty for a duel.
-    pairs: Vec<WoundLevels>,
-    /// The fighters' places in the roster (a duel: 0 and 1; a pair: the fighter and the foe),
-    /// which key their dice streams.
-    ids: [usize; 2],
+    /// Every fighter of both sides, by their places on the roster, side `a`'s first (a duel's
+    /// are `fighters`); the places past the roster's are unused. Held in line, not behind a
+    /// pointer: a duel's rules read its two fighters at fixed places.
+    members: [Fighter; MAX_FIGHTERS],
 }
 
-/// A fighter's state during the duel.
+/// A fighter's state during the fight.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct State {
     damage: u32,
     ammo: u32,
     spare_clips: u32,
     thrown: bool,
+}
+
+impl State {
+    /// A fighter as a fight starts it: unhurt, its clip full.
+    fn start(f: &Fighter) -> State {
+        State {
+            damage: 0,
+            ammo: f.clip,
+            spare_clips: f.spare_clips,
+            thrown: false,
+        }
+    }
 }
 
 impl WoundLevels {
@@ -197,9 +204,7 @@ impl WoundLevels {
         WoundLevels {
             fighters,
             roster: Roster::duel(names.clone()),
-            members: fighters.to_vec(),
-            pairs: Vec::new(),
-            ids: [0, 1],
+            members: std::array::from_fn(|i| fighters[i.min(1)]),
             names,
             rules,
             healing,
@@ -228,51 +233,30 @@ impl WoundLevels {
             healing,
             round_limit,
         );
-        if !roster.is_duel() {
-            let pair = |i: usize, j: usize| {
-                let names = [i, j].map(|k| roster.fighter_names[k].clone());
-                let (rules, healing) = (point.rules.clone(), point.healing.clone());
-                WoundLevels {
-                    ids: [i, j],
-                    ..WoundLevels::new(
-                        [fighters[i], fighters[j]],
-                        names,
-                        rules,
-                        healing,
-                        round_limit,
-                    )
-                }
-            };
-            point.pairs = roster.pairs().map(|(i, j)| pair(i, j)).collect();
-        }
         point.roster = roster;
-        point.members = fighters;
+        for (place, fighter) in point.members.iter_mut().zip(fighters) {
+            *place = fighter;
+        }
         point
     }
 
-    /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
-    /// sides of several.
-    fn pair(&self, fighter: usize, foe: usize) -> &WoundLevels {
-        &self.pairs[self.roster.pair_index(fighter, foe)]
+    /// Changes fighter `i` of a duel after the point is built, for tests.
+    #[cfg(test)]
+    pub(super) fn edit_fighter(&mut self, i: usize, change: impl FnOnce(&mut Fighter)) {
+        change(&mut self.fighters[i]);
+        self.members[i] = self.fighters[i];
     }
 
     /// Both fighters as the duel starts them: unhurt, clips full.
     fn start_states(&self) -> [State; 2] {
-        self.fighters.map(|f| State {
-            damage: 0,
-            ammo: f.clip,
-            spare_clips: f.spare_clips,
-            thrown: false,
-        })
+        self.fighters.map(|f| State::start(&f))
     }
 }
 
-/// What both fighters' actions in a turn read and change.
+/// What both fighters' actions in a turn of the duel read and change.
 struct TurnActions<'a> {
     turn: u32,
-    declared: &'a [Plan; 2],
-    dodges_left: &'a mut [u32; 2],
-    states: &'a mut [State; 2],
+    sheets: Sheets<'a, 2>,
     engaged: bool,
 }
 
@@ -301,32 +285,30 @@ impl WoundLevels {
         log: &mut L,
         tally: &mut Tally,
     ) {
-        let TurnActions {
-            turn,
-            declared,
-            ref mut dodges_left,
-            ref mut states,
-            engaged,
-        } = *t;
+        let (turn, engaged) = (t.turn, t.engaged);
         let side = Side::BOTH[SIDE];
-        let me = &self.fighters[SIDE];
-        let plan = declared[SIDE];
-        if Self::level(states[SIDE].damage) >= 6 {
+        let me = &self.members[SIDE];
+        let plan = t.sheets.declared[SIDE];
+        if Self::level(t.sheets.states[SIDE].damage) >= 6 {
             return;
         }
         if plan.reload {
-            states[SIDE].ammo = me.clip;
-            states[SIDE].spare_clips -= 1;
+            let mine = &mut t.sheets.states[SIDE];
+            mine.ammo = me.clip;
+            mine.spare_clips -= 1;
             log.say(|| format!("  {} reloads", self.names[SIDE]));
         }
         for k in 0..plan.attacks {
+            let mine = &t.sheets.states[SIDE];
             let reach = engaged || me.kind.is_ranged() || plan.throw;
-            let loaded = !me.kind.is_ranged() || plan.throw || states[SIDE].ammo > 0;
-            if !reach || !loaded || Self::level(states[SIDE].damage) >= 6 {
+            let loaded = !me.kind.is_ranged() || plan.throw || mine.ammo > 0;
+            if !reach || !loaded || Self::level(mine.damage) >= 6 {
                 break;
             }
-            dice.stream(Stream::new(Purpose::Attack, SIDE, turn).nth(k));
-            let dealt = self.attack(side, declared, dodges_left, states, engaged, dice, log);
+            let key = Stream::new(Purpose::Attack, SIDE, turn).nth(k);
+            dice.stream(key);
+            let blow = Blow::in_duel(side);
+            let dealt = self.attack_on(blow, engaged, key, &mut t.sheets, dice, log);
             tally.record_hit(side, dealt.unwrap_or(0), dealt.is_some());
         }
     }
@@ -344,7 +326,7 @@ impl Ruleset for WoundLevels {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        if !self.pairs.is_empty() {
+        if !self.roster.is_duel() {
             return self.fight(dice, log, tally);
         }
         let mut states = self.start_states();
@@ -375,9 +357,11 @@ impl Ruleset for WoundLevels {
             // The two fighters' actions, each with its fighter a compile-time constant.
             let t = TurnActions {
                 turn,
-                declared: &declared,
-                dodges_left: &mut dodges_left,
-                states: &mut states,
+                sheets: Sheets {
+                    declared: &declared,
+                    dodges_left: &mut dodges_left,
+                    states: &mut states,
+                },
                 engaged,
             };
             match fast {
@@ -385,8 +369,8 @@ impl Ruleset for WoundLevels {
                 Side::B => self.actions::<1, 0, D, L>(t, dice, log, tally),
             }
             // Movement at the end of the turn.
-            dice.stream(Stream::new(Purpose::Move, fast.index(), turn));
-            engaged = self.movement([fast, slow], &declared, &states, engaged, dice, log);
+            let movers = [fast, slow].map(|side| (side.index(), declared[side.index()]));
+            engaged = self.movement(movers, &states, engaged, turn, dice, log);
             if let Some(end) = self.end_of_turn(&states, &mut dead, log) {
                 winner = end;
                 break;
@@ -489,7 +473,7 @@ impl WoundLevels {
             if !dead[side.index()] && damage > 0 {
                 let mut terminal = false;
                 dice.stream(Stream::new(Purpose::Aftermath, side.index(), 0));
-                let r = self.aftermath(side, damage, dice, log, &mut terminal);
+                let r = self.aftermath(side.index(), damage, dice, log, &mut terminal);
                 tally.record_recovery(side, &r);
                 tally.record_extra(0, u64::from(r.died));
                 tally.record_extra(1, u64::from(terminal));

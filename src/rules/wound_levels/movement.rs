@@ -5,11 +5,12 @@
 //! for a fighter who cannot walk), and a melee fighter following a foe who withdraws
 //! (`rules.pursue`): by pace, and at equal paces by movement rolls.
 
+use super::Purpose;
 use super::actions::Plan;
 use super::{State, WoundLevels};
 use crate::dice::Dice;
+use crate::dice::Stream;
 use crate::log::Log;
-use crate::stats::Side;
 
 impl WoundLevels {
     /// A fighter's pace at a wound level: 2 runs, 1 walks ("4) Serious: ... cannot run"),
@@ -22,30 +23,31 @@ impl WoundLevels {
         }
     }
 
-    /// Movement at the end of the turn, in initiative order: closing in, withdrawing. A
-    /// fighter who cannot walk must pass a Physique check to move; a melee fighter follows a
-    /// foe who withdraws when it can keep pace (`rules.pursue`). Returns whether the fighters
-    /// are within melee range after it.
-    pub(super) fn movement<D: Dice, L: Log>(
+    /// Movement at the end of turn `turn` of two foes, `movers` in initiative order, each with
+    /// its place on the roster and what it declared: closing in, withdrawing. A fighter who
+    /// cannot walk must pass a Physique check to move; a melee fighter follows a foe who
+    /// withdraws when it can keep pace (`rules.pursue`). `states` are every fighter's, by
+    /// place. Returns whether the two are within melee range after it.
+    pub(super) fn movement<const N: usize, D: Dice, L: Log>(
         &self,
-        order: [Side; 2],
-        declared: &[Plan; 2],
-        states: &[State; 2],
+        movers: [(usize, Plan); 2],
+        states: &[State; N],
         mut engaged: bool,
+        turn: u32,
         dice: &mut D,
         log: &mut L,
     ) -> bool {
-        for side in order {
-            let p = declared[side.index()];
-            let damage = states[side.index()].damage;
+        for k in 0..2 {
+            let ((me, p), foe) = (movers[k], movers[1 - k]);
+            let damage = states[me].damage;
             if !(p.withdraw || p.close) || Self::level(damage) >= 6 {
                 continue;
             }
-            let name = &self.names[side.index()];
-            dice.switch(super::Purpose::Move, self.ids[side.index()]);
+            let name = &self.roster.fighter_names[me];
+            dice.stream(Stream::new(Purpose::Move, me, turn));
             if Self::level(damage) >= 5 {
                 let (ok, total) =
-                    self.physique_check(side, damage, dice, "dF (Physique check to move)");
+                    self.physique_check(me, damage, dice, "dF (Physique check to move)");
                 log.say(|| {
                     format!(
                         "  {name} cannot walk: Physique check {total} to move: {}",
@@ -56,13 +58,13 @@ impl WoundLevels {
                     continue;
                 }
             }
-            if p.withdraw && engaged && self.pursued(side, declared, states) {
-                let escapes = self.outpaces(side, states, dice, log);
+            if p.withdraw && engaged && self.pursued(foe, states) {
+                let escapes = self.outpaces(me, foe.0, states, dice, log);
                 if !escapes {
                     log.say(|| {
                         format!(
                             "  {name} tries to withdraw, but {} keeps pace: still in melee range",
-                            self.names[side.other().index()]
+                            self.roster.fighter_names[foe.0]
                         )
                     });
                     continue;
@@ -83,45 +85,44 @@ impl WoundLevels {
         engaged
     }
 
-    /// Whether the foe of a fighter withdrawing follows it: a melee fighter able to act and not
-    /// withdrawing itself, with `rules.pursue` on.
-    fn pursued(&self, withdrawer: Side, declared: &[Plan; 2], states: &[State; 2]) -> bool {
-        let foe = withdrawer.other();
+    /// Whether the foe of a fighter withdrawing (its place and what it declared) follows it: a
+    /// melee fighter able to act and not withdrawing itself, with `rules.pursue` on.
+    fn pursued<const N: usize>(&self, (foe, declared): (usize, Plan), states: &[State; N]) -> bool {
         self.rules.pursue
-            && !self.fighters[foe.index()].kind.is_ranged()
-            && !declared[foe.index()].withdraw
-            && Self::level(states[foe.index()].damage) < 6
+            && !self.members[foe].kind.is_ranged()
+            && !declared.withdraw
+            && Self::level(states[foe].damage) < 6
     }
 
-    /// A pursuit: the withdrawer gets away when its pace is the faster or the pursuer cannot
-    /// walk; at equal paces, when its movement roll (roll + Physique − move penalty) beats the
-    /// pursuer's (a tie keeps them in melee range).
-    fn outpaces<D: Dice, L: Log>(
+    /// A pursuit of the fighter at place `withdrawer` by the one at `pursuer`: the withdrawer
+    /// gets away when its pace is the faster or the pursuer cannot walk; at equal paces, when
+    /// its movement roll (roll + Physique − move penalty) beats the pursuer's (a tie keeps them
+    /// in melee range).
+    fn outpaces<const N: usize, D: Dice, L: Log>(
         &self,
-        withdrawer: Side,
-        states: &[State; 2],
+        withdrawer: usize,
+        pursuer: usize,
+        states: &[State; N],
         dice: &mut D,
         log: &mut L,
     ) -> bool {
-        let pursuer = withdrawer.other();
-        let w = Self::pace(states[withdrawer.index()].damage);
-        let q = Self::pace(states[pursuer.index()].damage);
+        let w = Self::pace(states[withdrawer].damage);
+        let q = Self::pace(states[pursuer].damage);
         if q == 0 || w != q {
             return q == 0 || w > q;
         }
-        let mut movement = |side: Side| {
+        let mut movement = |me: usize| {
             let r = self.roll(dice, "dF (movement roll)");
-            let damage = states[side.index()].damage;
-            r.value + self.fighters[side.index()].physique
-                - self.move_penalty[Self::level(damage) as usize]
+            let damage = states[me].damage;
+            r.value + self.members[me].physique - self.move_penalty[Self::level(damage) as usize]
         };
         let away = movement(withdrawer);
         let after = movement(pursuer);
         log.say(|| {
+            let names = &self.roster.fighter_names;
             format!(
                 "  movement rolls: {} {away}, {} {after}",
-                self.names[withdrawer.index()],
-                self.names[pursuer.index()]
+                names[withdrawer], names[pursuer]
             )
         });
         away > after
@@ -150,10 +151,10 @@ mod tests {
         let mut dice = script(rolls);
         let mut log = VecLog::default();
         let engaged = model.movement(
-            [Side::B, Side::A],
-            &plans,
+            [(1, plans[1]), (0, plans[0])],
             &states,
             true,
+            1,
             &mut dice,
             &mut log,
         );

@@ -7,7 +7,6 @@
 
 use super::WoundLevels;
 use crate::dice::Dice;
-use crate::stats::Side;
 use serde::{Deserialize, Serialize};
 
 /// A skill or Physique level and its bonus.
@@ -77,13 +76,13 @@ impl WoundLevels {
     #[inline]
     pub(super) fn physique_check<D: Dice>(
         &self,
-        side: Side,
+        me: usize,
         damage: u32,
         dice: &mut D,
         label: &'static str,
     ) -> (bool, i32) {
         let r = self.roll(dice, label);
-        let total = r.value + self.fighters[side.index()].physique - self.penalty_of(damage);
+        let total = r.value + self.members[me].physique - self.penalty_of(damage);
         (total >= self.rules.check_difficulty.i32(), total)
     }
 }

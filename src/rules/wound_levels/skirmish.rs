@@ -12,10 +12,11 @@
 
 use super::Purpose;
 use super::actions::Plan;
+use super::attack::Sheets;
 use super::{State, WoundLevels};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::roster::{Blow, MAX_FIGHTERS};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between its phases: every fighter's wounds and
@@ -84,15 +85,7 @@ impl WoundLevels {
     /// The fight before its first turn: every fighter whole, with its clip and spare clips, in
     /// melee range of every foe when the rules start them engaged.
     fn start_fight(&self) -> Fight {
-        let mut states = [State::default(); MAX_FIGHTERS];
-        for (s, f) in states.iter_mut().zip(&self.members) {
-            *s = State {
-                damage: 0,
-                ammo: f.clip,
-                spare_clips: f.spare_clips,
-                thrown: false,
-            };
-        }
+        let states = self.members.map(|f| State::start(&f));
         Fight {
             states,
             engaged: [if self.rules.start_engaged {
@@ -186,9 +179,7 @@ impl WoundLevels {
                 continue;
             };
             f.foe_of[i] = foe;
-            let pair = self.pair(i, foe);
-            let states = [f.states[i], f.states[foe]];
-            f.plans[i] = pair.declare(Side::A, &states, f.near(i, foe));
+            f.plans[i] = self.declare(i, foe, &f.states, f.near(i, foe));
         }
     }
 
@@ -291,14 +282,18 @@ impl WoundLevels {
             if !reach || !loaded || Self::level(f.states[i].damage) >= 6 {
                 break;
             }
-            let declared = [plan, f.plans[foe]];
-            let mut dodges = [f.dodges_left[i], f.dodges_left[foe]];
-            let mut two = [f.states[i], f.states[foe]];
-            let pair = self.pair(i, foe);
-            dice.stream(Stream::new(Purpose::Attack, i, turn).nth(k));
-            let dealt = pair.attack(Side::A, &declared, &mut dodges, &mut two, close, dice, log);
-            [f.states[i], f.states[foe]] = two;
-            [f.dodges_left[i], f.dodges_left[foe]] = dodges;
+            let key = Stream::new(Purpose::Attack, i, turn).nth(k);
+            dice.stream(key);
+            let sheets = &mut Sheets {
+                declared: &f.plans,
+                dodges_left: &mut f.dodges_left,
+                states: &mut f.states,
+            };
+            let blow = Blow {
+                attacker: i,
+                defender: foe,
+            };
+            let dealt = self.attack_on(blow, close, key, sheets, dice, log);
             tally.record_hit(self.roster.side_of[i], dealt.unwrap_or(0), dealt.is_some());
         }
     }
@@ -318,10 +313,7 @@ impl WoundLevels {
                 ..f.plans[foe]
             };
             let was = f.near(i, foe);
-            dice.stream(Stream::new(Purpose::Move, i, turn));
-            let pair = self.pair(i, foe);
-            let states = [f.states[i], f.states[foe]];
-            let now = pair.movement([Side::A, Side::B], &[plan, still], &states, was, dice, log);
+            let now = self.movement([(i, plan), (foe, still)], &f.states, was, turn, dice, log);
             if plan.close && now {
                 f.engaged[i] |= 1 << foe;
                 f.engaged[foe] |= 1 << i;
@@ -391,11 +383,8 @@ impl WoundLevels {
             let damage = f.states[i].damage;
             if !f.dead[i] && damage > 0 {
                 let mut terminal = false;
-                let foe = roster.team(roster.side_of[i].other()).start;
                 dice.stream(Stream::new(Purpose::Aftermath, i, 0));
-                let r = self
-                    .pair(i, foe)
-                    .aftermath(Side::A, damage, dice, log, &mut terminal);
+                let r = self.aftermath(i, damage, dice, log, &mut terminal);
                 tally.record_recovery_of(i, roster.side_of[i], &r);
                 tally.record_extra(0, u64::from(r.died));
                 tally.record_extra(1, u64::from(terminal));

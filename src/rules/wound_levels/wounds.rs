@@ -94,7 +94,7 @@ mod tests {
         let dodge = dealt.map_or(0, |d| d as i32) - 3;
         // Physique check: 0 + 3 - penalty.
         let mut dice = script(&[0]);
-        let (_, total) = model.physique_check(Side::A, damage, &mut dice, "t");
+        let (_, total) = model.physique_check(0, damage, &mut dice, "t");
         assert!(dice.finish().is_ok());
         [attack, dodge, 3 - total]
     }
