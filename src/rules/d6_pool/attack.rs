@@ -9,8 +9,8 @@
 use super::attack_table::{COLUMNS, CRITICAL, WHIFF, column};
 use super::block::{DefenceRule, Standing, defence_rule};
 use super::schema::{CritDamage, ParryAgainst, Stance};
-use super::{D6Pool, State};
-use crate::dice::Dice;
+use super::{D6Pool, Purpose, State};
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 pub use crate::rules::roster::Blow;
 
@@ -64,6 +64,7 @@ impl D6Pool {
     pub fn attack<const N: usize, D: Dice, L: Log>(
         &self,
         blow: Blow,
+        key: Stream,
         states: &mut [State; N],
         dice: &mut D,
         log: &mut L,
@@ -95,7 +96,7 @@ impl D6Pool {
         let base = base.saturating_sub(u32::from(me.stance == Stance::Defensive));
         out.dice = base + out.luck;
         let skill = roll_counts(dice, base, "d6 (attack)");
-        dice.purpose(super::Purpose::Luck);
+        dice.stream(key.with_purpose(Purpose::Luck));
         let luck = roll_counts(dice, out.luck, "d6 (luck, rolled with the attack)");
         let [fours, fives, sixes] = [0, 1, 2].map(|i| skill[i] + luck[i]);
         out.sixes = sixes;
@@ -177,7 +178,7 @@ impl D6Pool {
         // turn is the one its PARRY/DODGE dice meet, whether or not a rule let it roll them.
         states[di].standing.parried |= self.rules.parry_against == ParryAgainst::First;
         // Only the 6s block.
-        dice.purpose(super::Purpose::Defence);
+        dice.stream(key.with_purpose(Purpose::Defence));
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;
         out.blocked = blocks >= needed;
@@ -199,7 +200,7 @@ impl D6Pool {
         if out.column == CRITICAL && connects {
             out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
             // The dice are summed: how many show each face is all that matters.
-            dice.purpose(super::Purpose::Critical);
+            dice.stream(key.with_purpose(Purpose::Critical));
             let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
             let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
             let critical = total + weapon.crit_bonus;
@@ -238,7 +239,7 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::d6_pool::test_support::{
-        MELEE, a_attacks, attack_by, bare, fighter, model, model_with, start,
+        MELEE, a_attacks, attack_by, bare, fighter, key, model, model_with, start,
     };
     use crate::rules::d6_pool::{Fighter, Healing, Rules, Weapon};
     use crate::stats::Side;
@@ -415,7 +416,13 @@ mod tests {
         let mut states = start(&m);
         let mut log = VecLog::default();
         let mut dice = ScriptedDice::new(vec![1, 2]);
-        let whiff = m.attack(Blow::in_duel(Side::A), &mut states, &mut dice, &mut log);
+        let whiff = m.attack(
+            Blow::in_duel(Side::A),
+            key(),
+            &mut states,
+            &mut dice,
+            &mut log,
+        );
         assert_eq!(whiff.column, WHIFF, "{:?}", log.lines);
         let story = log.lines.join("\n");
         assert!(
@@ -429,6 +436,7 @@ mod tests {
         let mut log = VecLog::default();
         m.attack(
             Blow::in_duel(Side::A),
+            key(),
             &mut states,
             &mut ScriptedDice::new(vec![1, 2, 3]),
             &mut log,

@@ -5,7 +5,7 @@
 
 use super::attack_table::{CRITICAL, WHIFF};
 use super::{D6Pool, State};
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::stats::Side;
 
 /// One exchange for exact tables: `attack`, the very attack the duel rolls, from fighters at
@@ -19,7 +19,8 @@ impl crate::exact::Exchange for D6Pool {
     fn exchange<D: Dice>(&self, attacker: Side, dice: &mut D) -> crate::exact::Outcome {
         let mut states = self.fighters.map(|f| State::start(&f));
         let blow = super::Blow::in_duel(attacker);
-        let attack = self.attack(blow, &mut states, dice, &mut crate::log::NoLog);
+        let key = Stream::new(super::Purpose::Attack, attacker.index(), 1);
+        let attack = self.attack(blow, key, &mut states, dice, &mut crate::log::NoLog);
         let result = match (attack.column, attack.blocked) {
             (WHIFF, _) => "whiff",
             (_, true) => "blocked",

@@ -332,12 +332,13 @@ impl D6Pool {
             };
             return None;
         }
-        dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
+        let key = Stream::new(Purpose::Attack, ACTOR, round);
+        dice.stream(key);
         let blow = Blow {
             attacker: ACTOR,
             defender: 1 - ACTOR,
         };
-        let attack = self.attack(blow, states, dice, log);
+        let attack = self.attack(blow, key, states, dice, log);
         record_attack(tally, actor, &attack);
         let foe = 1 - ACTOR;
         if states[foe].health <= self.rules.out_at.i32() {

@@ -95,12 +95,13 @@ impl D6Pool {
         let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
             return Turn::Over(None);
         };
-        dice.stream(Stream::new(Purpose::Attack, actor, round));
+        let key = Stream::new(Purpose::Attack, actor, round);
+        dice.stream(key);
         let blow = Blow {
             attacker: actor,
             defender: foe,
         };
-        let attack = self.attack(blow, &mut f.states, dice, log);
+        let attack = self.attack(blow, key, &mut f.states, dice, log);
         let side = roster.side_of[actor];
         record_attack(tally, side, &attack);
         self.fall(f, side, foe, log)
@@ -193,7 +194,7 @@ impl D6Pool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{bare, fighter};
+    use super::super::test_support::{bare, fighter, key};
     use super::super::{Fighter, Healing, ParryAgainst, Rules};
     use super::*;
     use crate::dice::ScriptedDice;
@@ -327,7 +328,7 @@ mod tests {
             defender: 0,
         };
         for _ in 0..2 {
-            model.attack(brigand_on_knight, &mut states, &mut dice, &mut log);
+            model.attack(brigand_on_knight, key(), &mut states, &mut dice, &mut log);
         }
         let story = log.lines.join("\n");
         crate::log::assert_in_order(

@@ -3,12 +3,18 @@
 //! The rule ledger tests (`docs/rules/d6-pool.md`, "Rule ledger") take their expected values
 //! from the sentences of `shared/rules/d6-pool.txt` (L = line).
 
-use super::{Attack, D6Pool, Fighter, File, Healing, Rules, Stance, State, Weapon};
-use crate::dice::ScriptedDice;
+use super::{Attack, D6Pool, Fighter, File, Healing, Purpose, Rules, Stance, State, Weapon};
+use crate::dice::{ScriptedDice, Stream};
 use crate::log::VecLog;
 use crate::rules::{FirstStrike, Ruleset};
 use crate::scenario::error::Source;
 use crate::stats::{Side, Tally};
+
+/// The stream of an attack of fighter 0 in round 1, for attacks on scripted dice (which ignore
+/// streams).
+pub(crate) fn key() -> Stream {
+    Stream::new(Purpose::Attack, 0, 1)
+}
 
 pub(super) const MELEE: Weapon = Weapon {
     dice: 3,
@@ -62,7 +68,13 @@ pub(super) fn start(m: &D6Pool) -> [State; 2] {
 pub(super) fn attack_by(m: &D6Pool, side: Side, states: &mut [State; 2], dice: &[u32]) -> Attack {
     let mut scripted = ScriptedDice::new(dice.to_vec());
     let mut log = VecLog::default();
-    let attack = m.attack(super::Blow::in_duel(side), states, &mut scripted, &mut log);
+    let attack = m.attack(
+        super::Blow::in_duel(side),
+        key(),
+        states,
+        &mut scripted,
+        &mut log,
+    );
     assert!(
         scripted.finish().is_ok(),
         "{:?} {:?}",

@@ -8,8 +8,8 @@
 
 use super::schema::{Interval, Over20};
 use super::wound_track::{Kind, Track, WoundRows};
-use super::{Fighter, GuardPierce, Rules};
-use crate::dice::Dice;
+use super::{Fighter, GuardPierce, Purpose, Rules};
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::Blow;
 use crate::rules::two_d20::{
@@ -136,20 +136,22 @@ impl GuardPierce {
         log: &mut L,
     ) -> Attack {
         let faces = self.duel_hit_faces(attacker, rows);
-        self.attack_on(Blow::in_duel(attacker), faces, None, rows, dice, log)
+        let key = Stream::new(Purpose::Attack, attacker.index(), 1);
+        self.attack_on(Blow::in_duel(attacker), (faces, None), key, rows, dice, log)
     }
 
     /// One attack of `blow.attacker` on `blow.defender` (`rows` are every fighter's wounds, by
     /// their places on the roster), whose dice hit on `faces` ([`GuardPierce::hit_faces`] of
     /// these rows): its attack dice are `ahead` when the source worked them out already
-    /// ([`Dice::pair_ahead`]), or rolled here.
+    /// ([`Dice::pair_ahead`]), or rolled here; the damage rolls come from the attack's stream
+    /// `key` with their own purposes ([`Purpose::Damage`], [`Purpose::Injury`]).
     // Always in line: out of line, the dice's state goes through memory for every die.
     #[inline(always)]
     pub fn attack_on<const N: usize, D: Dice, L: Log>(
         &self,
         blow: Blow,
-        faces: HitFaces,
-        ahead: Option<AttackRoll>,
+        (faces, ahead): (HitFaces, Option<AttackRoll>),
+        key: Stream,
         rows: &mut [WoundRows; N],
         dice: &mut D,
         log: &mut L,
@@ -235,12 +237,12 @@ impl GuardPierce {
             });
         }
         let target = &mut rows[blow.defender];
-        dice.purpose(super::Purpose::Damage);
+        dice.stream(key.with_purpose(Purpose::Damage));
         let first = self.wound(target, &def.track, (damage, kind, DAMAGE_DICE), dice, log);
         let second = if full && atk.stun_weapon {
             log.say(|| "  a Stun weapon's Full Hit: a separate Injury roll".to_owned());
             let roll = (injury_damage, injury_kind, INJURY_DICE);
-            dice.purpose(super::Purpose::Injury);
+            dice.stream(key.with_purpose(Purpose::Injury));
             self.wound(target, &def.track, roll, dice, log)
         } else {
             0

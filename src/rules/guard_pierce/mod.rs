@@ -281,8 +281,9 @@ impl GuardPierce {
             }
             return None;
         }
-        dice.stream(Stream::new(Purpose::Attack, ACTOR, round));
-        let attack = self.attack_on(Blow::in_duel(actor), faces, mine, rows, dice, log);
+        let key = Stream::new(Purpose::Attack, ACTOR, round);
+        dice.stream(key);
+        let attack = self.attack_on(Blow::in_duel(actor), (faces, mine), key, rows, dice, log);
         if attack.hits == 0 {
             // A miss marks nothing: both fighters are as they were, in the fight.
             return None;

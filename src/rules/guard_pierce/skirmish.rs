@@ -88,8 +88,9 @@ impl GuardPierce {
             defender: foe,
         };
         let faces = self.hit_faces(blow, &f.rows);
-        dice.stream(Stream::new(Purpose::Attack, actor, round));
-        let attack = self.attack_on(blow, faces, None, &mut f.rows, dice, log);
+        let key = Stream::new(Purpose::Attack, actor, round);
+        dice.stream(key);
+        let attack = self.attack_on(blow, (faces, None), key, &mut f.rows, dice, log);
         if attack.hits == 0 {
             return Turn::Taken;
         }
