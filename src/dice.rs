@@ -16,7 +16,8 @@
 //! from the same seed). They stay in step only while they draw the same dice for the same
 //! purpose: one more ATTACK die in a pool must not shift the next round's dice. So the rules
 //! name what they are about to roll ([`Dice::stream`]: a purpose, a fighter and a round, from
-//! [`Stream::new`]; [`Dice::purpose`] switches the purpose within them), and the fast source
+//! [`Stream::new`]; a roll that follows another in its turn names the turn's key with its own
+//! purpose, [`Stream::with_purpose`]), and the fast source
 //! draws each stream's dice from its own place in a counter-based generator: a die is a mix of
 //! the trial's seed, the stream's key and the die's place in the stream, so an extra die in one
 //! stream moves no die of another. A stream's dice must be drawn once a trial (the rules pick
@@ -113,20 +114,6 @@ pub trait Dice {
         let _ = stream;
     }
 
-    /// Draws the next dice from the stream of `purpose` for the current stream's fighter,
-    /// round and `nth` (from its first): [`Dice::stream`] with the purpose changed.
-    #[inline]
-    fn purpose<P: Purpose>(&mut self, purpose: P) {
-        let _ = purpose;
-    }
-
-    /// Draws the next dice from the stream of `purpose` for `fighter` in the current stream's
-    /// round and `nth` (from its first).
-    #[inline]
-    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
-        let _ = (purpose, fighter);
-    }
-
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -202,7 +189,8 @@ impl Stream {
     #[inline]
     const fn from_code(purpose: u32, fighter: usize, round: u32) -> Stream {
         let round = round as u64 & ((1 << Self::ROUND_BITS) - 1);
-        Stream((purpose as u64 & Self::PURPOSE) | ((fighter as u64 & 0x3f) << 6) | (round << 20))
+        let fighter = (fighter as u64) << 6 & Self::FIGHTER;
+        Stream((purpose as u64 & Self::PURPOSE) | fighter | (round << 20))
     }
 
     /// The `n`th stream of the same purpose, fighter and round (from 0).
@@ -229,14 +217,6 @@ impl Stream {
             .wrapping_add(((s >> 6) & 0x3f).wrapping_mul(0xc2b2_ae3d_27d4_eb4f))
             .wrapping_add(((s >> 12) & 0xff).wrapping_mul(0x1656_67b1_9e37_79f9))
             .wrapping_add((s >> 20).wrapping_mul(0xd6e8_feb8_6659_fd93))
-    }
-
-    /// The same round and `nth`, another purpose and fighter.
-    #[inline]
-    pub fn with_fighter<P: Purpose>(self, purpose: P, fighter: usize) -> Stream {
-        let kept = self.0 & !(Self::PURPOSE | Self::FIGHTER);
-        let purpose = u64::from(purpose.code()) & Self::PURPOSE;
-        Stream(kept | purpose | ((fighter as u64 & 0x3f) << 6))
     }
 }
 
@@ -433,16 +413,6 @@ impl Dice for FastDice {
         self.stream = stream;
         self.state = self.seed.wrapping_add(stream.start());
     }
-
-    #[inline]
-    fn purpose<P: Purpose>(&mut self, purpose: P) {
-        self.stream(self.stream.with_purpose(purpose));
-    }
-
-    #[inline]
-    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
-        self.stream(self.stream.with_fighter(purpose, fighter));
-    }
 }
 
 /// Checks that the rules never draw a stream's dice twice in a trial (a stream named again
@@ -528,21 +498,6 @@ impl<D: Dice> Dice for StreamCheck<D> {
     fn stream(&mut self, stream: Stream) {
         self.name(stream);
         self.inner.stream(stream);
-    }
-
-    fn purpose<P: Purpose>(&mut self, purpose: P) {
-        let stream = self
-            .current
-            .unwrap_or(Stream::OPENING)
-            .with_purpose(purpose);
-        self.name(stream);
-        self.inner.purpose(purpose);
-    }
-
-    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
-        let current = self.current.unwrap_or(Stream::OPENING);
-        self.name(current.with_fighter(purpose, fighter));
-        self.inner.switch(purpose, fighter);
     }
 
     fn exhausted(&self) -> bool {
@@ -939,16 +894,6 @@ impl<D: Dice> Dice for CountingDice<D> {
         self.inner.stream(stream);
     }
 
-    #[inline]
-    fn purpose<P: Purpose>(&mut self, purpose: P) {
-        self.inner.purpose(purpose);
-    }
-
-    #[inline]
-    fn switch<P: Purpose>(&mut self, purpose: P, fighter: usize) {
-        self.inner.switch(purpose, fighter);
-    }
-
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }
@@ -1044,10 +989,12 @@ mod tests {
             (0..8).map(|_| dice.d(20, "damage")).collect::<Vec<_>>()
         };
         assert_eq!(run(3), run(4));
-        // Switching the purpose within the fighter and round is naming that stream.
+        // Another purpose of the same fighter, round and `nth` is naming that stream.
         let mut dice = FastDice::seed_from_u64(77);
-        dice.stream(attack.with_purpose(P(4)));
-        dice.switch(P(4), 1);
+        dice.stream(Stream::new(P(4), 1, 0).nth(0));
+        let other_round: Vec<u32> = (0..8).map(|_| dice.d(20, "damage")).collect();
+        assert_ne!(other_round, run(0), "round 0 is not round 1");
+        dice.stream(Stream::new(P(3), 1, 1).with_purpose(P(4)));
         let switched: Vec<u32> = (0..8).map(|_| dice.d(20, "damage")).collect();
         assert_eq!(switched, run(0));
         // Another seed, other dice.
@@ -1156,7 +1103,7 @@ mod tests {
         dice.stream(s);
         dice.stream(s);
         dice.d(6, "a");
-        dice.purpose(P(2));
+        dice.stream(s.with_purpose(P(2)));
         dice.d(6, "b");
         assert!(dice.problem.is_none());
         dice.stream(s);

@@ -118,14 +118,6 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         self.inner.stream(stream);
     }
 
-    fn purpose<P: crate::dice::Purpose>(&mut self, purpose: P) {
-        self.inner.purpose(purpose);
-    }
-
-    fn switch<P: crate::dice::Purpose>(&mut self, purpose: P, fighter: usize) {
-        self.inner.switch(purpose, fighter);
-    }
-
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }

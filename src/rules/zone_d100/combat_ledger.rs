@@ -1,7 +1,7 @@
 //! The combat sequences' rule tests that no worked example reaches, each written from its
 //! sentence of the text: scripted dice in, the sentence's consequence out.
 
-use super::tests::{BROADSWORD, fighter, melee, quilt};
+use super::tests::{BROADSWORD, fighter, melee, quilt, test_turn};
 use super::*;
 use crate::dice::ScriptedDice;
 use crate::log::VecLog;
@@ -139,7 +139,12 @@ fn a_stun_from_a_counterstrike_in_ones_own_turn_is_shaken_off_only_at_the_end_of
     assert_eq!(states[0].shock, ShockState::Stunned);
     let mut log = VecLog::default();
     let mut none = ScriptedDice::new(Vec::<u32>::new());
-    m.end_of_turn(Side::A, &mut states, &mut none, &mut log);
+    m.end_of_turn(
+        (Side::A, test_turn(Side::A)),
+        &mut states,
+        &mut none,
+        &mut log,
+    );
     assert!(
         none.finish().is_ok(),
         "no Shock test in the turn of the stun: {:?}",
@@ -149,7 +154,12 @@ fn a_stun_from_a_counterstrike_in_ones_own_turn_is_shaken_off_only_at_the_end_of
     states[0].turn = 3;
     states[1].turn = 3;
     let mut dice = ScriptedDice::new([20, 29]);
-    m.end_of_turn(Side::A, &mut states, &mut dice, &mut log);
+    m.end_of_turn(
+        (Side::A, test_turn(Side::A)),
+        &mut states,
+        &mut dice,
+        &mut log,
+    );
     assert!(dice.finish().is_ok(), "{:?}", log.lines);
     assert_eq!(states[0].shock, ShockState::None, "{:?}", log.lines);
 }
@@ -495,7 +505,12 @@ fn a_failed_morale_roll_quits_the_fight() {
     states[1].morale_due = true;
     let mut log = VecLog::default();
     let mut dice = ScriptedDice::new([61]);
-    m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+    m.end_of_turn(
+        (Side::B, test_turn(Side::B)),
+        &mut states,
+        &mut dice,
+        &mut log,
+    );
     assert!(dice.finish().is_ok(), "{:?}", log.lines);
     assert!(states[1].routed, "{:?}", log.lines);
     assert!(!states[1].can_act());
@@ -812,7 +827,12 @@ fn end_turn(m: &Melee, states: &mut [State; 2], turn: u32, dice: &[u32]) -> Stri
     states[1].turn = turn;
     let mut scripted = ScriptedDice::new(dice.to_vec());
     let mut log = VecLog::default();
-    m.end_of_turn(Side::B, states, &mut scripted, &mut log);
+    m.end_of_turn(
+        (Side::B, test_turn(Side::B)),
+        states,
+        &mut scripted,
+        &mut log,
+    );
     let story = log.lines.join("\n");
     assert!(scripted.finish().is_ok(), "{:?}\n{story}", scripted.error());
     assert_eq!(scripted.used(), dice.len(), "dice used\n{story}");

@@ -26,13 +26,13 @@ impl ZoneD100 {
 
     /// One turn of `actor` against the other fighter of `states` (standing up, taking up a
     /// dropped weapon, shooting or closing at range, an exchange in melee) and the end of its
-    /// turn. `sides` are the sides of the fighters of `states` in the fight (`[a, b]` in a
+    /// turn, whose dice come from the turn's stream `turn`. `sides` are the sides of the fighters of `states` in the fight (`[a, b]` in a
     /// duel), for the tallies.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(super) fn act<D: Dice, L: Log>(
         &self,
-        actor: Side,
+        (actor, turn): (Side, Stream),
         sides: [Side; 2],
         states: &mut [State; 2],
         range: &mut Range,
@@ -108,7 +108,7 @@ impl ZoneD100 {
                 });
             }
         }
-        m.end_of_turn(actor, states, dice, log);
+        m.end_of_turn((actor, turn), states, dice, log);
     }
 
     /// The duel's rounds from the start, the fighter of index `FIRST` acting first in each:
@@ -138,8 +138,17 @@ impl ZoneD100 {
                 if dice.exhausted() {
                     break 'duel;
                 }
-                dice.stream(Stream::new(Purpose::Turn, actor.index(), round));
-                self.act(actor, [Side::A, Side::B], states, range, dice, log, tally);
+                let turn = Stream::new(Purpose::Turn, actor.index(), round);
+                dice.stream(turn);
+                self.act(
+                    (actor, turn),
+                    [Side::A, Side::B],
+                    states,
+                    range,
+                    dice,
+                    log,
+                    tally,
+                );
                 let out = [self.out(&states[0]), self.out(&states[1])];
                 if out[0] || out[1] {
                     winner = match out {

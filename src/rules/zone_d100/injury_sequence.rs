@@ -425,7 +425,7 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::zone_d100::melee::Advantage;
-    use crate::rules::zone_d100::melee::tests::{fighter, melee, quilt};
+    use crate::rules::zone_d100::melee::tests::{fighter, melee, quilt, test_turn};
     use crate::rules::zone_d100::skill::Defence;
 
     #[test]
@@ -462,13 +462,23 @@ mod tests {
         // The Shock Reroll at the end of the next turn: 42 against EML45: Stunned.
         let mut dice = ScriptedDice::new([42]);
         states[1].turn = 1;
-        m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+        m.end_of_turn(
+            (Side::B, test_turn(Side::B)),
+            &mut states,
+            &mut dice,
+            &mut log,
+        );
         assert_eq!(states[1].shock, ShockState::Stunned);
         // The next turn's Shock roll: 61 against 65: no longer stunned; then the Morale roll
         // the Serious injury called for: Initiative ML60, 29: steady.
         let mut dice = ScriptedDice::new([61, 29]);
         states[1].turn = 2;
-        m.end_of_turn(Side::B, &mut states, &mut dice, &mut log);
+        m.end_of_turn(
+            (Side::B, test_turn(Side::B)),
+            &mut states,
+            &mut dice,
+            &mut log,
+        );
         assert!(dice.finish().is_ok(), "{:?}", log.lines);
         assert_eq!(states[1].shock, ShockState::None);
         assert!(!states[1].routed && !states[1].morale_due);

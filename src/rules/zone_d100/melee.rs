@@ -647,6 +647,12 @@ pub(super) mod tests {
     use super::*;
     use crate::rules::zone_d100::body::Location;
 
+    /// The stream of `side`'s turn in round 1, for an end of turn on scripted dice (which
+    /// ignore streams).
+    pub(crate) fn test_turn(side: Side) -> crate::dice::Stream {
+        crate::dice::Stream::new(crate::rules::zone_d100::Purpose::Turn, side.index(), 1)
+    }
+
     pub(crate) const BROADSWORD: Weapon = Weapon {
         impact_die: 10,
         impact_modifier: 3,

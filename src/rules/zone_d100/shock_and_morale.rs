@@ -3,20 +3,22 @@
 //! a coma on a failure), the Shock roll that shakes off STN, and the Morale roll (an Initiative
 //! test) a Serious or Grievous injury calls for once the fighter is no longer stunned.
 
+use super::Purpose;
 use super::injury::{Reroll, ShockState, shock_reroll};
 use super::melee::{Melee, State};
 use super::skill::Test;
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::stats::Side;
 
 impl Melee {
     /// The end of a fighter's turn: shock rerolls, standing up, recovering a weapon, morale.
-    /// Its dice come from the turn's stream of purpose `END_OF_TURN`, named before the first
-    /// of them: most turns end with no roll, and then no stream is named.
+    /// Its dice come from the turn's stream `turn` with the purpose [`Purpose::EndOfTurn`],
+    /// named before the first of them: most turns end with no roll, and then no stream is
+    /// named.
     pub fn end_of_turn<D: Dice, L: Log>(
         &self,
-        side: Side,
+        (side, turn): (Side, Stream),
         states: &mut [State; 2],
         dice: &mut D,
         log: &mut L,
@@ -32,12 +34,12 @@ impl Melee {
             // INC rerolls at the end of the next turn; UNC only after ten minutes, when the
             // duel is long over: its reroll belongs to the healing timeline.
             ShockState::Incapacitated if due && s.extended_shock.is_none() => {
-                dice.purpose(super::Purpose::EndOfTurn);
+                dice.stream(turn.with_purpose(Purpose::EndOfTurn));
                 named = true;
                 self.reroll_incapacitated(side, s, dice, log);
             }
             ShockState::Stunned if due => {
-                dice.purpose(super::Purpose::EndOfTurn);
+                dice.stream(turn.with_purpose(Purpose::EndOfTurn));
                 named = true;
                 self.shake_off_stun(side, s, dice, log);
             }
@@ -46,7 +48,7 @@ impl Melee {
         if self.rules.morale & s.morale_due & (s.shock == ShockState::None) {
             s.morale_due = false;
             if !named {
-                dice.purpose(super::Purpose::EndOfTurn);
+                dice.stream(turn.with_purpose(Purpose::EndOfTurn));
             }
             self.morale_roll(side, s, dice, log);
         }

@@ -205,8 +205,17 @@ impl ZoneD100 {
             evading: [at[actor].evading, at[foe].evading],
         };
         let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
-        dice.stream(Stream::new(Purpose::Turn, actor, round));
-        pair.act(Side::A, sides, &mut two, &mut range, dice, log, tally);
+        let turn = Stream::new(Purpose::Turn, actor, round);
+        dice.stream(turn);
+        pair.act(
+            (Side::A, turn),
+            sides,
+            &mut two,
+            &mut range,
+            dice,
+            log,
+            tally,
+        );
         [f.states[actor], f.states[foe]] = two.map(|s| State {
             outnumbered: 0,
             ..s
