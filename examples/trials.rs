@@ -7,6 +7,11 @@
 //! point's index or `last` (the bench's recovery point), and SCENARIO may be `d20` to roll that
 //! many d20s instead (the cost of one die, as `dice/d20` benches it).
 //!
+//! With `TRIALS_SIDES=N` in the environment every side of the scenario is N fighters (as the
+//! `skirmish/<ruleset>` benches fight three against three), and with `TRIALS_REPORT=1` the
+//! fighter-rounds of a trial on average (every fighter of both sides, every round fought) are
+//! printed on stderr, for the cost of a fighter-round.
+//!
 //! With LEARNED = K (the fourth argument) the trials come in blocks of K seeds, each block
 //! rolled [`REPEATS`] times over before the next: a branch predictor learns the paths of a few
 //! dozen trials it sees again and again, so the trials' branches on their dice are then
@@ -64,7 +69,24 @@ fn main() -> ExitCode {
         black_box(sum);
         return ExitCode::SUCCESS;
     }
-    let loaded = match registry::load(Path::new(scenario)) {
+    let sides = std::env::var("TRIALS_SIDES").ok().filter(|n| !n.is_empty());
+    let loaded = match sides.map(|n| n.parse::<u32>()) {
+        None => registry::load(Path::new(scenario)),
+        Some(Ok(n)) => match std::fs::read_to_string(scenario) {
+            Ok(text) => {
+                registry::parse(Path::new(scenario), &duelsim::scenario::every_side_of(&text, n))
+            }
+            Err(e) => {
+                eprintln!("trials: {scenario}: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        Some(Err(_)) => {
+            eprintln!("trials: TRIALS_SIDES must be a whole number");
+            return ExitCode::from(2);
+        }
+    };
+    let loaded = match loaded {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");
@@ -113,6 +135,12 @@ fn main() -> ExitCode {
             }
         }
         black_box(&tally);
+        if std::env::var_os("TRIALS_REPORT").is_some() {
+            let sides = m.shape().sides;
+            let fighters = f64::from(sides[0] + sides[1]);
+            let rounds = tally.rounds.mean().unwrap_or(0.0);
+            eprintln!("fighter-rounds per trial: {}", fighters * rounds);
+        }
     });
     ExitCode::SUCCESS
 }
