@@ -73,9 +73,10 @@ fn main() -> ExitCode {
     let loaded = match sides.map(|n| n.parse::<u32>()) {
         None => registry::load(Path::new(scenario)),
         Some(Ok(n)) => match std::fs::read_to_string(scenario) {
-            Ok(text) => {
-                registry::parse(Path::new(scenario), &duelsim::scenario::every_side_of(&text, n))
-            }
+            Ok(text) => registry::parse(
+                Path::new(scenario),
+                &duelsim::scenario::every_side_of(&text, n),
+            ),
             Err(e) => {
                 eprintln!("trials: {scenario}: {e}");
                 return ExitCode::from(2);

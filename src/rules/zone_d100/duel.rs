@@ -41,7 +41,7 @@ impl ZoneD100 {
         tally: &mut Tally,
     ) {
         let m = &self.melee;
-        range.moved[actor.index()] = false;
+        states[actor.index()].moved = false;
         let s = &mut states[actor.index()];
         if s.can_act() {
             let lame = m.legs_unusable(s);
@@ -85,8 +85,8 @@ impl ZoneD100 {
                         self.approach
                     };
                     range.distance = range.distance.saturating_sub(step);
-                    range.moved[actor.index()] = true;
-                    range.evading[actor.index()] = evade;
+                    states[actor.index()].moved = true;
+                    states[actor.index()].evading = evade;
                     log.say(|| {
                         format!(
                             "{} {} to {} feet",

@@ -148,6 +148,16 @@ pub struct State {
     pub shield_broken: bool,
     /// A Setup TA to spend on the next Melee or Dodge test.
     pub setup: bool,
+    /// At range: a missile loaded.
+    pub loaded: bool,
+    /// At range: rounds spent loading.
+    pub progress: u32,
+    /// At range: aimed.
+    pub aimed: bool,
+    /// Moved this round (closing in): a Moving target.
+    pub moved: bool,
+    /// Moved this round with the Evade action: an Evading target.
+    pub evading: bool,
     /// The last round of "the next round", after which an unspent Setup TA is gone.
     pub setup_until: u32,
     /// Morale broke: out of the fight.

@@ -9,15 +9,11 @@ use crate::log::Log;
 use crate::stats::Side;
 use melee::State;
 
-/// The missile state of both fighters during the approach.
+/// What lies between two foes at range: the distance in feet (what each has done at range,
+/// loading, aiming, moving, is in its [`State`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Range {
     pub(super) distance: u32,
-    pub(super) loaded: [bool; 2],
-    pub(super) progress: [u32; 2],
-    pub(super) aimed: [bool; 2],
-    pub(super) moved: [bool; 2],
-    pub(super) evading: [bool; 2],
 }
 
 impl ZoneD100 {
@@ -35,32 +31,32 @@ impl ZoneD100 {
         let (missile, ml) = f.missile?;
         let i = actor.index();
         let name = &self.names[i];
-        if !range.loaded[i] {
+        if !states[i].loaded {
             let needed = missile.load_rounds + missile.span_rounds;
-            range.progress[i] += 1;
+            states[i].progress += 1;
             if needed == 0 {
-                range.loaded[i] = true;
-                range.progress[i] = 0;
+                states[i].loaded = true;
+                states[i].progress = 0;
             } else {
-                if range.progress[i] >= needed {
-                    range.loaded[i] = true;
-                    range.progress[i] = 0;
+                if states[i].progress >= needed {
+                    states[i].loaded = true;
+                    states[i].progress = 0;
                 }
                 log.say(|| {
                     format!(
                         "{name} loads ({} of {needed} rounds)",
-                        if range.loaded[i] {
+                        if states[i].loaded {
                             needed
                         } else {
-                            range.progress[i]
+                            states[i].progress
                         }
                     )
                 });
                 return None;
             }
         }
-        if f.aim_shots && missile.aim_allowed && !range.aimed[i] {
-            range.aimed[i] = true;
+        if f.aim_shots && missile.aim_allowed && !states[i].aimed {
+            states[i].aimed = true;
             log.say(|| format!("{name} aims"));
             return None;
         }
@@ -82,9 +78,9 @@ impl ZoneD100 {
             .injuries
             .iter()
             .any(|x| x.severity() == injury::Severity::Grievous);
-        let target = if grievous || !range.moved[other.index()] {
+        let target = if grievous || !states[other.index()].moved {
             missile::TargetMotion::Still
-        } else if range.evading[other.index()] {
+        } else if states[other.index()].evading {
             missile::TargetMotion::Evading
         } else {
             missile::TargetMotion::Moving
@@ -98,7 +94,7 @@ impl ZoneD100 {
                 - m.fighters[other.index()].fatigue,
             shooter_moving: false,
             windforce: self.windforce,
-            aimed: range.aimed[i],
+            aimed: states[i].aimed,
             trauma: 0,
         };
         // Archery and Throwing are Impaired tests of every zone (H A T L): a bow takes both
@@ -132,8 +128,8 @@ impl ZoneD100 {
             missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
             missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
         };
-        range.loaded[i] = false;
-        range.aimed[i] = false;
+        states[i].loaded = false;
+        states[i].aimed = false;
         log.say(|| {
             let result = match shot {
                 missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
@@ -219,11 +215,7 @@ pub(super) mod tests {
 
     /// One shot by the archer at `distance` feet against a still target: the log.
     fn shot(duel: &ZoneD100, distance: u32, dice: &[u32]) -> String {
-        let range = Range {
-            distance,
-            ..Range::default()
-        };
-        shot_at(duel, range, &mut [State::default(); 2], dice)
+        shot_at(duel, Range { distance }, &mut [State::default(); 2], dice)
     }
 
     /// One turn of the archer in this range and these states: the log.
@@ -265,23 +257,20 @@ pub(super) mod tests {
         // "Moving Target -10 penalty"; "Evading Target Effective Dodge Index × 5 penalty";
         // a Grievously injured target is Still; a Still target gives a free Precision TA.
         let duel = archer_duel();
-        let mut range = Range {
-            distance: 100,
-            ..Range::default()
-        };
-        range.moved[1] = true;
-        let story = shot_at(&duel, range, &mut [State::default(); 2], &[99]);
-        assert!(story.contains("(Direct, Moving target): EML65"), "{story}");
-        range.evading[1] = true;
-        // The spearman's Dodge 50, with a Serious abdomen (−10): Dodge Index 4: −20.
+        let range = Range { distance: 100 };
         let mut states = [State::default(); 2];
+        states[1].moved = true;
+        let story = shot_at(&duel, range, &mut states.clone(), &[99]);
+        assert!(story.contains("(Direct, Moving target): EML65"), "{story}");
+        states[1].evading = true;
+        // The spearman's Dodge 50, with a Serious abdomen (−10): Dodge Index 4: −20.
         states[1].injuries.add(injury::Injury::new(
             body::Location::Abdomen,
             injury::Aspect::Edge,
             2,
         ));
         duel.melee.summarise(Side::B, &mut states[1]);
-        let story = shot_at(&duel, range, &mut states, &[99]);
+        let story = shot_at(&duel, range, &mut states.clone(), &[99]);
         assert!(story.contains("(Direct, Evading target): EML55"), "{story}");
         states[1].injuries.add(injury::Injury::new(
             body::Location::Thigh,
@@ -337,10 +326,7 @@ pub(super) mod tests {
     }
 
     fn at(distance: u32) -> Range {
-        Range {
-            distance,
-            ..Range::default()
-        }
+        Range { distance }
     }
 
     #[test]
@@ -509,16 +495,11 @@ pub(super) mod tests {
         // under P3 (AV 0 after AR4), then P6 (AV 2). Impact 6, a Shock roll of 50.
         let mut duel = archer_duel();
         let moving = || {
-            let mut r = at(100);
-            r.moved[1] = true;
-            r
+            let mut states = [State::default(); 2];
+            states[1].moved = true;
+            states
         };
-        let story = shot_at(
-            &duel,
-            moving(),
-            &mut [State::default(); 2],
-            &[64, 5, 7, 6, 50],
-        );
+        let story = shot_at(&duel, at(100), &mut moving(), &[64, 5, 7, 6, 50]);
         assert!(
             story.contains("EML65: 64 S: a strike, 1 star(s)"),
             "{story}"
@@ -528,19 +509,12 @@ pub(super) mod tests {
             "{story}"
         );
         pierce_cover(&mut duel, 6);
-        let story = shot_at(
-            &duel,
-            moving(),
-            &mut [State::default(); 2],
-            &[64, 5, 7, 6, 50],
-        );
+        let story = shot_at(&duel, at(100), &mut moving(), &[64, 5, 7, 6, 50]);
         assert!(
             story.contains("impact 6 + 4 + 0 TA = 10P, AV 2 = 8"),
             "{story}"
         );
-        let mut close = moving();
-        close.distance = 50;
-        let story = shot_at(&duel, close, &mut [State::default(); 2], &[64, 5, 7, 6, 50]);
+        let story = shot_at(&duel, at(50), &mut moving(), &[64, 5, 7, 6, 50]);
         assert!(
             story.contains("(Direct PB, Moving target): EML75"),
             "{story}"
@@ -550,8 +524,8 @@ pub(super) mod tests {
         let mut scripted = ScriptedDice::new(vec![64, 8, 7, 1, 6, 50, 50]);
         duel.shoot(
             Side::A,
+            &mut at(100),
             &mut moving(),
-            &mut [State::default(); 2],
             &mut scripted,
             &mut VecLog::default(),
         );
@@ -559,8 +533,8 @@ pub(super) mod tests {
         let mut scripted = ScriptedDice::new(vec![64, 7, 7, 6, 50]);
         duel.shoot(
             Side::A,
-            &mut close,
-            &mut [State::default(); 2],
+            &mut at(50),
+            &mut moving(),
             &mut scripted,
             &mut VecLog::default(),
         );
@@ -595,9 +569,9 @@ pub(super) mod tests {
                 melee::Advantage::Precision,
             ];
         });
-        let mut range = at(100);
-        range.moved[1] = true;
-        let story = shot_at(&duel, range, &mut [State::default(); 2], &[60, 5, 7, 6, 50]);
+        let mut states = [State::default(); 2];
+        states[1].moved = true;
+        let story = shot_at(&duel, at(100), &mut states, &[60, 5, 7, 6, 50]);
         assert!(story.contains("60 CS: a strike, 2 star(s)"), "{story}");
         assert!(story.contains("impact 6 + 4 + 4 TA = 14P"), "{story}");
         assert!(!story.contains("bonus action"), "{story}");
@@ -611,12 +585,12 @@ pub(super) mod tests {
         // if the d10 rolled with the d20 is a 5 or 0, add the projectile's Impact TA bonus."
         // Volley 3 (300 feet, −3 impact): 11 S, d20 1, d10 5; Zone Die 10 (a d10 takes it).
         let duel = archer_duel();
-        let mut range = at(300);
-        range.moved[1] = true;
+        let mut moving = [State::default(); 2];
+        moving[1].moved = true;
         let story = shot_at(
             &duel,
-            range,
-            &mut [State::default(); 2],
+            at(300),
+            &mut moving.clone(),
             &[11, 1, 5, 5, 7, 6, 50],
         );
         assert!(story.contains("(Volley 3, Moving target): EML45: 11 S: a strike, 1 star(s), an Impact TA from the d10"), "{story}");
@@ -624,16 +598,16 @@ pub(super) mod tests {
         // The d10 of 3: no Impact TA.
         let story = shot_at(
             &duel,
-            range,
-            &mut [State::default(); 2],
+            at(300),
+            &mut moving.clone(),
             &[11, 1, 3, 5, 7, 6, 50],
         );
         assert!(story.contains("impact 6 + 1 + 0 TA"), "{story}");
         // A Zone Die of 10 (a d10) is a thigh: a d2 for its side.
         let story = shot_at(
             &duel,
-            range,
-            &mut [State::default(); 2],
+            at(300),
+            &mut moving.clone(),
             &[11, 1, 3, 10, 3, 2, 6, 50, 50],
         );
         assert!(story.contains("hits ZN10 right"), "{story}");

@@ -23,16 +23,6 @@ use crate::stats::{DuelOutcome, Side, Tally};
 struct AtRange {
     /// Feet this fighter has closed towards the other side.
     advanced: u32,
-    /// A missile loaded.
-    loaded: bool,
-    /// Rounds spent loading.
-    progress: u32,
-    /// Aimed.
-    aimed: bool,
-    /// Moved this round.
-    moved: bool,
-    /// Moved with the Evade action.
-    evading: bool,
 }
 
 /// How hurt a fighter is, for the `weakest` and `strongest` policies: the sum of its injuries'
@@ -196,14 +186,7 @@ impl ZoneD100 {
         }
         let at = &f.at;
         let before = self.between(at, actor, foe);
-        let mut range = Range {
-            distance: before,
-            loaded: [at[actor].loaded, at[foe].loaded],
-            progress: [at[actor].progress, at[foe].progress],
-            aimed: [at[actor].aimed, at[foe].aimed],
-            moved: [at[actor].moved, at[foe].moved],
-            evading: [at[actor].evading, at[foe].evading],
-        };
+        let mut range = Range { distance: before };
         let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
         let turn = Stream::new(Purpose::Turn, actor, round);
         dice.stream(turn);
@@ -222,8 +205,6 @@ impl ZoneD100 {
         });
         let me = &mut f.at[actor];
         me.advanced += before.saturating_sub(range.distance);
-        (me.loaded, me.progress, me.aimed) = (range.loaded[0], range.progress[0], range.aimed[0]);
-        (me.moved, me.evading) = (range.moved[0], range.evading[0]);
     }
 
     /// Who is out after a turn: the turn may have felled the foe, or the actor by a
