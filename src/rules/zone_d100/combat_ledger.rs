@@ -175,11 +175,11 @@ fn a_minor_injury_impairs_only_if_its_own_shock_roll_failed() {
     let m = melee(fighter(Defence::Block), b);
     let mut states = [State::default(); 2];
     let first = strike_with(&m, &mut states, &[5, 7, 1, 11]);
-    assert_eq!(m.impairment(Side::B, &states[1], true, true), (0, false));
+    assert_eq!(m.impairment(1, &states[1], true, true), (0, false));
     let story = first + "\n" + &strike_with(&m, &mut states, &[5, 1, 1, 90]);
     in_order(&story, &["abdomen", "injury M1E", "thorax", "injury M1E"]);
     assert_eq!(
-        m.impairment(Side::B, &states[1], true, true),
+        m.impairment(1, &states[1], true, true),
         (5, false),
         "{story}"
     );
@@ -309,7 +309,7 @@ fn morale_and_injury_mishaps_follow_the_compounded_injury() {
             side: BodySide::Centre,
             ..crate::rules::zone_d100::injury::Injury::new(Location::Abdomen, Aspect::Edge, 1)
         });
-    m.summarise(Side::B, &mut states[1]);
+    m.summarise(1, &mut states[1]);
     let story = strike_with(&m, &mut states, &[5, 7, 1, 1, 11]);
     assert!(story.contains("compound injury"), "{story}");
     assert!(states[1].morale_due, "{story}");
@@ -346,7 +346,7 @@ fn a_two_handed_weapon_takes_both_arms_impairment_and_a_shield_block_the_shield_
         let m = melee(a, fighter(Defence::Block));
         let mut states = [State::default(); 2];
         states[0].injuries.add(off_arm);
-        m.summarise(Side::A, &mut states[0]);
+        m.summarise(0, &mut states[0]);
         let (story, _) = exchange(&m, &mut states, &[100, 51]);
         assert!(
             story.contains(&format!("attacks defender: 100 vs {eml}")),
@@ -358,7 +358,7 @@ fn a_two_handed_weapon_takes_both_arms_impairment_and_a_shield_block_the_shield_
     let m = melee(fighter(Defence::Block), shield);
     let mut states = [State::default(); 2];
     states[1].injuries.add(off_arm);
-    m.summarise(Side::B, &mut states[1]);
+    m.summarise(1, &mut states[1]);
     let (story, _) = exchange(&m, &mut states, &[100, 51]);
     assert!(story.contains("defender Block 51 vs EML50"), "{story}");
 }
@@ -371,12 +371,11 @@ fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() 
     let mut states = [State::default(); 2];
     let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
     states[1].injuries.add(leg);
-    m.summarise(Side::B, &mut states[1]);
+    m.summarise(1, &mut states[1]);
     let (story, _) = exchange(&m, &mut states, &[100]);
     assert!(story.contains("defender stumbles: falls prone"), "{story}");
     assert_eq!(
-        m.automatic_cf(Side::B, &states[1], Arms::Weapon, 50)
-            .mishap(),
+        m.automatic_cf(1, &states[1], Arms::Weapon, 50).mishap(),
         Some(Mishap::Stumble)
     );
     let mut arm = State::default();
@@ -386,9 +385,9 @@ fn an_automatic_cf_stumbles_for_a_grievous_leg_and_fumbles_for_a_grievous_arm() 
             Aspect::Edge,
             4,
         ));
-    m.summarise(Side::B, &mut arm);
+    m.summarise(1, &mut arm);
     assert_eq!(
-        m.automatic_cf(Side::B, &arm, Arms::Weapon, 50).mishap(),
+        m.automatic_cf(1, &arm, Arms::Weapon, 50).mishap(),
         Some(Mishap::Fumble)
     );
 }
@@ -450,7 +449,7 @@ fn a_setup_does_not_lift_an_automatic_cf() {
     let mut states = [State::default(); 2];
     let leg = crate::rules::zone_d100::injury::Injury::new(Location::Thigh, Aspect::Edge, 4);
     states[1].injuries.add(leg);
-    m.summarise(Side::B, &mut states[1]);
+    m.summarise(1, &mut states[1]);
     states[1].take_setup();
     let (story, _) = exchange(&m, &mut states, &[100]);
     assert!(story.contains("defender stumbles: falls prone"), "{story}");
@@ -610,7 +609,7 @@ fn wounded(m: &Melee, location: Location, side: BodySide, aspect: Aspect, il: u8
     let mut x = Injury::new(location, aspect, il);
     x.side = side;
     states[1].injuries.add(x);
-    m.summarise(Side::B, &mut states[1]);
+    m.summarise(1, &mut states[1]);
     states
 }
 

@@ -7,7 +7,7 @@
 use super::Purpose;
 use super::healing;
 use super::injury::{self, ShockState};
-use super::melee::State;
+use super::melee::{Pair, State};
 use super::missile_actions::Range;
 use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
 use super::{ZoneD100, location_shock};
@@ -34,47 +34,43 @@ impl ZoneD100 {
         &self,
         (actor, turn): (Side, Stream),
         sides: [Side; 2],
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         range: &mut Range,
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
     ) {
         let m = &self.melee;
-        states[actor.index()].moved = false;
-        let s = &mut states[actor.index()];
+        let me = states.place(actor);
+        states[actor].moved = false;
+        let s = &mut states[actor];
         if s.can_act() {
             let lame = m.legs_unusable(s);
             if s.prone && !lame {
                 s.prone = false;
-                log.say(|| format!("{} stands up", self.names[actor.index()]));
-            } else if s.disarmed && m.weapon_arm_unusable(actor, s) {
+                log.say(|| format!("{} stands up", m.names[me]));
+            } else if s.disarmed && m.weapon_arm_unusable(me, s) {
                 log.say(|| {
                     format!(
                         "{} cannot take up the weapon: the weapon arm is unusable",
-                        self.names[actor.index()]
+                        m.names[me]
                     )
                 });
             } else if s.disarmed {
                 s.disarmed = false;
-                log.say(|| format!("{} recovers the weapon", self.names[actor.index()]));
+                log.say(|| format!("{} recovers the weapon", m.names[me]));
             } else if range.distance > self.melee_distance {
-                if m.fighters[actor.index()].missile.is_some() {
+                if m.fighter(me).missile.is_some() {
                     if let Some(r) = self.shoot(actor, range, states, dice, log) {
                         self.count(tally, &r.seen_from(sides));
                     }
                 } else if lame {
-                    log.say(|| {
-                        format!(
-                            "{} cannot close: a leg is unusable",
-                            self.names[actor.index()]
-                        )
-                    });
+                    log.say(|| format!("{} cannot close: a leg is unusable", m.names[me]));
                 } else {
                     // The Evade action (up to half Move) makes missiles pay for the
                     // Dodge.
                     let stunned = s.shock == injury::ShockState::Stunned;
-                    let evade = m.fighters[actor.index()].evade_missiles && !stunned;
+                    let evade = m.fighter(me).evade_missiles && !stunned;
                     // STN: "All movement is Difficult": half the ground.
                     let step = if evade {
                         (self.approach / 2).max(10)
@@ -85,12 +81,12 @@ impl ZoneD100 {
                         self.approach
                     };
                     range.distance = range.distance.saturating_sub(step);
-                    states[actor.index()].moved = true;
-                    states[actor.index()].evading = evade;
+                    states[actor].moved = true;
+                    states[actor].evading = evade;
                     log.say(|| {
                         format!(
                             "{} {} to {} feet",
-                            self.names[actor.index()],
+                            m.names[me],
                             if evade {
                                 "evades forward"
                             } else if stunned {
@@ -183,7 +179,6 @@ impl Ruleset for ZoneD100 {
         let mut states = [State::default(); 2];
         let mut range = Range {
             distance: self.start_distance,
-            ..Range::default()
         };
         // Order of action: the higher Initiative ML first; a tie is a d2 for the duel.
         let (ia, ib) = (m.fighters[0].initiative_ml, m.fighters[1].initiative_ml);
@@ -308,7 +303,7 @@ mod tests {
         let story = trial_story(&duel, &[]);
         assert!(story.starts_with("Archer acts first"), "{story}");
         let mut tied = archer_duel();
-        tied.melee.fighters[1].initiative_ml = 70;
+        tied.melee.edit_fighter(1, |f| f.initiative_ml = 70);
         let story = trial_story(&tied, &[2]);
         assert!(story.starts_with("Spearman acts first"), "{story}");
     }
@@ -345,7 +340,7 @@ mod tests {
         // movement is Difficult". The Spearman evading from 300 feet covers 15 of the 30 and the
         // Archer's next shot is at an Evading target.
         let mut duel = archer_duel();
-        duel.melee.fighters[1].evade_missiles = true;
+        duel.melee.edit_fighter(1, |f| f.evade_missiles = true);
         let story = trial_story(&duel, &[11, 2, 3, 99, 1]);
         crate::log::assert_in_order(
             &story,

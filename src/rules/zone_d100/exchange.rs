@@ -99,7 +99,7 @@ impl StagedExchange for ZoneD100 {
         states[1].turn = 1;
         let Contest { defence, stars, .. } =
             m.contest(attacker, &mut states, self.start_in_close, dice, &mut NoLog);
-        match m.victory(attacker, defence, stars) {
+        match m.victory(attacker, &states, defence, stars) {
             Victory::Strike { counter, tas, .. } => Setup::Strike {
                 counter,
                 precision: tas.precision,
@@ -134,7 +134,7 @@ impl StagedExchange for ZoneD100 {
             impact,
             ..Chosen::default()
         };
-        let blow = self.melee.blow(striker, tas);
+        let blow = self.melee.blow(striker.index(), tas);
         let struck = self.melee.struck(striker, blow, dice, &mut NoLog);
         if counter {
             return Outcome {

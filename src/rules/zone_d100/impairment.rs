@@ -8,7 +8,6 @@ use super::body::{BodySide, LOCATIONS, Location, Zone};
 use super::injury::{Injury, Severity};
 use super::melee::{Arms, Melee, State, ZoneInjuries};
 use super::skill::{SuccessLevel, Test};
-use crate::stats::Side;
 
 const HEAD: usize = 0;
 const TORSO: usize = 1;
@@ -69,19 +68,19 @@ impl ZoneInjuries {
 impl Melee {
     /// Recomputes `state`'s zone sums from its injuries (after a compound, or an injury that
     /// took another's place) and the impairment its tests read.
-    pub fn summarise(&self, side: Side, state: &mut State) {
+    pub fn summarise(&self, me: usize, state: &mut State) {
         state.summarise();
-        self.refresh_impairment(side, state);
+        self.refresh_impairment(me, state);
     }
 
     /// Adds injury `index` to `state`'s zone sums and to the impairment its tests read: the
     /// same as [`Melee::summarise`] after an injury joined the record and changed no other (no
     /// compound, none given way), with only the new injury weighed.
-    pub fn count_injury(&self, side: Side, state: &mut State, index: usize) {
+    pub fn count_injury(&self, me: usize, state: &mut State, index: usize) {
         if let Some(injury) = state.injuries.get(index) {
             let mut counts = ZoneInjuries::default();
             counts.count(injury);
-            self.weigh_in(side, state, zone_slot(injury), counts);
+            self.weigh_in(me, state, zone_slot(injury), counts);
         }
     }
 
@@ -90,20 +89,14 @@ impl Melee {
     /// entry, an arm the choices of arms that use it ([`Arms::weapon_arm`],
     /// [`Arms::other_arm`], as [`Melee::zone_impairment`] reads them). Without a branch: the
     /// zone and the counts come from the dice.
-    pub(super) fn weigh_in(
-        &self,
-        side: Side,
-        state: &mut State,
-        slot: usize,
-        counts: ZoneInjuries,
-    ) {
+    pub(super) fn weigh_in(&self, me: usize, state: &mut State, slot: usize, counts: ZoneInjuries) {
         let zone = &mut state.by_zone[slot];
         zone.minor += counts.minor;
         zone.serious += counts.serious;
         zone.grievous |= counts.grievous;
         let weight = counts.minor * self.rules.minor_impairment
             + counts.serious * self.rules.serious_impairment;
-        let (weapon_arm, other_arm) = self.arm_slots(side);
+        let (weapon_arm, other_arm) = self.arm_slots(me);
         for arms in [Arms::None, Arms::Weapon, Arms::Shield, Arms::Both] {
             let used = ((slot != weapon_arm) | arms.weapon_arm())
                 & ((slot != other_arm) | arms.other_arm());
@@ -116,8 +109,8 @@ impl Melee {
     /// Weighs `state.by_zone` into [`State::impairment_by_arms`]: for each choice of arms, the
     /// head, torso, legs and those arms, as [`Melee::zone_impairment`] sums them. Called
     /// whenever `by_zone` changes.
-    pub(super) fn refresh_impairment(&self, side: Side, state: &mut State) {
-        let (weapon_arm, other_arm) = self.arm_slots(side);
+    pub(super) fn refresh_impairment(&self, me: usize, state: &mut State) {
+        let (weapon_arm, other_arm) = self.arm_slots(me);
         let (minor, serious) = (self.rules.minor_impairment, self.rules.serious_impairment);
         let weigh = |z: usize| {
             let zone = &state.by_zone[z];
@@ -136,8 +129,8 @@ impl Melee {
 
     /// The slots of [`State::by_zone`] of `side`'s weapon arm and other arm.
     #[inline]
-    fn arm_slots(&self, side: Side) -> (usize, usize) {
-        if self.fighters[side.index()].right_handed {
+    fn arm_slots(&self, me: usize) -> (usize, usize) {
+        if self.members[me].right_handed {
             (RIGHT_ARM, LEFT_ARM)
         } else {
             (LEFT_ARM, RIGHT_ARM)
@@ -146,36 +139,31 @@ impl Melee {
 
     /// The impairment of a test that uses these zones (head, torso and legs always for Melee
     /// and Dodge; the weapon arm for Melee and Block).
-    pub fn impairment(&self, side: Side, state: &State, arm: bool, legs: bool) -> (i32, bool) {
-        self.impairment_of(
-            side,
-            state,
-            if arm { Arms::Weapon } else { Arms::None },
-            legs,
-        )
+    pub fn impairment(&self, me: usize, state: &State, arm: bool, legs: bool) -> (i32, bool) {
+        self.impairment_of(me, state, if arm { Arms::Weapon } else { Arms::None }, legs)
     }
 
     /// The impairment of a test that uses the head, torso, these arms and (if `legs`) the legs,
     /// and whether a Grievous injury prohibits it: read from [`State::impairment_by_arms`] for
     /// a test with the legs (every melee and missile test), summed for one without.
     #[inline]
-    pub fn impairment_of(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
+    pub fn impairment_of(&self, me: usize, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
         if legs {
             let kept = state.impairment_by_arms[arms as usize];
             debug_assert_eq!(
                 kept,
-                self.zone_impairment(side, state, arms, true),
+                self.zone_impairment(me, state, arms, true),
                 "by_zone changed without Melee::refresh_impairment"
             );
             kept
         } else {
-            self.zone_impairment(side, state, arms, false)
+            self.zone_impairment(me, state, arms, false)
         }
     }
 
     /// The impairment of a test summed over the zones it uses, from `state.by_zone`.
-    fn zone_impairment(&self, side: Side, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
-        let (weapon_arm, other_arm) = self.arm_slots(side);
+    fn zone_impairment(&self, me: usize, state: &State, arms: Arms, legs: bool) -> (i32, bool) {
+        let (weapon_arm, other_arm) = self.arm_slots(me);
         let minor = self.rules.minor_impairment;
         let mut total = 0;
         let mut prohibited = false;
@@ -198,8 +186,8 @@ impl Melee {
     /// A test a Grievous injury prohibits: "automatically achieves a CF". Its mishap is the
     /// prohibiting zone's: a Fumble for the head or an arm (the weapon slips), a Stumble for
     /// the torso or legs. The roll stands for the CF's ones digit (100: Fumble, 95: Stumble).
-    pub fn automatic_cf(&self, side: Side, state: &State, arms: Arms, eml: i32) -> Test {
-        let (weapon_arm, other_arm) = self.arm_slots(side);
+    pub fn automatic_cf(&self, me: usize, state: &State, arms: Arms, eml: i32) -> Test {
+        let (weapon_arm, other_arm) = self.arm_slots(me);
         let fumbles = state.by_zone[HEAD].grievous
             || (arms.weapon_arm() && state.by_zone[weapon_arm].grievous)
             || (arms.other_arm() && state.by_zone[other_arm].grievous);
@@ -212,8 +200,8 @@ impl Melee {
 
     /// The weapon arm is Grievously injured: "the location is rendered immediately unusable",
     /// so a dropped weapon stays on the ground.
-    pub fn weapon_arm_unusable(&self, side: Side, state: &State) -> bool {
-        state.by_zone[self.arm_slots(side).0].grievous
+    pub fn weapon_arm_unusable(&self, me: usize, state: &State) -> bool {
+        state.by_zone[self.arm_slots(me).0].grievous
     }
 
     /// A Grievous leg: "the victim falls prone", and standing or moving is an action of an
@@ -256,6 +244,7 @@ mod tests {
     use crate::rules::zone_d100::injury::Aspect;
     use crate::rules::zone_d100::melee::tests::{fighter, melee};
     use crate::rules::zone_d100::skill::Defence;
+    use crate::stats::Side;
 
     #[test]
     fn injuries_impair_and_grievous_zones_prohibit() {
@@ -263,16 +252,16 @@ mod tests {
         let mut state = State::default();
         let injury = |location, il| Injury::new(location, Aspect::Edge, il);
         state.injuries.add(injury(Location::Abdomen, 2));
-        m.summarise(Side::A, &mut state);
+        m.summarise(0, &mut state);
         assert_eq!(
-            m.impairment(Side::A, &state, true, true),
+            m.impairment(0, &state, true, true),
             (10, false),
             "S2 abdomen: 10"
         );
         state.injuries.add(injury(Location::Thigh, 1));
-        m.summarise(Side::A, &mut state);
+        m.summarise(0, &mut state);
         assert_eq!(
-            m.impairment(Side::A, &state, true, true),
+            m.impairment(0, &state, true, true),
             (10, false),
             "a Minor waits while the Shock roll succeeded"
         );
@@ -280,9 +269,9 @@ mod tests {
             impairs: true,
             ..injury(Location::Thigh, 1)
         });
-        m.summarise(Side::A, &mut state);
+        m.summarise(0, &mut state);
         assert_eq!(
-            m.impairment(Side::A, &state, true, true),
+            m.impairment(0, &state, true, true),
             (15, false),
             "a Minor whose Shock roll failed impairs; the other still waits"
         );
@@ -290,22 +279,19 @@ mod tests {
             side: BodySide::Left,
             ..injury(Location::Forearm, 4)
         });
-        m.summarise(Side::A, &mut state);
+        m.summarise(0, &mut state);
         assert_eq!(
-            m.impairment(Side::A, &state, true, true),
+            m.impairment(0, &state, true, true),
             (15, false),
             "the left arm does not wield the sword"
         );
         state.injuries.add(injury(Location::Forearm, 4));
-        m.summarise(Side::A, &mut state);
+        m.summarise(0, &mut state);
         assert!(
-            m.impairment(Side::A, &state, true, true).1,
+            m.impairment(0, &state, true, true).1,
             "a Grievous weapon arm prohibits"
         );
-        assert!(
-            !m.impairment(Side::A, &state, false, true).1,
-            "but not a Dodge"
-        );
+        assert!(!m.impairment(0, &state, false, true).1, "but not a Dodge");
     }
 
     #[test]
@@ -342,15 +328,15 @@ mod tests {
                             ..Injury::new(location, Aspect::Edge, il)
                         };
                         let index = state.injuries.add(injury);
-                        m.count_injury(fighter, &mut state, index);
+                        m.count_injury(fighter.index(), &mut state, index);
                         let counted = (state.by_zone, state.impairment_by_arms);
-                        m.summarise(fighter, &mut state);
+                        m.summarise(fighter.index(), &mut state);
                         let what = format!("{fighter:?} {location:?} {side:?} IL{il}");
                         assert_eq!(counted, (state.by_zone, state.impairment_by_arms), "{what}");
                         for arms in [Arms::None, Arms::Weapon, Arms::Shield, Arms::Both] {
                             assert_eq!(
                                 state.impairment_by_arms[arms as usize],
-                                m.zone_impairment(fighter, &state, arms, true),
+                                m.zone_impairment(fighter.index(), &state, arms, true),
                                 "{what} {arms:?}"
                             );
                         }

@@ -9,7 +9,7 @@ use super::impairment::zone_slot;
 use super::injury::{
     Aspect, Class, Injury, Severity, ShockState, amputation_test, glancing, injury_level, shock,
 };
-use super::melee::{Arms, Fighter, Melee, State, StrikeReport, ZoneInjuries};
+use super::melee::{Arms, Fighter, Melee, Pair, StrikeReport, ZoneInjuries};
 use super::outcome::Chosen;
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
@@ -30,19 +30,19 @@ impl Melee {
     pub fn strike<D: Dice, L: Log>(
         &self,
         striker: Side,
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         tas: Chosen,
         dice: &mut D,
         log: &mut L,
     ) -> StrikeReport {
-        let blow = self.blow(striker, tas);
+        let blow = self.blow(states.place(striker), tas);
         self.land(striker, states, blow, dice, log)
     }
 
     /// The blow of a melee strike by `striker` with its chosen TAs: a Zone Die more for each
     /// Precision TA, the weapon's Impact TA for each Impact TA.
-    pub fn blow(&self, striker: Side, tas: Chosen) -> Blow {
-        let s = &self.fighters[striker.index()];
+    pub fn blow(&self, me: usize, tas: Chosen) -> Blow {
+        let s = &self.members[me];
         let w = s.weapon;
         Blow {
             zone_die: w.zone_die,
@@ -114,7 +114,7 @@ impl Melee {
     pub fn land<D: Dice, L: Log>(
         &self,
         striker: Side,
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         blow: Blow,
         dice: &mut D,
         log: &mut L,
@@ -133,8 +133,9 @@ impl Melee {
                 ..StrikeReport::default()
             };
         };
-        let tf = &self.fighters[target.index()];
-        let state = &mut states[target.index()];
+        let target_at = states.place(target);
+        let tf = &self.fighter(target_at);
+        let state = &mut states[target];
         let location = hit.row.location;
         let mut report = StrikeReport {
             striker,
@@ -182,9 +183,9 @@ impl Melee {
             // The zone sums: the new injury added to them, or all again when it raised another
             // or took the place of one (a full record). A glancing blow records nothing.
             if raised.is_none() && state.injuries.len() > recorded {
-                self.count_injury(target, state, index);
+                self.count_injury(target_at, state, index);
             } else {
-                self.summarise(target, state);
+                self.summarise(target_at, state);
             }
             let mut worst = index;
             if let Some(r) = raised {
@@ -287,7 +288,7 @@ impl Melee {
                     minor: 1,
                     ..ZoneInjuries::default()
                 };
-                self.weigh_in(target, state, slot, minor);
+                self.weigh_in(target_at, state, slot, minor);
             }
         }
         if state.shock == ShockState::Killed {
@@ -348,8 +349,8 @@ impl Melee {
                 }
                 t.level < SuccessLevel::Success
             };
-            let dexterity = self.impairment_of(target, state, Arms::Both, false).0;
-            let agility = self.impairment_of(target, state, Arms::None, true).0;
+            let dexterity = self.impairment_of(target_at, state, Arms::Both, false).0;
+            let agility = self.impairment_of(target_at, state, Arms::None, true).0;
             if fumble
                 && (severe
                     || impaired_roll(
@@ -425,6 +426,7 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::zone_d100::melee::Advantage;
+    use crate::rules::zone_d100::melee::State;
     use crate::rules::zone_d100::melee::tests::{fighter, melee, quilt, test_turn};
     use crate::rules::zone_d100::skill::Defence;
 

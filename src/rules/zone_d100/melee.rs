@@ -14,7 +14,9 @@
 use super::body::Zone;
 use super::injury::{Aspect, BleedingTable, Injuries, ShockState};
 use super::skill::{Defence, StarTable};
+use crate::rules::roster::MAX_FIGHTERS;
 use crate::stats::Side;
+use std::ops::{Index, IndexMut};
 
 /// A tactical advantage.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
@@ -329,26 +331,98 @@ impl StrikeReport {
     }
 }
 
-/// The melee model of two fighters.
+/// The two fighters of an exchange, where their states are kept: a duel's two (`[State; 2]`,
+/// side `a` at place 0), or two foes of a fight of several, read and changed in the fight's own
+/// states ([`Bout`]). The rules index it by the side of the exchange and find each fighter's
+/// sheet by its place on the roster ([`Pair::place`]): nothing is copied in or out.
+pub trait Pair: Index<Side, Output = State> + IndexMut<Side> {
+    /// These are a duel's fighters, at places 0 and 1: the tables [`Melee::new`] keeps for the
+    /// duel hold for them.
+    const DUEL: bool;
+    /// The place on the roster of the fighter on `side` of the exchange.
+    fn place(&self, side: Side) -> usize;
+}
+
+impl Index<Side> for [State; 2] {
+    type Output = State;
+    #[inline]
+    fn index(&self, side: Side) -> &State {
+        &self[side.index()]
+    }
+}
+
+impl IndexMut<Side> for [State; 2] {
+    #[inline]
+    fn index_mut(&mut self, side: Side) -> &mut State {
+        &mut self[side.index()]
+    }
+}
+
+impl Pair for [State; 2] {
+    const DUEL: bool = true;
+    #[inline]
+    fn place(&self, side: Side) -> usize {
+        side.index()
+    }
+}
+
+/// Two foes of a fight of several, side `a` of the exchange at `places[0]`, in the fight's
+/// states of every fighter.
+pub struct Bout<'a> {
+    /// The places on the roster of the exchange's sides `a` and `b`.
+    pub places: [usize; 2],
+    /// Every fighter's state, by place.
+    pub states: &'a mut [State],
+}
+
+impl Index<Side> for Bout<'_> {
+    type Output = State;
+    #[inline]
+    fn index(&self, side: Side) -> &State {
+        &self.states[self.places[side.index()]]
+    }
+}
+
+impl IndexMut<Side> for Bout<'_> {
+    #[inline]
+    fn index_mut(&mut self, side: Side) -> &mut State {
+        &mut self.states[self.places[side.index()]]
+    }
+}
+
+impl Pair for Bout<'_> {
+    const DUEL: bool = false;
+    #[inline]
+    fn place(&self, side: Side) -> usize {
+        self.places[side.index()]
+    }
+}
+
+/// The melee model of the fighters of a fight: a duel's two, or every fighter of sides of
+/// several, by their places on the roster.
 #[derive(Clone, Debug)]
 pub struct Melee {
-    /// The fighters.
+    /// The duel's fighters, `a` then `b` (a fight of several: its first of each side).
     pub fighters: [Fighter; 2],
-    /// Their names.
-    pub names: [String; 2],
+    /// Every fighter's name, by place.
+    pub names: Vec<String>,
     /// The rules.
     pub rules: MeleeRules,
+    /// Every fighter, by place on the roster (a duel's are `fighters`); the places past the
+    /// roster's are unused. Held in line: a duel's exchange reads its two at fixed places.
+    pub(super) members: [Fighter; MAX_FIGHTERS],
     /// Each fighter's Heft penalty wielding its weapon (a strike, a Counterstrike, a Block with
-    /// it) and blocking with its shield, found once by [`Melee::new`] from `fighters` and
-    /// `rules`: every exchange reads them.
-    heft: [FighterHeft; 2],
+    /// it) and blocking with its shield, by place, found once by [`Melee::new`] from its
+    /// weapons and `rules`: every exchange reads them.
+    heft: [FighterHeft; MAX_FIGHTERS],
     /// The TAs each fighter takes for each kind of victory ([`Choice`], in the order of
-    /// [`Choice::ALL`]) and each count of TAs up to [`CHOSEN_COUNTS`], found once by
-    /// [`Melee::new`] with [`Melee::choose_for`]: every exchange won reads them.
-    pub(super) tas: [[[Chosen; CHOSEN_COUNTS]; 3]; 2],
-    /// Each fighter's strike EML before aim, fatigue, prone and impairment (Melee ML, Heft,
-    /// Reach and Thrust) against what the other designates ([`Against`]), out of Close and in
-    /// Close, found once by [`Melee::new`]: every opposed test reads them.
+    /// [`Choice::ALL`]) and each count of TAs up to [`CHOSEN_COUNTS`], by place, found once
+    /// by [`Melee::new`] with [`Melee::choose_for`]: every exchange won reads them.
+    pub(super) tas: [[[Chosen; CHOSEN_COUNTS]; 3]; MAX_FIGHTERS],
+    /// A duel's fighters' strike EML before aim, fatigue, prone and impairment (Melee ML,
+    /// Heft, Reach and Thrust) against what the other designates ([`Against`]), out of Close
+    /// and in Close, found once by [`Melee::new`]: every opposed test of the duel reads them
+    /// (a fight of several works them out, its foes' weapons varying).
     strike_base: [[[i32; 2]; 3]; 2],
 }
 
@@ -407,46 +481,80 @@ struct FighterHeft {
 }
 
 impl Melee {
-    /// The melee model of two fighters under these rules.
+    /// The melee model of two fighters under these rules: a duel.
     pub fn new(fighters: [Fighter; 2], names: [String; 2], rules: MeleeRules) -> Melee {
+        Melee::of_roster(&fighters, names.to_vec(), rules)
+    }
+
+    /// The melee model of every fighter of a fight (`members` by their places on the roster,
+    /// at least two; a duel's are its two) under these rules.
+    pub fn of_roster(members: &[Fighter], names: Vec<String>, rules: MeleeRules) -> Melee {
         let mut melee = Melee {
-            fighters,
+            fighters: [members[0], members[members.len() - 1]],
             names,
             rules,
-            heft: [FighterHeft::default(); 2],
-            tas: [[[Chosen::default(); CHOSEN_COUNTS]; 3]; 2],
+            members: [members[0]; MAX_FIGHTERS],
+            heft: [FighterHeft::default(); MAX_FIGHTERS],
+            tas: [[[Chosen::default(); CHOSEN_COUNTS]; 3]; MAX_FIGHTERS],
             strike_base: [[[0; 2]; 3]; 2],
         };
-        melee.heft = melee.fighters.map(|f| FighterHeft {
-            weapon: melee.heft_penalty(&f, &f.weapon, false),
-            shield: f.shield.map_or(0, |s| melee.heft_penalty(&f, &s, true)),
-        });
-        for side in Side::BOTH {
-            let base = melee.fighters[side.index()].melee_ml - melee.weapon_heft(side);
-            for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
-                for close in [false, true] {
-                    let reach = melee.designated(side.other(), against).map_or(0, |o| {
-                        melee.reach_and_thrust(&melee.fighters[side.index()].weapon, o, close)
-                    });
-                    melee.strike_base[side.index()][against as usize][usize::from(close)] =
-                        base + reach;
-                }
-            }
+        melee.members[..members.len()].copy_from_slice(members);
+        for (place, f) in members.iter().enumerate() {
+            melee.heft[place] = FighterHeft {
+                weapon: melee.heft_penalty(f, &f.weapon, false),
+                shield: f.shield.map_or(0, |s| melee.heft_penalty(f, &s, true)),
+            };
             for choice in Choice::ALL {
                 for count in 0..CHOSEN_COUNTS {
-                    melee.tas[side.index()][choice as usize][count] =
-                        melee.choose_for(side, choice, count as u32);
+                    melee.tas[place][choice as usize][count] =
+                        melee.choose_for(place, choice, count as u32);
+                }
+            }
+        }
+        for side in Side::BOTH {
+            let me = side.index();
+            for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
+                for close in [false, true] {
+                    melee.strike_base[me][against as usize][usize::from(close)] =
+                        melee.strike_base_of(me, side.other().index(), against, close);
                 }
             }
         }
         melee
     }
 
+    /// The fighter at `place` on the roster.
+    #[inline]
+    pub fn fighter(&self, place: usize) -> &Fighter {
+        &self.members[place]
+    }
+
+    /// Changes the fighter at `place` of a duel after the model is built (its tables are
+    /// found again), for tests.
+    #[cfg(test)]
+    pub(crate) fn edit_fighter(&mut self, place: usize, change: impl FnOnce(&mut Fighter)) {
+        change(&mut self.fighters[place]);
+        *self = Melee::new(
+            self.fighters,
+            [0, 1].map(|i| self.names[i].clone()),
+            self.rules,
+        );
+    }
+
+    /// The strike EML of the fighter at place `me` before aim, fatigue, prone and impairment
+    /// (Melee ML, Heft, Reach and Thrust) against what the one at `foe` designates.
+    fn strike_base_of(&self, me: usize, foe: usize, against: Against, close: bool) -> i32 {
+        let f = &self.members[me];
+        let reach = (self.designated(foe, against))
+            .map_or(0, |o| self.reach_and_thrust(&f.weapon, o, close));
+        f.melee_ml - self.weapon_heft(me) + reach
+    }
+
     /// The Heft penalty of `side` wielding its weapon.
     #[inline]
-    fn weapon_heft(&self, side: Side) -> i32 {
-        let heft = self.heft[side.index()].weapon;
-        let f = &self.fighters[side.index()];
+    fn weapon_heft(&self, me: usize) -> i32 {
+        let heft = self.heft[me].weapon;
+        let f = &self.members[me];
         debug_assert_eq!(
             heft,
             self.heft_penalty(f, &f.weapon, false),
@@ -457,13 +565,13 @@ impl Melee {
 
     /// The Heft penalty of `side` blocking with its shield.
     #[inline]
-    fn shield_heft(&self, side: Side) -> i32 {
-        let heft = self.heft[side.index()].shield;
+    fn shield_heft(&self, me: usize) -> i32 {
+        let heft = self.heft[me].shield;
         debug_assert_eq!(
             Some(heft),
-            self.fighters[side.index()]
+            self.members[me]
                 .shield
-                .map(|s| self.heft_penalty(&self.fighters[side.index()], &s, true)),
+                .map(|s| self.heft_penalty(&self.members[me], &s, true)),
             "fighters changed after Melee::new"
         );
         heft
@@ -483,38 +591,52 @@ impl Melee {
     pub(super) fn strike_eml(
         &self,
         side: Side,
-        states: &[State; 2],
+        states: &impl Pair,
         against: Option<&Weapon>,
         close: bool,
     ) -> (i32, bool) {
-        let f = &self.fighters[side.index()];
+        let f = &self.fighter(states.place(side));
         let reach = against.map_or(0, |o| self.reach_and_thrust(&f.weapon, o, close));
-        self.strike_eml_from(side, states, f.melee_ml - self.weapon_heft(side) + reach)
+        self.strike_eml_from(
+            side,
+            states,
+            f.melee_ml - self.weapon_heft(states.place(side)) + reach,
+        )
     }
 
     /// [`Melee::strike_eml`] against what the other fighter designates, its Reach Penalty or
     /// Thrust Bonus read from the table [`Melee::new`] fills.
     #[inline]
-    pub(super) fn strike_eml_against(
+    pub(super) fn strike_eml_against<S: Pair>(
         &self,
         side: Side,
-        states: &[State; 2],
+        states: &S,
         against: Against,
         close: bool,
     ) -> (i32, bool) {
-        let base = self.strike_base[side.index()][against as usize][usize::from(close)];
+        let base = if S::DUEL {
+            self.strike_base[side.index()][against as usize][usize::from(close)]
+        } else {
+            let (me, foe) = (states.place(side), states.place(side.other()));
+            self.strike_base_of(me, foe, against, close)
+        };
         let eml = self.strike_eml_from(side, states, base);
         debug_assert_eq!(
             eml,
-            self.strike_eml(side, states, self.designated(side.other(), against), close),
+            self.strike_eml(
+                side,
+                states,
+                self.designated(states.place(side.other()), against),
+                close
+            ),
             "fighters changed after Melee::new"
         );
         eml
     }
 
     /// What `side` designates for its foe's Reach Penalty or Thrust Bonus.
-    fn designated(&self, side: Side, against: Against) -> Option<&Weapon> {
-        let f = &self.fighters[side.index()];
+    fn designated(&self, me: usize, against: Against) -> Option<&Weapon> {
+        let f = &self.members[me];
         match against {
             Against::Nothing => None,
             Against::Unarmed => Some(&f.unarmed),
@@ -550,13 +672,13 @@ impl Melee {
     /// A strike's EML from `base` (Melee ML, Heft, Reach and Thrust): aim, fatigue, prone and
     /// impairment.
     #[inline]
-    fn strike_eml_from(&self, side: Side, states: &[State; 2], base: i32) -> (i32, bool) {
-        let state = &states[side.index()];
-        let f = &self.fighters[side.index()];
+    fn strike_eml_from(&self, side: Side, states: &impl Pair, base: i32) -> (i32, bool) {
+        let state = &states[side];
+        let f = &self.fighter(states.place(side));
         let mut eml = base - f.fatigue;
         // "Striking a prone target while standing allows for any default ZN with no aim
         // penalty."
-        let prone_target = states[side.other().index()].prone && !state.prone;
+        let prone_target = states[side.other()].prone && !state.prone;
         if f.aim != 1 && !prone_target {
             eml -= self.rules.aim_penalty;
         }
@@ -564,28 +686,28 @@ impl Melee {
             eml -= self.rules.prone_penalty;
         }
         let arms = [Arms::Weapon, Arms::Both][usize::from(f.weapon.two_handed)];
-        let (impairment, prohibited) = self.impairment_of(side, state, arms, true);
+        let (impairment, prohibited) = self.impairment_of(states.place(side), state, arms, true);
         (eml - impairment, prohibited)
     }
 
     /// A Block by `side` is made with its shield: it has one, whole.
     #[inline]
-    pub(super) fn blocks_with_shield(&self, side: Side, state: &State) -> bool {
-        self.fighters[side.index()].shield.is_some() & !state.shield_broken
+    pub(super) fn blocks_with_shield(&self, me: usize, state: &State) -> bool {
+        self.members[me].shield.is_some() & !state.shield_broken
     }
 
     /// The arms a Block uses: the shield arm for a shield ("ARM IMPAIRED TESTS (RIGHT OR
     /// LEFT)": a shield held in the other hand is that arm's action, unless
     /// `shield_block_both_arms`), both for a two-handed weapon, else the weapon arm.
     #[inline]
-    pub(super) fn block_arms(&self, side: Side, state: &State) -> Arms {
-        if self.blocks_with_shield(side, state) {
+    pub(super) fn block_arms(&self, me: usize, state: &State) -> Arms {
+        if self.blocks_with_shield(me, state) {
             if self.rules.shield_block_both_arms {
                 Arms::Both
             } else {
                 Arms::Shield
             }
-        } else if self.fighters[side.index()].weapon.two_handed {
+        } else if self.members[me].weapon.two_handed {
             Arms::Both
         } else {
             Arms::Weapon
@@ -597,18 +719,19 @@ impl Melee {
     pub(super) fn defence_eml(
         &self,
         side: Side,
-        states: &[State; 2],
+        states: &impl Pair,
         defence: Defence,
         close: bool,
     ) -> (i32, bool) {
-        let state = &states[side.index()];
-        let f = &self.fighters[side.index()];
+        let state = &states[side];
+        let f = &self.fighter(states.place(side));
         // "Defenders suffer -10 PENALTY to defence tests for each opponent threatening them
         // beyond one."
         let outnumbered = self.rules.outnumbered_penalty * state.outnumbered as i32;
         let (eml, prohibited) = match defence {
             Defence::Dodge => {
-                let (impairment, prohibited) = self.impairment(side, state, false, true);
+                let (impairment, prohibited) =
+                    self.impairment(states.place(side), state, false, true);
                 let impairment = impairment + f.fatigue;
                 (
                     f.dodge_ml
@@ -622,13 +745,17 @@ impl Melee {
                 )
             }
             Defence::Block => {
-                let shield = self.blocks_with_shield(side, state);
-                let (impairment, prohibited) =
-                    self.impairment_of(side, state, self.block_arms(side, state), true);
+                let shield = self.blocks_with_shield(states.place(side), state);
+                let (impairment, prohibited) = self.impairment_of(
+                    states.place(side),
+                    state,
+                    self.block_arms(states.place(side), state),
+                    true,
+                );
                 let heft = if shield {
-                    self.shield_heft(side)
+                    self.shield_heft(states.place(side))
                 } else {
-                    self.weapon_heft(side)
+                    self.weapon_heft(states.place(side))
                 };
                 let eml = f.melee_ml
                     - heft
@@ -822,11 +949,11 @@ pub(super) mod tests {
                             Aspect::Edge,
                             3,
                         ));
-                    m.summarise(Side::B, &mut states[1]);
+                    m.summarise(1, &mut states[1]);
                     for side in Side::BOTH {
                         for against in [Against::Nothing, Against::Unarmed, Against::Weapon] {
                             for close in [false, true] {
-                                let designated = m.designated(side.other(), against);
+                                let designated = m.designated(side.other().index(), against);
                                 assert_eq!(
                                     m.strike_eml_against(side, &states, against, close),
                                     m.strike_eml(side, &states, designated, close),

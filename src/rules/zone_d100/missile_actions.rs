@@ -7,7 +7,7 @@ use super::{ZoneD100, body, injury, injury_sequence, melee, missile};
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::stats::Side;
-use melee::State;
+use melee::Pair;
 
 /// What lies between two foes at range: the distance in feet (what each has done at range,
 /// loading, aiming, moving, is in its [`State`]).
@@ -22,41 +22,40 @@ impl ZoneD100 {
         &self,
         actor: Side,
         range: &mut Range,
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         dice: &mut D,
         log: &mut L,
     ) -> Option<melee::StrikeReport> {
         let m = &self.melee;
-        let f = &m.fighters[actor.index()];
+        let f = &m.fighter(states.place(actor));
         let (missile, ml) = f.missile?;
-        let i = actor.index();
-        let name = &self.names[i];
-        if !states[i].loaded {
+        let name = &m.names[states.place(actor)];
+        if !states[actor].loaded {
             let needed = missile.load_rounds + missile.span_rounds;
-            states[i].progress += 1;
+            states[actor].progress += 1;
             if needed == 0 {
-                states[i].loaded = true;
-                states[i].progress = 0;
+                states[actor].loaded = true;
+                states[actor].progress = 0;
             } else {
-                if states[i].progress >= needed {
-                    states[i].loaded = true;
-                    states[i].progress = 0;
+                if states[actor].progress >= needed {
+                    states[actor].loaded = true;
+                    states[actor].progress = 0;
                 }
                 log.say(|| {
                     format!(
                         "{name} loads ({} of {needed} rounds)",
-                        if states[i].loaded {
+                        if states[actor].loaded {
                             needed
                         } else {
-                            states[i].progress
+                            states[actor].progress
                         }
                     )
                 });
                 return None;
             }
         }
-        if f.aim_shots && missile.aim_allowed && !states[i].aimed {
-            states[i].aimed = true;
+        if f.aim_shots && missile.aim_allowed && !states[actor].aimed {
+            states[actor].aimed = true;
             log.say(|| format!("{name} aims"));
             return None;
         }
@@ -74,13 +73,13 @@ impl ZoneD100 {
         let other = actor.other();
         // A target that moved this round is Moving (Evading with the Evade action), unless a
         // Grievous injury leaves it Still.
-        let grievous = states[other.index()]
+        let grievous = states[other]
             .injuries
             .iter()
             .any(|x| x.severity() == injury::Severity::Grievous);
-        let target = if grievous || !states[other.index()].moved {
+        let target = if grievous || !states[other].moved {
             missile::TargetMotion::Still
-        } else if states[other.index()].evading {
+        } else if states[other].evading {
             missile::TargetMotion::Evading
         } else {
             missile::TargetMotion::Moving
@@ -89,12 +88,13 @@ impl ZoneD100 {
             target,
             // "Effective Dodge Index × 5": the evader's Dodge EML, with its fatigue and
             // impairment (head, torso, legs).
-            target_dodge_eml: m.fighters[other.index()].dodge_ml
-                - m.impairment(other, &states[other.index()], false, true).0
-                - m.fighters[other.index()].fatigue,
+            target_dodge_eml: m.fighter(states.place(other)).dodge_ml
+                - m.impairment(states.place(other), &states[other], false, true)
+                    .0
+                - m.fighter(states.place(other)).fatigue,
             shooter_moving: false,
             windforce: self.windforce,
-            aimed: states[i].aimed,
+            aimed: states[actor].aimed,
             trauma: 0,
         };
         // Archery and Throwing are Impaired tests of every zone (H A T L): a bow takes both
@@ -104,7 +104,8 @@ impl ZoneD100 {
         } else {
             melee::Arms::Both
         };
-        let (impairment, prohibited) = m.impairment_of(actor, &states[i], arms, true);
+        let (impairment, prohibited) =
+            m.impairment_of(states.place(actor), &states[actor], arms, true);
         let situation = missile::Situation {
             trauma: impairment + f.fatigue,
             ..situation
@@ -120,16 +121,17 @@ impl ZoneD100 {
         }
         let still = target == missile::TargetMotion::Still;
         let shooter = missile::Shooter {
-            stunned: states[i].shock == injury::ShockState::Stunned,
-            prohibited: prohibited.then(|| m.automatic_cf(actor, &states[i], arms, eml)),
+            stunned: states[actor].shock == injury::ShockState::Stunned,
+            prohibited: prohibited
+                .then(|| m.automatic_cf(states.place(actor), &states[actor], arms, eml)),
             spoiled_rolls_for_cf: self.spoiled_shots_roll_for_cf,
         };
         let shot = match band.trajectory {
             missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
             missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
         };
-        states[i].loaded = false;
-        states[i].aimed = false;
+        states[actor].loaded = false;
+        states[actor].aimed = false;
         log.say(|| {
             let result = match shot {
                 missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
@@ -170,7 +172,11 @@ impl ZoneD100 {
                 bonus_impact,
                 ..
             } => {
-                let mut tas = m.chosen(actor, melee::Choice::ImpactOrPrecision, stars - 1);
+                let mut tas = m.chosen(
+                    states.place(actor),
+                    melee::Choice::ImpactOrPrecision,
+                    stars - 1,
+                );
                 tas.precision += u32::from(precision);
                 let zone_die = match band.trajectory {
                     missile::Trajectory::Direct => band.zone_die,
@@ -208,6 +214,7 @@ pub(super) mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::zone_d100::shipped_duel;
+    use melee::State;
 
     pub(crate) fn archer_duel() -> ZoneD100 {
         shipped_duel("archer-vs-charging-spearman")
@@ -269,7 +276,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             2,
         ));
-        duel.melee.summarise(Side::B, &mut states[1]);
+        duel.melee.summarise(1, &mut states[1]);
         let story = shot_at(&duel, range, &mut states.clone(), &[99]);
         assert!(story.contains("(Direct, Evading target): EML55"), "{story}");
         states[1].injuries.add(injury::Injury::new(
@@ -277,7 +284,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             4,
         ));
-        duel.melee.summarise(Side::B, &mut states[1]);
+        duel.melee.summarise(1, &mut states[1]);
         let story = shot_at(&duel, range, &mut states, &[99]);
         assert!(story.contains("(Direct, Still target): EML75"), "{story}");
     }
@@ -305,7 +312,7 @@ pub(super) mod tests {
         archer.missile = Some((bow, ml));
         // The melee model tabulates what it reads of its fighters: built again from them.
         let m = &duel.melee;
-        duel.melee = melee::Melee::new(m.fighters, m.names.clone(), m.rules);
+        duel.melee = melee::Melee::of_roster(&m.fighters, m.names.clone(), m.rules);
         duel
     }
 
@@ -425,7 +432,7 @@ pub(super) mod tests {
         let mut hurt = injury::Injury::new(body::Location::UpperArm, injury::Aspect::Edge, 2);
         hurt.side = off_arm;
         states[0].injuries.add(hurt);
-        duel.melee.summarise(Side::A, &mut states[0]);
+        duel.melee.summarise(0, &mut states[0]);
         let story = shot_at(&duel, at(100), &mut states.clone(), &[99]);
         assert!(story.contains("EML65"), "a thrower's off arm: {story}");
         let story = shot_at(&archer_duel(), at(100), &mut states, &[99]);
@@ -443,7 +450,7 @@ pub(super) mod tests {
             injury::Aspect::Edge,
             2,
         ));
-        duel.melee.summarise(Side::A, &mut states[0]);
+        duel.melee.summarise(0, &mut states[0]);
         let story = shot_at(&duel, at(100), &mut states, &[99]);
         assert!(story.contains("(Direct, Still target): EML60"), "{story}");
     }

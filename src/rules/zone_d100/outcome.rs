@@ -6,7 +6,7 @@
 //! exchange.
 
 use super::injury::ShockState;
-use super::melee::{Advantage, Against, Arms, Melee, State, StrikeReport};
+use super::melee::{Advantage, Against, Arms, Melee, Pair, StrikeReport};
 pub use super::melee::{Choice, Chosen};
 use super::skill::{Defence, Mishap, Stars, SuccessLevel, Test};
 use crate::dice::Dice;
@@ -20,24 +20,24 @@ impl Melee {
     pub fn contest<D: Dice, L: Log>(
         &self,
         attacker: Side,
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         close: bool,
         dice: &mut D,
         log: &mut L,
     ) -> Contest {
         let defender = attacker.other();
-        let a = &self.fighters[attacker.index()];
-        let d = &self.fighters[defender.index()];
+        let a = &self.fighter(states.place(attacker));
+        let d = &self.fighter(states.place(defender));
         // The defence: unaware or helpless fighters Ignore.
-        let mut defence = if states[defender.index()].can_act() {
+        let mut defence = if states[defender].can_act() {
             d.defence
         } else {
             Defence::Ignore
         };
         // Without a weapon in hand there is nothing to Block (but a shield) or Counterstrike
         // with: the defender Dodges.
-        let unarmed = states[defender.index()].disarmed;
-        let shield = self.blocks_with_shield(defender, &states[defender.index()]);
+        let unarmed = states[defender].disarmed;
+        let shield = self.blocks_with_shield(states.place(defender), &states[defender]);
         if unarmed && (defence == Defence::Counterstrike || (defence == Defence::Block && !shield))
         {
             defence = Defence::Dodge;
@@ -57,7 +57,7 @@ impl Melee {
             Arms::Weapon
         };
         let mut a_test = if a_prohibited {
-            self.automatic_cf(attacker, &states[attacker.index()], a_arms, a_eml)
+            self.automatic_cf(states.place(attacker), &states[attacker], a_arms, a_eml)
         } else {
             // Against a Dodge the roll itself breaks tied successes; otherwise only its level
             // and mishap digit are read.
@@ -67,15 +67,15 @@ impl Melee {
                 Test::roll_level(dice, a_eml, "d100 (attack: Melee)")
             }
         };
-        let a_state = &states[attacker.index()];
+        let a_state = &states[attacker];
         if a_state.setup && a_state.round <= a_state.setup_until && !a_prohibited {
-            states[attacker.index()].setup = false;
+            states[attacker].setup = false;
             a_test.level = a_test.level.raised();
         }
-        if states[attacker.index()].shock == ShockState::Stunned {
+        if states[attacker].shock == ShockState::Stunned {
             a_test.level = a_test.level.lowered();
         }
-        let d_state = &states[defender.index()];
+        let d_state = &states[defender];
         if (d_state.shock == ShockState::Unconscious) | d_state.dead {
             // Helpless: a CS Ignore result.
             a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
@@ -88,11 +88,11 @@ impl Melee {
                 // A defence with a Grievously injured zone is an automatic CF.
                 let arms = match defence {
                     Defence::Dodge => Arms::None,
-                    Defence::Block => self.block_arms(defender, &states[defender.index()]),
+                    Defence::Block => self.block_arms(states.place(defender), &states[defender]),
                     Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
                     _ => Arms::Weapon,
                 };
-                self.automatic_cf(defender, &states[defender.index()], arms, eml)
+                self.automatic_cf(states.place(defender), &states[defender], arms, eml)
             } else {
                 match defence {
                     Defence::Block => Test::roll_level(dice, eml, "d100 (defence: Block)"),
@@ -102,7 +102,7 @@ impl Melee {
                     _ => Test::roll_level(dice, eml, "d100 (defence: Counterstrike)"),
                 }
             };
-            let d_state = &states[defender.index()];
+            let d_state = &states[defender];
             if d_state.setup
                 && !prohibited
                 && d_state.round <= d_state.setup_until
@@ -111,17 +111,17 @@ impl Melee {
                     Defence::Dodge | Defence::Counterstrike | Defence::Block
                 )
             {
-                states[defender.index()].setup = false;
+                states[defender].setup = false;
                 t.level = t.level.raised();
             }
-            if states[defender.index()].shock == ShockState::Stunned {
+            if states[defender].shock == ShockState::Stunned {
                 t.level = t.level.lowered();
             }
             Some(t)
         };
         let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
         log.say(|| {
-            let threatened = states[defender.index()].outnumbered;
+            let threatened = states[defender].outnumbered;
             let penalty = self.rules.outnumbered_penalty * threatened as i32;
             let outnumbered = if penalty != 0 {
                 format!(
@@ -141,12 +141,12 @@ impl Melee {
             });
             format!(
                 "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome}",
-                self.names[attacker.index()],
-                self.names[defender.index()],
+                self.names[states.place(attacker)],
+                self.names[states.place(defender)],
                 a_test.roll,
                 a_test.eml,
                 a_test.level.abbreviation(),
-                self.names[defender.index()]
+                self.names[states.place(defender)]
             )
         });
         Contest {
@@ -161,10 +161,10 @@ impl Melee {
     /// Every strike that lands (the attack, a counterstrike, the strikes of bonus actions) is
     /// handed to `on_strike`. After the injury: 1) mishaps, 2) Free Press Rolls (not
     /// simulated), 3) the Bonus Action TA.
-    pub fn exchange<D: Dice, L: Log, F: FnMut(&StrikeReport)>(
+    pub fn exchange<S: Pair, D: Dice, L: Log, F: FnMut(&StrikeReport)>(
         &self,
         attacker: Side,
-        states: &mut [State; 2],
+        states: &mut S,
         close: bool,
         dice: &mut D,
         log: &mut L,
@@ -180,7 +180,7 @@ impl Melee {
 
         // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
         // stumbles). They come after the injury and before a bonus action.
-        let mishaps = |states: &mut [State; 2], log: &mut L| {
+        let mishaps = |states: &mut S, log: &mut L| {
             if let Some(m) = a_test.mishap() {
                 self.mishap(attacker, m, states, log);
             }
@@ -193,7 +193,7 @@ impl Melee {
                 self.mishap(defender, m, states, log);
             }
         };
-        match self.victory(attacker, defence, outcome) {
+        match self.victory(attacker, states, defence, outcome) {
             Victory::Strike {
                 counter: false,
                 tas,
@@ -201,19 +201,19 @@ impl Melee {
             } => {
                 on_strike(&self.strike(attacker, states, tas, dice, log));
                 if tas.setup > 0 {
-                    states[attacker.index()].take_setup();
+                    states[attacker].take_setup();
                 }
                 mishaps(states, log);
-                let target = &states[defender.index()];
+                let target = &states[defender];
                 if tas.action > 0
-                    && states[attacker.index()].can_act()
+                    && states[attacker].can_act()
                     && !target.dead
                     && (self.rules.strike_helpless || !target.helpless())
                 {
                     log.say(|| {
                         format!(
                             "  {} takes a bonus action: another attack",
-                            self.names[attacker.index()]
+                            self.names[states.place(attacker)]
                         )
                     });
                     self.exchange(attacker, states, close, dice, log, on_strike);
@@ -225,20 +225,17 @@ impl Melee {
             }
             Victory::Defended { tas } => {
                 if tas.setup > 0 {
-                    states[defender.index()].take_setup();
+                    states[defender].take_setup();
                 }
                 if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level) {
                     self.weapon_damage(defender, states, dice, log);
                 }
                 mishaps(states, log);
-                if tas.action > 0
-                    && states[defender.index()].can_act()
-                    && !states[defender.index()].disarmed
-                {
+                if tas.action > 0 && states[defender].can_act() && !states[defender].disarmed {
                     log.say(|| {
                         format!(
                             "  {} takes a bonus action: an attack",
-                            self.names[defender.index()]
+                            self.names[states.place(defender)]
                         )
                     });
                     self.exchange(defender, states, close, dice, log, on_strike);
@@ -252,14 +249,21 @@ impl Melee {
     /// Impact, Precision or Setup by preference; against Ignore only Impact and Precision), the
     /// defender's Counterstrike with Impact or Precision TAs, a Block or Dodge that won with
     /// Action or Setup TAs, or nothing. One TA fewer than the stars.
-    pub fn victory(&self, attacker: Side, defence: Defence, stars: Stars) -> Victory {
+    pub fn victory(
+        &self,
+        attacker: Side,
+        states: &impl Pair,
+        defence: Defence,
+        stars: Stars,
+    ) -> Victory {
         let defender = attacker.other();
+        let (attacker_at, defender_at) = (states.place(attacker), states.place(defender));
         match stars {
             Stars::Attacker(n) => Victory::Strike {
                 striker: attacker,
                 counter: false,
                 tas: self.chosen(
-                    attacker,
+                    attacker_at,
                     if defence == Defence::Ignore {
                         Choice::ImpactOrPrecision
                     } else {
@@ -271,10 +275,10 @@ impl Melee {
             Stars::Defender(n) if defence == Defence::Counterstrike => Victory::Strike {
                 striker: defender,
                 counter: true,
-                tas: self.chosen(defender, Choice::ImpactOrPrecision, n - 1),
+                tas: self.chosen(defender_at, Choice::ImpactOrPrecision, n - 1),
             },
             Stars::Defender(n) => Victory::Defended {
-                tas: self.chosen(defender, Choice::Defended, n - 1),
+                tas: self.chosen(defender_at, Choice::Defended, n - 1),
             },
             Stars::NoStrike => Victory::NoStrike,
         }
@@ -284,23 +288,23 @@ impl Melee {
     /// the kind's allowed TAs, read from the table [`Melee::new`] fills with it (every count a
     /// star table gives; a larger one is chosen here).
     #[inline]
-    pub(super) fn chosen(&self, side: Side, choice: Choice, count: u32) -> Chosen {
-        let Some(&tas) = self.tas[side.index()][choice as usize].get(count as usize) else {
-            return self.choose_for(side, choice, count);
+    pub(super) fn chosen(&self, me: usize, choice: Choice, count: u32) -> Chosen {
+        let Some(&tas) = self.tas[me][choice as usize].get(count as usize) else {
+            return self.choose_for(me, choice, count);
         };
         debug_assert_eq!(
             tas,
-            self.choose_for(side, choice, count),
+            self.choose_for(me, choice, count),
             "fighters changed after Melee::new"
         );
         tas
     }
 
     /// [`Melee::choose`] with the TAs a victory of this kind allows.
-    pub(super) fn choose_for(&self, side: Side, choice: Choice, count: u32) -> Chosen {
+    pub(super) fn choose_for(&self, me: usize, choice: Choice, count: u32) -> Chosen {
         match choice {
             Choice::Strike => self.choose(
-                side,
+                me,
                 count,
                 &[
                     Advantage::Action,
@@ -310,17 +314,17 @@ impl Melee {
                 ],
             ),
             Choice::ImpactOrPrecision => {
-                self.choose(side, count, &[Advantage::Impact, Advantage::Precision])
+                self.choose(me, count, &[Advantage::Impact, Advantage::Precision])
             }
-            Choice::Defended => self.choose(side, count, &[Advantage::Action, Advantage::Setup]),
+            Choice::Defended => self.choose(me, count, &[Advantage::Action, Advantage::Setup]),
         }
     }
 
     /// The TAs to take: the fighter's preferences among those the result allows ([`Melee::new`]
     /// tabulates them for every kind of victory: [`Melee::chosen`] reads them).
-    pub fn choose(&self, side: Side, count: u32, allowed: &[Advantage]) -> Chosen {
+    pub fn choose(&self, me: usize, count: u32, allowed: &[Advantage]) -> Chosen {
         let mut chosen = Chosen::default();
-        let prefs = self.fighters[side.index()].advantages;
+        let prefs = self.members[me].advantages;
         // The allowed preferences in order, found once.
         let mut order = [Advantage::Action; 4];
         let mut allowed_count = 0;
@@ -349,8 +353,8 @@ impl Melee {
     }
 
     /// A Fumble drops the weapon; a Stumble throws the fighter prone.
-    pub fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut [State; 2], log: &mut L) {
-        let s = &mut states[side.index()];
+    pub fn mishap<L: Log>(&self, side: Side, mishap: Mishap, states: &mut impl Pair, log: &mut L) {
+        let s = &mut states[side];
         match mishap {
             Mishap::Fumble => s.disarmed = true,
             Mishap::Stumble => s.prone = true,
@@ -358,7 +362,7 @@ impl Melee {
         log.say(|| {
             format!(
                 "  {} {}",
-                self.names[side.index()],
+                self.names[states.place(side)],
                 match mishap {
                     Mishap::Fumble => "fumbles: drops the weapon",
                     Mishap::Stumble => "stumbles: falls prone",
@@ -370,22 +374,22 @@ impl Melee {
     fn weapon_damage<D: Dice, L: Log>(
         &self,
         side: Side,
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         dice: &mut D,
         log: &mut L,
     ) {
         let roll = dice.d(100, "d100 (Weapon Damage)");
         if roll <= self.rules.weapon_damage_chance {
-            if self.fighters[side.index()].shield.is_some() {
-                states[side.index()].shield_broken = true;
+            if self.fighter(states.place(side)).shield.is_some() {
+                states[side].shield_broken = true;
             } else {
-                states[side.index()].disarmed = true;
+                states[side].disarmed = true;
             }
             log.say(|| {
                 format!(
                     "  the block breaks {}'s {}",
-                    self.names[side.index()],
-                    if self.fighters[side.index()].shield.is_some() {
+                    self.names[states.place(side)],
+                    if self.fighter(states.place(side)).shield.is_some() {
                         "shield"
                     } else {
                         "weapon"
@@ -436,6 +440,7 @@ mod tests {
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
     use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::melee::State;
     use crate::rules::zone_d100::melee::tests::{fighter, melee, quilt};
 
     fn run(m: &Melee, dice: &[u32]) -> ([State; 2], Vec<String>) {

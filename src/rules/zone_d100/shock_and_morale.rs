@@ -5,7 +5,7 @@
 
 use super::Purpose;
 use super::injury::{Reroll, ShockState, shock_reroll};
-use super::melee::{Melee, State};
+use super::melee::{Melee, Pair, State};
 use super::skill::Test;
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
@@ -19,11 +19,12 @@ impl Melee {
     pub fn end_of_turn<D: Dice, L: Log>(
         &self,
         (side, turn): (Side, Stream),
-        states: &mut [State; 2],
+        states: &mut impl Pair,
         dice: &mut D,
         log: &mut L,
     ) {
-        let s = &mut states[side.index()];
+        let me = states.place(side);
+        let s = &mut states[side];
         if s.dead | s.routed {
             return;
         }
@@ -36,12 +37,12 @@ impl Melee {
             ShockState::Incapacitated if due && s.extended_shock.is_none() => {
                 dice.stream(turn.with_purpose(Purpose::EndOfTurn));
                 named = true;
-                self.reroll_incapacitated(side, s, dice, log);
+                self.reroll_incapacitated(me, s, dice, log);
             }
             ShockState::Stunned if due => {
                 dice.stream(turn.with_purpose(Purpose::EndOfTurn));
                 named = true;
-                self.shake_off_stun(side, s, dice, log);
+                self.shake_off_stun(me, s, dice, log);
             }
             _ => {}
         }
@@ -50,7 +51,7 @@ impl Melee {
             if !named {
                 dice.stream(turn.with_purpose(Purpose::EndOfTurn));
             }
-            self.morale_roll(side, s, dice, log);
+            self.morale_roll(me, s, dice, log);
         }
     }
 
@@ -58,12 +59,12 @@ impl Melee {
     /// Stunned, or recovered.
     fn reroll_incapacitated<D: Dice, L: Log>(
         &self,
-        side: Side,
+        me: usize,
         s: &mut State,
         dice: &mut D,
         log: &mut L,
     ) {
-        let f = &self.fighters[side.index()];
+        let f = &self.members[me];
         let (t, r) = shock_reroll(
             dice,
             f.shock_ml - f.fatigue,
@@ -81,7 +82,7 @@ impl Melee {
         log.say(|| {
             format!(
                 "  {} Shock Reroll {} vs EML{}: {}: {}",
-                self.names[side.index()],
+                self.names[me],
                 t.roll,
                 t.eml,
                 t.level.abbreviation(),
@@ -91,14 +92,8 @@ impl Melee {
     }
 
     /// A Stunned fighter's Shock roll at the end of its next turn: a success shakes it off.
-    fn shake_off_stun<D: Dice, L: Log>(
-        &self,
-        side: Side,
-        s: &mut State,
-        dice: &mut D,
-        log: &mut L,
-    ) {
-        let f = &self.fighters[side.index()];
+    fn shake_off_stun<D: Dice, L: Log>(&self, me: usize, s: &mut State, dice: &mut D, log: &mut L) {
+        let f = &self.members[me];
         let t = Test::roll(
             dice,
             f.shock_ml - f.fatigue,
@@ -111,7 +106,7 @@ impl Melee {
         log.say(|| {
             format!(
                 "  {} Shock roll {} vs EML{}: {}",
-                self.names[side.index()],
+                self.names[me],
                 t.roll,
                 t.eml,
                 if t.level.is_success() {
@@ -125,8 +120,8 @@ impl Melee {
 
     /// The Morale roll (on Initiative) of a fighter due one and free of shock: a failure
     /// routs it from the fight.
-    fn morale_roll<D: Dice, L: Log>(&self, side: Side, s: &mut State, dice: &mut D, log: &mut L) {
-        let f = &self.fighters[side.index()];
+    fn morale_roll<D: Dice, L: Log>(&self, me: usize, s: &mut State, dice: &mut D, log: &mut L) {
+        let f = &self.members[me];
         let t = Test::roll(
             dice,
             f.initiative_ml - f.fatigue,
@@ -138,7 +133,7 @@ impl Melee {
         log.say(|| {
             format!(
                 "  {} Morale roll {} vs EML{}: {}",
-                self.names[side.index()],
+                self.names[me],
                 t.roll,
                 t.eml,
                 if s.routed {
