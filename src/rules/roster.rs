@@ -190,28 +190,6 @@ impl Roster {
         }
     }
 
-    /// Every fighter with every foe, in the order a ruleset keeps the points of its pairs: each
-    /// fighter of side `a` with each of side `b`, then each of side `b` with each of side `a`.
-    pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
-        let (a, b) = (self.team(Side::A), self.team(Side::B));
-        let ab = a
-            .clone()
-            .flat_map(move |i| self.team(Side::B).map(move |j| (i, j)));
-        let ba = b.flat_map(move |i| self.team(Side::A).map(move |j| (i, j)));
-        ab.chain(ba)
-    }
-
-    /// The place of `fighter` and its `foe` in [`Roster::pairs`].
-    #[inline]
-    pub fn pair_index(&self, fighter: usize, foe: usize) -> usize {
-        let [sa, sb] = self.sides;
-        if fighter < sa {
-            fighter * sb + (foe - sa)
-        } else {
-            sa * sb + (fighter - sa) * sa + foe
-        }
-    }
-
     /// Who acts in turn within a round when `first`'s side acts first.
     pub fn order(&self, first: Side) -> &[usize] {
         &self.order[first.index()]
@@ -358,16 +336,6 @@ mod tests {
         );
         assert_eq!(mixed.side_names[0], "Spearman + Archer ×2");
         assert!(!mixed.is_duel() && Roster::duel(["a".into(), "b".into()]).is_duel());
-    }
-
-    #[test]
-    fn each_pair_is_found_at_its_place() {
-        let r = roster(3, Target::Same, TurnOrder::Sides);
-        let pairs: Vec<(usize, usize)> = r.pairs().collect();
-        assert_eq!(pairs, [(0, 1), (0, 2), (0, 3), (1, 0), (2, 0), (3, 0)]);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            assert_eq!(r.pair_index(i, j), k);
-        }
     }
 
     #[test]

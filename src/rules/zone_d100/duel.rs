@@ -172,7 +172,7 @@ impl Ruleset for ZoneD100 {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        if !self.pairs.is_empty() {
+        if !self.roster.is_duel() {
             return self.fight(dice, log, tally);
         }
         let m = &self.melee;

@@ -131,16 +131,12 @@ pub struct ZoneD100 {
     pub spoiled_shots_roll_for_cf: bool,
     /// Who tends the wounded.
     pub care: healing::Care,
-    /// Each fighter as a patient.
-    pub patients: [healing::Patient; 2],
+    /// Each fighter as a patient, by place on the roster.
+    pub patients: Vec<healing::Patient>,
     /// `[healing] horizon_days`.
     pub horizon_days: u32,
     /// Who fights on which side, named, with their target policies.
     pub roster: Roster,
-    /// For a side of several: the point of each fighter and foe of the other side as a duel
-    /// (the fighter as `a`, the foe as `b`), whose turns, exchanges and healing the fight
-    /// uses; see [`ZoneD100::pair`]. Empty for a duel.
-    pairs: Vec<ZoneD100>,
     /// For a side of several: the order of action, by Initiative ML, when side `a` (0) or `b`
     /// (1) goes first among equal Initiatives.
     order: [Vec<usize>; 2],
@@ -166,14 +162,10 @@ impl ZoneD100 {
             .iter()
             .map(|(_, _, _, spec)| patient(spec))
             .collect();
-        let point = |i: usize, j: usize, names: [String; 2]| ZoneD100 {
-            melee: Melee::new(
-                [fighters[i], fighters[j]],
-                names.clone(),
-                file.rules.melee(),
-            ),
-            roster: Roster::duel(names.clone()),
-            names,
+        let mut whole = ZoneD100 {
+            melee: Melee::of_roster(&fighters, roster.fighter_names.clone(), file.rules.melee()),
+            roster: Roster::duel(roster.side_names.clone()),
+            names: roster.side_names.clone(),
             round_limit: file.round_limit.u32(),
             start_in_close: file.rules.start_in_close,
             start_distance: file.rules.start_distance.u32(),
@@ -188,18 +180,13 @@ impl ZoneD100 {
                 reroll_penalty: file.rules.reroll_penalty.i32(),
                 ..file.healing.care()
             },
-            patients: [patients[i], patients[j]],
+            patients,
             horizon_days: file.healing.horizon_days.u32(),
-            pairs: Vec::new(),
             order: [Vec::new(), Vec::new()],
             initiative_tie: false,
         };
         let (a, b) = (roster.team(Side::A), roster.team(Side::B));
-        let mut whole = point(a.start, b.start, roster.side_names.clone());
         if !roster.is_duel() {
-            let named =
-                |i: usize, j: usize| point(i, j, [i, j].map(|k| roster.fighter_names[k].clone()));
-            whole.pairs = roster.pairs().map(|(i, j)| named(i, j)).collect();
             let initiative = |i: usize| fighters[i].initiative_ml;
             for first in Side::BOTH {
                 let mut order: Vec<usize> = (0..roster.len()).collect();
@@ -215,12 +202,6 @@ impl ZoneD100 {
         }
         whole.roster = roster;
         Ok(whole)
-    }
-
-    /// The point of `fighter` (as `a`) and `foe` (as `b`), of opposite sides in a fight of
-    /// sides of several.
-    fn pair(&self, fighter: usize, foe: usize) -> &ZoneD100 {
-        &self.pairs[self.roster.pair_index(fighter, foe)]
     }
 }
 

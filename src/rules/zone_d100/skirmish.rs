@@ -9,7 +9,7 @@
 use super::Purpose;
 use super::healing;
 use super::injury::ShockState;
-use super::melee::State;
+use super::melee::{Bout, State};
 use super::missile_actions::Range;
 use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
@@ -177,10 +177,8 @@ impl ZoneD100 {
         tally: &mut Tally,
     ) {
         let n = self.roster.len();
-        let pair = self.pair(actor, foe);
-        let mut two = [f.states[actor], f.states[foe]];
-        for (state, who) in two.iter_mut().zip([actor, foe]) {
-            state.outnumbered = self
+        for who in [actor, foe] {
+            f.states[who].outnumbered = self
                 .threatening(&f.states[..n], &f.at[..n], &f.out[..n], who)
                 .saturating_sub(1);
         }
@@ -190,19 +188,21 @@ impl ZoneD100 {
         let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
         let turn = Stream::new(Purpose::Turn, actor, round);
         dice.stream(turn);
-        pair.act(
+        let mut bout = Bout {
+            places: [actor, foe],
+            states: &mut f.states,
+        };
+        self.act(
             (Side::A, turn),
             sides,
-            &mut two,
+            &mut bout,
             &mut range,
             dice,
             log,
             tally,
         );
-        [f.states[actor], f.states[foe]] = two.map(|s| State {
-            outnumbered: 0,
-            ..s
-        });
+        f.states[actor].outnumbered = 0;
+        f.states[foe].outnumbered = 0;
         let me = &mut f.at[actor];
         me.advanced += before.saturating_sub(range.distance);
     }
@@ -315,11 +315,9 @@ impl ZoneD100 {
             }
             log.say(|| format!("{} after the fight", roster.fighter_names[i]));
             let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
-            let foe = roster.team(roster.side_of[i].other()).start;
-            let alone = self.pair(i, foe);
             dice.stream(Stream::new(Purpose::Healing, i, 0));
             let mut healed = healing::Outcome::default();
-            let (care, patient) = (&alone.care, &alone.patients[0]);
+            let (care, patient) = (&self.care, &self.patients[i]);
             healing::heal(care, patient, s, shock_of, dice, log, &mut healed);
             record_healing_of(tally, i, roster.side_of[i], &healed);
         }
