@@ -135,7 +135,9 @@ impl StagedExchange for ZoneD100 {
             ..Chosen::default()
         };
         let blow = self.melee.blow(striker.index(), tas);
-        let struck = self.melee.struck(striker, blow, dice, &mut NoLog);
+        let struck = self
+            .melee
+            .struck(striker.other().index(), blow, dice, &mut NoLog);
         if counter {
             return Outcome {
                 result: "counterstrike",

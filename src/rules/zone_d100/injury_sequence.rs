@@ -58,17 +58,17 @@ impl Melee {
         }
     }
 
-    /// Steps 1 to 3 of the Injury Sequence for a blow of `striker`: the location it hits (none
-    /// when the Zone Die passes the body table) and the injury its impact leaves through the
-    /// armour there. [`Melee::land`] goes on from here; exact tables stop here.
+    /// Steps 1 to 3 of the Injury Sequence for a blow on the fighter at place `target` on the
+    /// roster: the location it hits (none when the Zone Die passes the body table) and the
+    /// injury its impact leaves through the armour there. [`Melee::land`] goes on from here;
+    /// exact tables stop here.
     pub fn struck<D: Dice, L: Log>(
         &self,
-        striker: Side,
+        target: usize,
         blow: Blow,
         dice: &mut D,
         log: &mut L,
     ) -> Option<Struck> {
-        let target = striker.other();
         let w = blow;
         let aim = Aim {
             zone_die: blow.zone_die,
@@ -76,7 +76,7 @@ impl Melee {
             zone_dice: blow.zone_dice,
             face_option: self.rules.face_option,
         };
-        let tf = &self.fighters[target.index()];
+        let tf = &self.members[target];
         // Prefer the zone and location whose armour is thinnest against this aspect, then head,
         // torso, arms, legs.
         let prefer_zone = |z: Zone| zone_order(z);
@@ -125,7 +125,7 @@ impl Melee {
             hit,
             il,
             glancing: is_glancing,
-        }) = self.struck(striker, blow, dice, log)
+        }) = self.struck(states.place(target), blow, dice, log)
         else {
             return StrikeReport {
                 striker,

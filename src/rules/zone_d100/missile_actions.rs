@@ -488,8 +488,10 @@ pub(super) mod tests {
 
     /// The spearman's abdomen under a cover of Piercing AV `p`.
     fn pierce_cover(duel: &mut ZoneD100, p: i32) {
-        let cover = &mut duel.melee.fighters[1].armour[body::Location::Abdomen as usize];
-        cover.av[injury::Aspect::Point.index()] = p;
+        duel.melee.edit_fighter(1, |spearman| {
+            let cover = &mut spearman.armour[body::Location::Abdomen as usize];
+            cover.av[injury::Aspect::Point.index()] = p;
+        });
     }
 
     #[test]
