@@ -6,7 +6,7 @@
 
 use crate::dice::Dice;
 use crate::log::Log;
-use crate::rules::roster::Roster;
+use crate::rules::roster::{MAX_FIGHTERS, Roster};
 use crate::stats::Side;
 
 /// What a fighter's turn leaves: the fight going on, or over.
@@ -16,6 +16,75 @@ pub enum Turn {
     Taken,
     /// The fight is over: won by a side, or `None` when the dice ran out or no foe was left.
     Over(Option<Side>),
+}
+
+/// Who is still in a fight of several between turns: who is out, the foe each keeps to (for
+/// the target policies that keep one), and how many of each side stand.
+pub struct Field {
+    /// Out of the fight, by place on the roster.
+    pub out: [bool; MAX_FIGHTERS],
+    /// The foe each keeps to.
+    kept: [usize; MAX_FIGHTERS],
+    /// How many of each side stand.
+    standing: [usize; 2],
+}
+
+impl Field {
+    /// Every fighter of `roster` standing, keeping to no foe yet.
+    pub fn new(roster: &Roster) -> Field {
+        Field {
+            out: [false; MAX_FIGHTERS],
+            kept: [usize::MAX; MAX_FIGHTERS],
+            standing: roster.sides,
+        }
+    }
+
+    /// The foe `actor`'s target policy picks among those still in the fight (`hurt`: how hurt
+    /// each is), or none when none is left.
+    #[inline]
+    pub fn choose<D: Dice, L: Log>(
+        &mut self,
+        roster: &Roster,
+        actor: usize,
+        hurt: impl Fn(usize) -> u32,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<usize> {
+        let n = roster.len();
+        roster.choose(actor, &self.out[..n], hurt, &mut self.kept[..n], dice, log)
+    }
+
+    /// `foe`, struck by a fighter of `side`, is out of the fight (`how` says more after "is out
+    /// of the fight", as " at health 0"): the fight is over when the last of its side is.
+    pub fn fall<L: Log>(
+        &mut self,
+        roster: &Roster,
+        (side, foe): (Side, usize),
+        how: impl Fn() -> String,
+        log: &mut L,
+    ) -> Turn {
+        self.out[foe] = true;
+        let fallen = side.other().index();
+        self.standing[fallen] -= 1;
+        let last = self.standing[fallen] == 0;
+        log.say(|| {
+            let end = if last {
+                format!(": {} wins", roster.side_names[side.index()])
+            } else {
+                String::new()
+            };
+            format!(
+                "{} is out of the fight{}{end}",
+                roster.fighter_names[foe],
+                how()
+            )
+        });
+        if last {
+            Turn::Over(Some(side))
+        } else {
+            Turn::Taken
+        }
+    }
 }
 
 /// Runs the rounds of a fight: `turn(actor, round, dice, log)` for every fighter of `roster`

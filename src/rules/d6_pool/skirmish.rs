@@ -15,7 +15,7 @@ use super::{Blow, D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::{Turn, in_rounds};
+use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between attacks: every fighter's health and pools, who is
@@ -23,12 +23,8 @@ use crate::stats::{DuelOutcome, Side, Tally};
 struct Fight {
     /// Each fighter's health, pools and standing.
     states: [State; MAX_FIGHTERS],
-    /// Out of the fight.
-    out: [bool; MAX_FIGHTERS],
-    /// The foe each keeps to, for the target policies that keep one.
-    kept: [usize; MAX_FIGHTERS],
-    /// How many of each side stand.
-    standing: [usize; 2],
+    /// Who is out, the foe each keeps to, how many of each side stand.
+    field: Field,
 }
 
 impl D6Pool {
@@ -40,9 +36,7 @@ impl D6Pool {
         let roster = &self.roster;
         let mut f = Fight {
             states: [State::start(&self.members[0]); MAX_FIGHTERS],
-            out: [false; MAX_FIGHTERS],
-            kept: [usize::MAX; MAX_FIGHTERS],
-            standing: roster.sides,
+            field: Field::new(roster),
         };
         for (s, member) in f.states.iter_mut().zip(&self.members).take(roster.len()) {
             *s = State::start(member);
@@ -69,8 +63,8 @@ impl D6Pool {
         log: &mut L,
         tally: &mut Tally,
     ) -> Turn {
-        let (roster, n) = (&self.roster, self.roster.len());
-        if f.out[actor] {
+        let roster = &self.roster;
+        if f.field.out[actor] {
             return Turn::Taken;
         }
         if dice.exhausted() {
@@ -92,7 +86,7 @@ impl D6Pool {
         // Most hurt: the most health lost.
         let hurt = |i: usize| (self.members[i].health - f.states[i].health).max(0) as u32;
         dice.stream(Stream::new(Purpose::Target, actor, round));
-        let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
+        let Some(foe) = f.field.choose(roster, actor, hurt, dice, log) else {
             return Turn::Over(None);
         };
         let key = Stream::new(Purpose::Attack, actor, round);
@@ -110,30 +104,12 @@ impl D6Pool {
     /// Whether `foe`, struck by `side`, is out of the fight (at `out_at` or below); the fight
     /// is over when the last of its side is.
     fn fall<L: Log>(&self, f: &mut Fight, side: Side, foe: usize, log: &mut L) -> Turn {
-        let roster = &self.roster;
-        if f.states[foe].health > self.rules.out_at.i32() {
+        let health = f.states[foe].health;
+        if health > self.rules.out_at.i32() {
             return Turn::Taken;
         }
-        f.out[foe] = true;
-        let fallen = side.other().index();
-        f.standing[fallen] -= 1;
-        let last = f.standing[fallen] == 0;
-        log.say(|| {
-            let end = if last {
-                format!(": {} wins", roster.side_names[side.index()])
-            } else {
-                String::new()
-            };
-            format!(
-                "{} is out of the fight at health {}{end}",
-                roster.fighter_names[foe], f.states[foe].health
-            )
-        });
-        if last {
-            Turn::Over(Some(side))
-        } else {
-            Turn::Taken
-        }
+        let how = || format!(" at health {health}");
+        f.field.fall(&self.roster, (side, foe), how, log)
     }
 
     /// Counts the fight: who is dead (at `dead_at` or below), the winner, the rounds, each
@@ -161,7 +137,7 @@ impl D6Pool {
             dead: deaths,
         });
         for (i, s) in f.states[..roster.len()].iter().enumerate() {
-            tally.record_fighter(i, f.out[i], s.health <= dead_at);
+            tally.record_fighter(i, f.field.out[i], s.health <= dead_at);
         }
     }
 

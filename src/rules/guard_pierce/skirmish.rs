@@ -12,7 +12,7 @@ use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, Gua
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::{Blow, MAX_FIGHTERS};
-use crate::rules::rounds::{Turn, in_rounds};
+use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::rules::two_d20::highest_row;
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -21,12 +21,8 @@ use crate::stats::{DuelOutcome, Side, Tally};
 struct Fight {
     /// Each fighter's Injury and Stun rows.
     rows: [WoundRows; MAX_FIGHTERS],
-    /// Out of the fight.
-    out: [bool; MAX_FIGHTERS],
-    /// The foe each keeps to, for the target policies that keep one.
-    kept: [usize; MAX_FIGHTERS],
-    /// How many of each side stand.
-    standing: [usize; 2],
+    /// Who is out, the foe each keeps to, how many of each side stand.
+    field: Field,
 }
 
 impl GuardPierce {
@@ -38,9 +34,7 @@ impl GuardPierce {
         let roster = &self.roster;
         let mut f = Fight {
             rows: [WoundRows::default(); MAX_FIGHTERS],
-            out: [false; MAX_FIGHTERS],
-            kept: [usize::MAX; MAX_FIGHTERS],
-            standing: roster.sides,
+            field: Field::new(roster),
         };
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
@@ -64,8 +58,8 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) -> Turn {
-        let (roster, n) = (&self.roster, self.roster.len());
-        if f.out[actor] {
+        let roster = &self.roster;
+        if f.field.out[actor] {
             return Turn::Taken;
         }
         if dice.exhausted() {
@@ -80,7 +74,7 @@ impl GuardPierce {
         // Most hurt: the highest row marked, Injury or Stun.
         let hurt = |i: usize| highest_row(f.rows[i].injury | f.rows[i].stun);
         dice.stream(Stream::new(Purpose::Target, actor, round));
-        let Some(foe) = roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log) else {
+        let Some(foe) = f.field.choose(roster, actor, hurt, dice, log) else {
             return Turn::Over(None);
         };
         let blow = Blow {
@@ -102,28 +96,11 @@ impl GuardPierce {
     /// Whether `foe`, struck by `side`, is out of the fight (unable to act, or dead); the
     /// fight is over when the last of its side is.
     fn fall<L: Log>(&self, f: &mut Fight, side: Side, foe: usize, log: &mut L) -> Turn {
-        let roster = &self.roster;
         let track = &self.members[foe].track;
         if f.rows[foe].can_act(track) && !f.rows[foe].dead(track) {
             return Turn::Taken;
         }
-        f.out[foe] = true;
-        let fallen = side.other().index();
-        f.standing[fallen] -= 1;
-        let last = f.standing[fallen] == 0;
-        log.say(|| {
-            let end = if last {
-                format!(": {} wins", roster.side_names[side.index()])
-            } else {
-                String::new()
-            };
-            format!("{} is out of the fight{end}", roster.fighter_names[foe])
-        });
-        if last {
-            Turn::Over(Some(side))
-        } else {
-            Turn::Taken
-        }
+        f.field.fall(&self.roster, (side, foe), String::new, log)
     }
 
     /// After the fight: who is dead, who is dying (and dies without timely medical
@@ -177,7 +154,7 @@ impl GuardPierce {
             rounds,
             dead: deaths,
         });
-        for (i, (&out, &gone)) in f.out.iter().zip(&dead).take(roster.len()).enumerate() {
+        for (i, (&out, &gone)) in f.field.out.iter().zip(&dead).take(roster.len()).enumerate() {
             tally.record_fighter(i, out, gone);
         }
         dead
