@@ -7,7 +7,7 @@
 //! dodges on the first attacks it receives. Melee range is kept per pair of foes. A fighter at
 //! Terminal or worse is out at the end of the turn, as in the duel (the turn's later attacks may
 //! still strike it); a side wins when every foe is out. Every declaration, attack, move
-//! and aftermath is the duel's own, on the point of the fighter and its foe. A side of one
+//! and aftermath is the duel's own, on the fighter's and its foe's places in the fight. A side of one
 //! against a side of one never comes here: it is the duel.
 
 use super::Purpose;

@@ -3,8 +3,9 @@
 //! `docs/rules/zone-d100.md`, "Sides of several fighters"): the order of action by Initiative
 //! across both sides, the ground between the sides, whom each fighter engages, the foes
 //! threatening a defender (the Outnumbered Penalty), the end of the fight and the healing of
-//! every survivor. Each turn is the duel's own ([`ZoneD100::act`]) on the point of the fighter
-//! and its foe. A side of one against a side of one never comes here: it is the duel.
+//! every survivor. Each turn is the duel's own ([`ZoneD100::act`]) on the fighter and its foe
+//! as two places in the fight's states ([`Bout`]). A side of one against a side of one never
+//! comes here: it is the duel.
 
 use super::Purpose;
 use super::healing;
@@ -134,8 +135,7 @@ impl ZoneD100 {
         }
     }
 
-    /// `actor`'s turn in `round`: the duel's own turn on the point of the fighter and the foe
-    /// it engages, outnumbered by the foes threatening each; then who is out, and whether the
+    /// `actor`'s turn in `round`: the duel's own turn of the fighter on the foe it engages, outnumbered by the foes threatening each; then who is out, and whether the
     /// fight is over.
     fn turn_of<D: Dice, L: Log>(
         &self,
@@ -165,8 +165,8 @@ impl ZoneD100 {
         self.who_is_out(f, [actor, foe], log)
     }
 
-    /// The duel's turn of `actor` on `foe` (`pair`), with the ground between them and what
-    /// each has done at range, and the foes threatening each (the Outnumbered Penalty).
+    /// The duel's turn of `actor` on `foe`, the two a [`Bout`] of the fight's states, with the
+    /// ground between them and the foes threatening each (the Outnumbered Penalty).
     fn strike_or_shoot<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
