@@ -13,7 +13,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::{Blow, MAX_FIGHTERS};
 use crate::rules::rounds::{Field, Turn, in_rounds};
-use crate::rules::two_d20::highest_row;
+use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between turns: every fighter's wound rows, who is out,
@@ -21,19 +21,51 @@ use crate::stats::{DuelOutcome, Side, Tally};
 struct Fight {
     /// Each fighter's Injury and Stun rows.
     rows: [WoundRows; MAX_FIGHTERS],
+    /// Each fighter's turn as its rows make it, found again when they change.
+    ready: [Ready; MAX_FIGHTERS],
     /// Who is out, the foe each keeps to, how many of each side stand.
     field: Field,
 }
 
+/// A fighter's turn as its wounds make it: whether it takes the Recover action, its attack
+/// value and its Guard, each less its wound penalty (the Guard's only with
+/// `penalty_to_guard`). Wounds change them only when marked or cleared, so the fight keeps
+/// them between turns, as the duel keeps its hit faces.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ready {
+    recovers: bool,
+    value: i32,
+    guard: i32,
+}
+
 impl GuardPierce {
+    /// The turn of the fighter at place `me` with these wounds.
+    #[inline]
+    fn ready(&self, me: usize, rows: &WoundRows) -> Ready {
+        let f = &self.members[me];
+        let penalty = rows.penalty(&f.track);
+        Ready {
+            recovers: f.recover_at > 0 && highest_row(rows.stun) >= f.recover_at,
+            value: f.attack - penalty,
+            guard: f.guard
+                - if self.rules.penalty_to_guard {
+                    penalty
+                } else {
+                    0
+                },
+        }
+    }
+
     /// One fight of the point's fighters, its end and the healing of every survivor.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let roster = &self.roster;
+        let rows = [WoundRows::default(); MAX_FIGHTERS];
         let mut f = Fight {
-            rows: [WoundRows::default(); MAX_FIGHTERS],
+            ready: std::array::from_fn(|i| self.ready(i, &rows[i])),
+            rows,
             field: Field::new(roster),
         };
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
@@ -65,10 +97,11 @@ impl GuardPierce {
         if dice.exhausted() {
             return Turn::Over(None);
         }
-        let me = &self.members[actor];
-        if me.recover_at > 0 && highest_row(f.rows[actor].stun) >= me.recover_at {
+        if f.ready[actor].recovers {
             dice.stream(Stream::new(Purpose::Recover, actor, round));
-            self.recover_action(actor, &mut f.rows[actor], dice, log);
+            if self.recover_action(actor, &mut f.rows[actor], dice, log) {
+                f.ready[actor] = self.ready(actor, &f.rows[actor]);
+            }
             return Turn::Taken;
         }
         // Most hurt: the highest row marked, Injury or Stun.
@@ -81,13 +114,16 @@ impl GuardPierce {
             attacker: actor,
             defender: foe,
         };
-        let faces = self.hit_faces(blow, &f.rows);
+        let (value, guard) = (f.ready[actor].value, f.ready[foe].guard);
+        let faces = HitFaces::new(guard, value, self.rules.hit_on_guard);
+        debug_assert_eq!(faces, self.hit_faces(blow, &f.rows), "ready out of step");
         let key = Stream::new(Purpose::Attack, actor, round);
         dice.stream(key);
         let attack = self.attack_on(blow, (faces, None), key, &mut f.rows, dice, log);
         if attack.hits == 0 {
             return Turn::Taken;
         }
+        f.ready[foe] = self.ready(foe, &f.rows[foe]);
         let side = roster.side_of[actor];
         tally.record_hit(side, attack.marked[0].max(attack.marked[1]), true);
         self.fall(f, side, foe, log)
