@@ -54,16 +54,34 @@ impl ZoneD100 {
         .count() as u32
     }
 
-    /// One fight of the point's fighters, its end and the healing of every survivor.
+    /// One fight of the point's fighters, its end and the healing of every survivor, in a
+    /// [`Fight`] of places for the roster's fighters rounded up to 4, 8, 16 or all: a
+    /// fighter's state holds its injury record, and setting up 32 of them for a fight of 6 was
+    /// a sixth of the fight's work.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        let mut f = Fight {
-            states: [State::default(); MAX_FIGHTERS],
-            at: [AtRange::default(); MAX_FIGHTERS],
-            out: [false; MAX_FIGHTERS],
-            kept: [usize::MAX; MAX_FIGHTERS],
+        match self.roster.len() {
+            0..=4 => self.fight_in::<4, D, L>(dice, log, tally),
+            5..=8 => self.fight_in::<8, D, L>(dice, log, tally),
+            9..=16 => self.fight_in::<16, D, L>(dice, log, tally),
+            _ => self.fight_in::<MAX_FIGHTERS, D, L>(dice, log, tally),
+        }
+    }
+
+    /// [`ZoneD100::fight`] with `N` places, at least the roster's.
+    fn fight_in<const N: usize, D: Dice, L: Log>(
+        &self,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let mut f = Fight::<N> {
+            states: [State::default(); N],
+            at: [AtRange::default(); N],
+            out: [false; N],
+            kept: [usize::MAX; N],
             turn: 0,
         };
         let first = self.side_acting_first(dice, log);
@@ -114,9 +132,9 @@ impl ZoneD100 {
     /// Whom `actor` engages: a foe picked by its policy when its turn goes to a shot, a step or
     /// a strike; a turn spent standing up or taking up the weapon (or unable to act: the end
     /// of its turn only) is beside the first foe in the fight. `None` when no foe is left.
-    fn foe_of<D: Dice, L: Log>(
+    fn foe_of<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &mut Fight,
+        f: &mut Fight<N>,
         actor: usize,
         round: u32,
         dice: &mut D,
@@ -135,11 +153,12 @@ impl ZoneD100 {
         }
     }
 
-    /// `actor`'s turn in `round`: the duel's own turn of the fighter on the foe it engages, outnumbered by the foes threatening each; then who is out, and whether the
-    /// fight is over.
-    fn turn_of<D: Dice, L: Log>(
+    /// `actor`'s turn in `round`: the duel's own turn of the fighter on the foe it engages,
+    /// outnumbered by the foes threatening each; then who is out, and whether the fight is
+    /// over.
+    fn turn_of<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &mut Fight,
+        f: &mut Fight<N>,
         actor: usize,
         round: u32,
         dice: &mut D,
@@ -167,9 +186,9 @@ impl ZoneD100 {
 
     /// The duel's turn of `actor` on `foe`, the two a [`Bout`] of the fight's states, with the
     /// ground between them and the foes threatening each (the Outnumbered Penalty).
-    fn strike_or_shoot<D: Dice, L: Log>(
+    fn strike_or_shoot<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &mut Fight,
+        f: &mut Fight<N>,
         [actor, foe]: [usize; 2],
         round: u32,
         dice: &mut D,
@@ -210,7 +229,12 @@ impl ZoneD100 {
     /// Who is out after a turn: the turn may have felled the foe, or the actor by a
     /// Counterstrike, a Mishap or the end of its turn. The fight is over when a side has no
     /// one standing.
-    fn who_is_out<L: Log>(&self, f: &mut Fight, [actor, foe]: [usize; 2], log: &mut L) -> Turn {
+    fn who_is_out<const N: usize, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        [actor, foe]: [usize; 2],
+        log: &mut L,
+    ) -> Turn {
         let roster = &self.roster;
         for who in [actor, foe] {
             if !f.out[who] && self.out(&f.states[who]) {
@@ -233,7 +257,10 @@ impl ZoneD100 {
 
     /// The round limit with one side all down (INC, or helpless when the victor strikes the
     /// helpless) and the other not: the side standing has won.
-    fn end_at_the_round_limit(&self, f: &Fight) -> (Option<Side>, Option<usize>) {
+    fn end_at_the_round_limit<const N: usize>(
+        &self,
+        f: &Fight<N>,
+    ) -> (Option<Side>, Option<usize>) {
         let roster = &self.roster;
         let down = |side: Side| roster.team(side).all(|i| !f.states[i].can_act());
         let winner = match (down(Side::A), down(Side::B)) {
@@ -246,9 +273,9 @@ impl ZoneD100 {
     }
 
     /// Says how the fight ended (and counts how the last foe fell).
-    fn say_the_end<D: Dice, L: Log>(
+    fn say_the_end<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &Fight,
+        f: &Fight<N>,
         (winner, decider): (Option<Side>, Option<usize>),
         dice: &D,
         log: &mut L,
@@ -276,7 +303,13 @@ impl ZoneD100 {
 
     /// Counts the fight: each fighter's bleeders and amputations, the winner, the rounds, each
     /// side's dead and each fighter's end.
-    fn record_fight(&self, f: &Fight, winner: Option<Side>, rounds: u32, tally: &mut Tally) {
+    fn record_fight<const N: usize>(
+        &self,
+        f: &Fight<N>,
+        winner: Option<Side>,
+        rounds: u32,
+        tally: &mut Tally,
+    ) {
         let roster = &self.roster;
         let states = &f.states[..roster.len()];
         let mut deaths = [0u32; 2];
@@ -298,9 +331,9 @@ impl ZoneD100 {
 
     /// The healing sequence for every survivor with injuries, bleeding or shock to recover
     /// from.
-    fn heal_survivors<D: Dice, L: Log>(
+    fn heal_survivors<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &Fight,
+        f: &Fight<N>,
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
@@ -326,15 +359,15 @@ impl ZoneD100 {
 
 /// Where a fight of several stands between turns: every fighter's state, what each has done
 /// at range, who is out, the foe each keeps to, and how many turns have passed.
-struct Fight {
+struct Fight<const N: usize> {
     /// Each fighter's state, as the duel keeps it.
-    states: [State; MAX_FIGHTERS],
+    states: [State; N],
     /// What each has done at range.
-    at: [AtRange; MAX_FIGHTERS],
+    at: [AtRange; N],
     /// Out of the fight.
-    out: [bool; MAX_FIGHTERS],
+    out: [bool; N],
     /// The foe each keeps to, for the target policies that keep one.
-    kept: [usize; MAX_FIGHTERS],
+    kept: [usize; N],
     /// Turns taken so far, over every fighter.
     turn: u32,
 }
