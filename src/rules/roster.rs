@@ -4,7 +4,7 @@
 //! target policy ([`Target`]). The rules of each ruleset (what an attack is, who is out) stay in
 //! its own module; a side of one against a side of one needs none of this and is the duel.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::scenario::schema::Target;
 use crate::stats::Side;
@@ -198,14 +198,15 @@ impl Roster {
     /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
     /// not), by its target policy, where `hurt(f)` says how hurt foe `f` is (higher is more
     /// hurt); `kept` is each fighter's foe under `same`. `None` when no foe is left. A random
-    /// choice rolls a die only when there is a choice.
+    /// choice rolls a die only when there is a choice, from the stream `key` (named only
+    /// then: most turns keep to their foe or have one left).
     pub fn choose<D: Dice, L: Log>(
         &self,
         attacker: usize,
         out: &[bool],
         hurt: impl Fn(usize) -> u32,
         kept: &mut [usize],
-        dice: &mut D,
+        (dice, key): (&mut D, Stream),
         log: &mut L,
     ) -> Option<usize> {
         let foes = self.team(self.side_of[attacker].other());
@@ -223,6 +224,7 @@ impl Roster {
         }
         let chosen = match policy {
             Target::Random => {
+                dice.stream(key);
                 let k = dice.d(
                     standing as u32,
                     "d(foes standing): whom the attacker attacks",
@@ -288,6 +290,18 @@ mod tests {
     use super::*;
     use crate::dice::ScriptedDice;
     use crate::log::{NoLog, VecLog};
+
+    /// A stream for the picks (scripted dice ignore streams).
+    fn key() -> Stream {
+        #[derive(Clone, Copy)]
+        struct Pick;
+        impl crate::dice::Purpose for Pick {
+            fn code(self) -> u32 {
+                2
+            }
+        }
+        Stream::new(Pick, 0, 1)
+    }
 
     fn roster(b: usize, target: Target, turn_order: TurnOrder) -> Roster {
         let mut members = vec![Enrolled {
@@ -355,7 +369,7 @@ mod tests {
             let r = roster(3, target, TurnOrder::Sides);
             let mut kept = [usize::MAX; 4];
             let mut scripted = ScriptedDice::new(dice.to_vec());
-            let chosen = r.choose(0, out, hurt, &mut kept, &mut scripted, &mut NoLog);
+            let chosen = r.choose(0, out, hurt, &mut kept, (&mut scripted, key()), &mut NoLog);
             assert!(scripted.finish().is_ok(), "{target:?}: dice left");
             chosen
         };
@@ -388,7 +402,7 @@ mod tests {
         let mut dice = ScriptedDice::new(vec![]);
         let out = [false; 4];
         assert_eq!(
-            r.choose(0, &out, |_| 0, &mut kept, &mut dice, &mut log),
+            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut log),
             Some(3)
         );
         assert_eq!(
@@ -399,7 +413,7 @@ mod tests {
         );
         let out = [false, false, false, true];
         assert_eq!(
-            r.choose(0, &out, |_| 0, &mut kept, &mut dice, &mut NoLog),
+            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut NoLog),
             Some(1)
         );
         assert_eq!(kept[0], 1);

@@ -4,7 +4,7 @@
 //! until a side has no one standing, the dice run out or the round limit is reached. A duel is
 //! a fight of two.
 
-use crate::dice::Dice;
+use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::{MAX_FIGHTERS, Roster};
 use crate::stats::Side;
@@ -40,18 +40,24 @@ impl Field {
     }
 
     /// The foe `actor`'s target policy picks among those still in the fight (`hurt`: how hurt
-    /// each is), or none when none is left.
+    /// each is), or none when none is left; a die, when one is rolled, from the stream `key`.
     #[inline]
     pub fn choose<D: Dice, L: Log>(
         &mut self,
-        roster: &Roster,
-        actor: usize,
+        (roster, actor): (&Roster, usize),
         hurt: impl Fn(usize) -> u32,
-        dice: &mut D,
+        (dice, key): (&mut D, Stream),
         log: &mut L,
     ) -> Option<usize> {
         let n = roster.len();
-        roster.choose(actor, &self.out[..n], hurt, &mut self.kept[..n], dice, log)
+        roster.choose(
+            actor,
+            &self.out[..n],
+            hurt,
+            &mut self.kept[..n],
+            (dice, key),
+            log,
+        )
     }
 
     /// `foe`, struck by a fighter of `side`, is out of the fight (`how` says more after "is out

@@ -85,8 +85,8 @@ impl D6Pool {
         }
         // Most hurt: the most health lost.
         let hurt = |i: usize| (self.members[i].health - f.states[i].health).max(0) as u32;
-        dice.stream(Stream::new(Purpose::Target, actor, round));
-        let Some(foe) = f.field.choose(roster, actor, hurt, dice, log) else {
+        let target = Stream::new(Purpose::Target, actor, round);
+        let Some(foe) = f.field.choose((roster, actor), hurt, (dice, target), log) else {
             return Turn::Over(None);
         };
         let key = Stream::new(Purpose::Attack, actor, round);

@@ -106,8 +106,8 @@ impl GuardPierce {
         }
         // Most hurt: the highest row marked, Injury or Stun.
         let hurt = |i: usize| highest_row(f.rows[i].injury | f.rows[i].stun);
-        dice.stream(Stream::new(Purpose::Target, actor, round));
-        let Some(foe) = f.field.choose(roster, actor, hurt, dice, log) else {
+        let target = Stream::new(Purpose::Target, actor, round);
+        let Some(foe) = f.field.choose((roster, actor), hurt, (dice, target), log) else {
             return Turn::Over(None);
         };
         let blow = Blow {

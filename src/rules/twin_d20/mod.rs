@@ -368,10 +368,11 @@ impl TwinD20 {
         if dice.exhausted() {
             return Turn::Over(None);
         }
-        dice.stream(Stream::new(Purpose::Target, attacker, round));
         let hurt = |i: usize| f.wounds[i].highest();
+        let target = Stream::new(Purpose::Target, attacker, round);
+        let kept = &mut f.kept[..n];
         let Some(defender) =
-            (self.roster).choose(attacker, &f.out[..n], hurt, &mut f.kept[..n], dice, log)
+            (self.roster).choose(attacker, &f.out[..n], hurt, kept, (dice, target), log)
         else {
             return Turn::Over(None);
         };

@@ -173,8 +173,9 @@ impl WoundLevels {
             f.plans[i] = Plan::default();
             // Most hurt: the most damage taken.
             let hurt = |foe: usize| f.states[foe].damage;
-            dice.stream(Stream::new(Purpose::Target, i, turn));
-            let chosen = (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], dice, log);
+            let target = Stream::new(Purpose::Target, i, turn);
+            let chosen =
+                (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], (dice, target), log);
             let Some(foe) = chosen else {
                 continue;
             };
@@ -270,8 +271,9 @@ impl WoundLevels {
                 f.foe_of[i]
             } else {
                 let hurt = |foe: usize| f.states[foe].damage;
-                dice.stream(Stream::new(Purpose::Target, i, turn).nth(k + 1));
-                match (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], dice, log) {
+                let target = Stream::new(Purpose::Target, i, turn).nth(k + 1);
+                let kept = &mut f.kept[..n];
+                match (self.roster).choose(i, &f.out[..n], hurt, kept, (dice, target), log) {
                     Some(foe) => foe,
                     None => break,
                 }

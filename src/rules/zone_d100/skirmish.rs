@@ -143,10 +143,17 @@ impl ZoneD100 {
         let (roster, n) = (&self.roster, self.roster.len());
         let s = &f.states[actor];
         let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
-        dice.stream(Stream::new(Purpose::Target, actor, round));
         if s.can_act() && !busy {
             let hurt = |foe: usize| injury_levels(&f.states[foe]);
-            roster.choose(actor, &f.out[..n], hurt, &mut f.kept[..n], dice, log)
+            let target = Stream::new(Purpose::Target, actor, round);
+            roster.choose(
+                actor,
+                &f.out[..n],
+                hurt,
+                &mut f.kept[..n],
+                (dice, target),
+                log,
+            )
         } else {
             let foes = roster.team(roster.side_of[actor].other());
             foes.clone().find(|&foe| !f.out[foe])
