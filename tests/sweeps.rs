@@ -2,6 +2,8 @@
 //! and Ctrl-C), precision stopping, the charts and report of every shipped sweep, and bad
 //! `[sweep]` entries.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -65,13 +67,7 @@ fn interrupt(out: &Path, points: usize, signal: Option<&str>) -> Output {
     }
     match signal {
         None => child.kill().unwrap_or_else(|e| panic!("cannot kill: {e}")),
-        Some(name) => {
-            let status = Command::new("kill")
-                .args([&format!("-{name}"), &child.id().to_string()])
-                .status()
-                .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-            assert!(status.success());
-        }
+        Some(name) => common::signal(&child, name),
     }
     child
         .wait_with_output()

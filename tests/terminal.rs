@@ -6,9 +6,8 @@
 
 mod common;
 use common::duelsim;
-use std::io::Write as _;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const SCENARIO: &str = "scenarios/twin-d20/knight-vs-brigand.toml";
 
@@ -25,20 +24,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Runs duelsim with `input` on its stdin.
 fn with_stdin(args: &[&str], input: &str) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start duelsim: {e}"));
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(input.as_bytes())
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
+    (common::spawn_with_stdin(args, input).wait_with_output()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

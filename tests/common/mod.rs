@@ -112,9 +112,9 @@ pub const REFUSAL: Duration = if cfg!(debug_assertions) {
     Duration::from_secs(2)
 };
 
-/// Runs duelsim with `args` (and `stdin` fed in), waits until `journal` exists and then
-/// `settle` more, stops it with Ctrl-C (SIGINT) and returns what it said.
-pub fn interrupted_run(args: &[&str], stdin: &str, journal: &Path, settle: Duration) -> Output {
+/// Starts duelsim with `args` from the crate's folder, `stdin` fed in and closed, its stdout
+/// and stderr kept.
+pub fn spawn_with_stdin(args: &[&str], stdin: &str) -> std::process::Child {
     let mut child = Command::new(env!("CARGO_BIN_EXE_duelsim"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -127,16 +127,28 @@ pub fn interrupted_run(args: &[&str], stdin: &str, journal: &Path, settle: Durat
         std::io::Write::write_all(&mut input, stdin.as_bytes())
             .unwrap_or_else(|e| panic!("cannot feed stdin: {e}"));
     }
+    child
+}
+
+/// Sends `child` the signal the `kill` command names `name` ("INT", "TERM").
+pub fn signal(child: &std::process::Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
+    assert!(status.success());
+}
+
+/// Runs duelsim with `args` (and `stdin` fed in), waits until `journal` exists and then
+/// `settle` more, stops it with Ctrl-C (SIGINT) and returns what it said.
+pub fn interrupted_run(args: &[&str], stdin: &str, journal: &Path, settle: Duration) -> Output {
+    let child = spawn_with_stdin(args, stdin);
     let started = Instant::now();
     while !journal.exists() && started.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(settle);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run kill: {e}"));
-    assert!(status.success());
+    signal(&child, "INT");
     child
         .wait_with_output()
         .unwrap_or_else(|e| panic!("cannot wait: {e}"))
