@@ -197,7 +197,7 @@ impl Roster {
 
     /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
     /// not), by its target policy, where `hurt(f)` says how hurt foe `f` is (higher is more
-    /// hurt); `kept` is each fighter's foe under `same`. `None` when no foe is left. A random
+    /// hurt); `kept` is the foe each keeps to (under `same`, or the last foe standing). `None` when no foe is left. A random
     /// choice rolls a die only when there is a choice, from the stream `key` (named only
     /// then: most turns keep to their foe or have one left).
     pub fn choose<D: Dice, L: Log>(
@@ -209,13 +209,15 @@ impl Roster {
         (dice, key): (&mut D, Stream),
         log: &mut L,
     ) -> Option<usize> {
-        let foes = self.team(self.side_of[attacker].other());
-        let policy = self.targets[attacker];
-        // The common case, silent: `same` with its foe still in the fight.
+        // The common case, silent: the foe it keeps to still in the fight. Only `same` keeps
+        // a foe while others stand; any policy keeps the last foe standing, who is the only
+        // choice until out.
         let held = kept[attacker];
-        if !L::ON && policy == Target::Same && foes.contains(&held) && !out[held] {
+        if !L::ON && held < out.len() && !out[held] {
             return Some(held);
         }
+        let foes = self.team(self.side_of[attacker].other());
+        let policy = self.targets[attacker];
         let standing = foes.clone().filter(|&f| !out[f]).count();
         let first = foes.clone().find(|&f| !out[f])?;
         if standing == 1 {
@@ -252,7 +254,9 @@ impl Roster {
                 }
             }
         };
-        kept[attacker] = chosen;
+        if policy == Target::Same {
+            kept[attacker] = chosen;
+        }
         log.say(|| {
             let even = foes
                 .clone()
