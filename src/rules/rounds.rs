@@ -19,22 +19,28 @@ pub enum Turn {
 }
 
 /// Who is still in a fight of several between turns: who is out, the foe each keeps to (for
-/// the target policies that keep one), and how many of each side stand.
-pub struct Field {
+/// the target policies that keep one), and how many of each side stand, in `N` places (at
+/// least the roster's fighters: a fight sized to its roster sets up no more than it needs).
+pub struct Field<const N: usize = MAX_FIGHTERS> {
     /// Out of the fight, by place on the roster.
-    pub out: [bool; MAX_FIGHTERS],
+    pub out: [bool; N],
     /// The foe each keeps to.
-    kept: [usize; MAX_FIGHTERS],
+    kept: [usize; N],
     /// How many of each side stand.
     standing: [usize; 2],
 }
 
-impl Field {
+impl<const N: usize> Field<N> {
     /// Every fighter of `roster` standing, keeping to no foe yet.
-    pub fn new(roster: &Roster) -> Field {
+    pub fn new(roster: &Roster) -> Self {
+        debug_assert!(
+            roster.len() <= N,
+            "a field of {N} places for {}",
+            roster.len()
+        );
         Field {
-            out: [false; MAX_FIGHTERS],
-            kept: [usize::MAX; MAX_FIGHTERS],
+            out: [false; N],
+            kept: [usize::MAX; N],
             standing: roster.sides,
         }
     }

@@ -54,6 +54,30 @@ impl HitFaces {
         HitFaces((up_to_highest & !below_lowest & !1) >> 1)
     }
 
+    /// No face.
+    pub const NONE: HitFaces = HitFaces(0);
+
+    /// Faces no higher than `bound` (an attack value), whatever they must beat: one half of
+    /// [`HitFaces::new`], kept by a fighter whose value changes only with its wounds.
+    #[inline]
+    pub fn within(bound: i32) -> Self {
+        HitFaces((1u32 << bound.clamp(0, 20)) - 1)
+    }
+
+    /// Faces above `target` (a Guard), or at it when `equal_hits`, whatever the bound: the
+    /// other half of [`HitFaces::new`].
+    #[inline]
+    pub fn beating(target: i32, equal_hits: bool) -> Self {
+        let lowest = (target + i32::from(!equal_hits)).clamp(1, 21) as u32;
+        HitFaces(!((1u32 << (lowest - 1)) - 1))
+    }
+
+    /// The faces both halves hit on: an attack's value against a defender's Guard.
+    #[inline]
+    pub fn and(self, other: HitFaces) -> Self {
+        HitFaces(self.0 & other.0)
+    }
+
     /// Whether `face` hits (face 0, which no die shows, never does: its bit would be 31).
     #[inline]
     pub fn hits(self, face: u32) -> bool {
@@ -131,6 +155,21 @@ mod tests {
         assert_eq!(attribute_result(9, 12, 8), 0);
         assert_eq!(attribute_result(1, 1, 0), 0);
         assert_eq!(attribute_result(20, 19, 25), 20);
+    }
+
+    #[test]
+    fn the_two_halves_of_the_hit_faces_make_the_whole() {
+        for target in -4..=26 {
+            for bound in -4..=26 {
+                for equal_hits in [false, true] {
+                    assert_eq!(
+                        HitFaces::within(bound).and(HitFaces::beating(target, equal_hits)),
+                        HitFaces::new(target, bound, equal_hits),
+                        "target {target} bound {bound} equal_hits {equal_hits}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -317,6 +317,34 @@ pub(super) fn hit_faces_by_row(
     HitFaces::new(guard, value, rules.hit_on_guard)
 }
 
+/// A fighter's halves of the hit faces ([`HitFaces::within`], [`HitFaces::beating`]): the
+/// faces within its attack value, and those beating its Guard, each less its wound penalty
+/// (the Guard's only with `penalty_to_guard`). An attack hits on the attacker's first half and
+/// the defender's second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct FaceHalves {
+    pub within_value: HitFaces,
+    pub beating_guard: HitFaces,
+}
+
+/// `fighter`'s [`FaceHalves`] by the row of its highest Wound (0: none): the penalty, and so
+/// the halves, depend on that row alone, so a fight of several reads them after a wound
+/// instead of working them out.
+pub(super) fn face_halves_by_row(fighter: &Fighter, rules: &Rules) -> [FaceHalves; 64] {
+    std::array::from_fn(|row| {
+        let hurt = WoundRows {
+            injury: (1u64 << row) & !1,
+            stun: 0,
+        };
+        let penalty = hurt.penalty(&fighter.track);
+        let guard_penalty = if rules.penalty_to_guard { penalty } else { 0 };
+        FaceHalves {
+            within_value: HitFaces::within(fighter.attack - penalty),
+            beating_guard: HitFaces::beating(fighter.guard - guard_penalty, rules.hit_on_guard),
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

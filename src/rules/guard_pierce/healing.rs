@@ -26,6 +26,7 @@ const MEDICAL_DICE: AttributeDice = AttributeDice {
 impl GuardPierce {
     /// The Injury recovery timeline of the survivor at place `me` on the roster; `infections`
     /// counts the infections.
+    #[inline(never)]
     pub fn recover<D: Dice, L: Log>(
         &self,
         me: usize,

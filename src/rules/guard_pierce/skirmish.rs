@@ -7,6 +7,7 @@
 //! of one never comes here: it is the duel.
 
 use super::Purpose;
+use super::attack::FaceHalves;
 use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
 use crate::dice::{Dice, Stream};
@@ -16,55 +17,97 @@ use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
 
-/// Where a fight of several stands between turns: every fighter's wound rows, who is out,
-/// the foe each keeps to, and how many of each side stand.
-struct Fight {
+/// Where a fight of several stands between turns, in `N` places (at least the roster's
+/// fighters): every fighter's wound rows, who is out, the foe each keeps to, and how many of
+/// each side stand.
+struct Fight<const N: usize> {
     /// Each fighter's Injury and Stun rows.
-    rows: [WoundRows; MAX_FIGHTERS],
+    rows: [WoundRows; N],
     /// Each fighter's turn as its rows make it, found again when they change.
-    ready: [Ready; MAX_FIGHTERS],
+    ready: [Ready; N],
     /// Who is out, the foe each keeps to, how many of each side stand.
-    field: Field,
+    field: Field<N>,
 }
 
-/// A fighter's turn as its wounds make it: whether it takes the Recover action, its attack
-/// value and its Guard, each less its wound penalty (the Guard's only with
-/// `penalty_to_guard`). Wounds change them only when marked or cleared, so the fight keeps
-/// them between turns, as the duel keeps its hit faces.
-#[derive(Clone, Copy, Debug, Default)]
+/// A fighter's turn as its wounds make it: what it does (out of the fight, Recover, or an
+/// attack) and its halves of the hit faces, attacking and defending. Wounds change them only
+/// when marked or cleared, so the fight keeps them between turns, as the duel keeps its hit
+/// faces.
+#[derive(Clone, Copy, Debug)]
 struct Ready {
-    recovers: bool,
-    value: i32,
-    guard: i32,
+    acts: Acts,
+    halves: FaceHalves,
+}
+
+impl Ready {
+    /// A place past the roster's: no one, out of the fight.
+    const UNUSED: Ready = Ready {
+        acts: Acts::Out,
+        halves: FaceHalves {
+            within_value: HitFaces::NONE,
+            beating_guard: HitFaces::NONE,
+        },
+    };
+}
+
+/// What a fighter does on its turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Acts {
+    Attacks,
+    Recovers,
+    /// Out of the fight: unable to act, or dead.
+    Out,
 }
 
 impl GuardPierce {
-    /// The turn of the fighter at place `me` with these wounds.
+    /// The turn of the fighter at place `me` with these wounds, in the fight: Recover when its
+    /// highest Stun reaches its `recover_at` row, and its halves by its highest Wound.
     #[inline]
     fn ready(&self, me: usize, rows: &WoundRows) -> Ready {
-        let f = &self.members[me];
-        let penalty = rows.penalty(&f.track);
+        let recover_at = self.members[me].recover_at;
+        let recovers = recover_at > 0 && highest_row(rows.stun) >= recover_at;
         Ready {
-            recovers: f.recover_at > 0 && highest_row(rows.stun) >= f.recover_at,
-            value: f.attack - penalty,
-            guard: f.guard
-                - if self.rules.penalty_to_guard {
-                    penalty
-                } else {
-                    0
-                },
+            acts: if recovers {
+                Acts::Recovers
+            } else {
+                Acts::Attacks
+            },
+            halves: self.face_halves_by_row[me][rows.highest() as usize],
         }
     }
 
-    /// One fight of the point's fighters, its end and the healing of every survivor.
+    /// One fight of the point's fighters, its end and the healing of every survivor, in a
+    /// [`Fight`] of places for the roster's fighters rounded up to 4, 8, 16 or all: setting up
+    /// 32 fighters' rows and turns for a fight of 6 is work thrown away.
     // Out of line: the duel's trial, which tests for a side of several first, stays as tight
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        match self.roster.len() {
+            0..=4 => self.fight_in::<4, D, L>(dice, log, tally),
+            5..=8 => self.fight_in::<8, D, L>(dice, log, tally),
+            9..=16 => self.fight_in::<16, D, L>(dice, log, tally),
+            _ => self.fight_in::<MAX_FIGHTERS, D, L>(dice, log, tally),
+        }
+    }
+
+    /// [`GuardPierce::fight`] with `N` places, at least the roster's.
+    fn fight_in<const N: usize, D: Dice, L: Log>(
+        &self,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
         let roster = &self.roster;
-        let rows = [WoundRows::default(); MAX_FIGHTERS];
-        let mut f = Fight {
-            ready: std::array::from_fn(|i| self.ready(i, &rows[i])),
+        let rows = [WoundRows::default(); N];
+        let mut f = Fight::<N> {
+            ready: std::array::from_fn(|i| {
+                if i < roster.len() {
+                    self.ready(i, &rows[i])
+                } else {
+                    Ready::UNUSED
+                }
+            }),
             rows,
             field: Field::new(roster),
         };
@@ -81,9 +124,9 @@ impl GuardPierce {
 
     /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the
     /// foe its policy picks, the duel's own.
-    fn turn_in_fight<D: Dice, L: Log>(
+    fn turn_in_fight<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &mut Fight,
+        f: &mut Fight<N>,
         actor: usize,
         round: u32,
         dice: &mut D,
@@ -91,13 +134,14 @@ impl GuardPierce {
         tally: &mut Tally,
     ) -> Turn {
         let roster = &self.roster;
-        if f.field.out[actor] {
+        let acts = f.ready[actor].acts;
+        if acts == Acts::Out {
             return Turn::Taken;
         }
         if dice.exhausted() {
             return Turn::Over(None);
         }
-        if f.ready[actor].recovers {
+        if acts == Acts::Recovers {
             dice.stream(Stream::new(Purpose::Recover, actor, round));
             if self.recover_action(actor, &mut f.rows[actor], dice, log) {
                 f.ready[actor] = self.ready(actor, &f.rows[actor]);
@@ -114,8 +158,7 @@ impl GuardPierce {
             attacker: actor,
             defender: foe,
         };
-        let (value, guard) = (f.ready[actor].value, f.ready[foe].guard);
-        let faces = HitFaces::new(guard, value, self.rules.hit_on_guard);
+        let faces = (f.ready[actor].halves.within_value).and(f.ready[foe].halves.beating_guard);
         debug_assert_eq!(faces, self.hit_faces(blow, &f.rows), "ready out of step");
         let key = Stream::new(Purpose::Attack, actor, round);
         dice.stream(key);
@@ -131,26 +174,33 @@ impl GuardPierce {
 
     /// Whether `foe`, struck by `side`, is out of the fight (unable to act, or dead); the
     /// fight is over when the last of its side is.
-    fn fall<L: Log>(&self, f: &mut Fight, side: Side, foe: usize, log: &mut L) -> Turn {
+    fn fall<const N: usize, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        side: Side,
+        foe: usize,
+        log: &mut L,
+    ) -> Turn {
         let track = &self.members[foe].track;
         if f.rows[foe].can_act(track) && !f.rows[foe].dead(track) {
             return Turn::Taken;
         }
+        f.ready[foe].acts = Acts::Out;
         f.field.fall(&self.roster, (side, foe), String::new, log)
     }
 
     /// After the fight: who is dead, who is dying (and dies without timely medical
     /// attention); a minute's rest clears all Stun. Counts the fight and returns who died.
-    fn dying_and_dead<L: Log>(
+    fn dying_and_dead<const N: usize, L: Log>(
         &self,
-        f: &mut Fight,
+        f: &mut Fight<N>,
         winner: Option<Side>,
         rounds: u32,
         log: &mut L,
         tally: &mut Tally,
-    ) -> [bool; MAX_FIGHTERS] {
+    ) -> [bool; N] {
         let roster = &self.roster;
-        let mut dead = [false; MAX_FIGHTERS];
+        let mut dead = [false; N];
         let (mut deaths, mut dying_of) = ([0u32; 2], [0u64; 2]);
         let mut died_dying = false;
         for (i, gone) in dead.iter_mut().enumerate().take(roster.len()) {
@@ -197,10 +247,10 @@ impl GuardPierce {
     }
 
     /// Every injured survivor's recovery, with infection: the duel's, on its own dice.
-    fn recover_survivors<D: Dice, L: Log>(
+    fn recover_survivors<const N: usize, D: Dice, L: Log>(
         &self,
-        f: &Fight,
-        dead: &[bool; MAX_FIGHTERS],
+        f: &Fight<N>,
+        dead: &[bool; N],
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
