@@ -218,8 +218,17 @@ impl Roster {
         }
         let foes = self.team(self.side_of[attacker].other());
         let policy = self.targets[attacker];
-        let standing = foes.clone().filter(|&f| !out[f]).count();
-        let first = foes.clone().find(|&f| !out[f])?;
+        // The foes standing, and the first of them, in one pass.
+        let (mut standing, mut first) = (0, usize::MAX);
+        for f in foes.clone().filter(|&f| !out[f]) {
+            if standing == 0 {
+                first = f;
+            }
+            standing += 1;
+        }
+        if standing == 0 {
+            return None;
+        }
         if standing == 1 {
             kept[attacker] = first;
             return Some(first);

@@ -55,24 +55,19 @@ impl<const N: usize> Field<N> {
         (dice, key): (&mut D, Stream),
         log: &mut L,
     ) -> Option<usize> {
-        let n = roster.len();
-        roster.choose(
-            actor,
-            &self.out[..n],
-            hurt,
-            &mut self.kept[..n],
-            (dice, key),
-            log,
-        )
+        // Whole arrays: the places past the roster's are never foes, and a kept foe is one.
+        roster.choose(actor, &self.out, hurt, &mut self.kept, (dice, key), log)
     }
 
-    /// `foe`, struck by a fighter of `side`, is out of the fight (`how` says more after "is out
-    /// of the fight", as " at health 0"): the fight is over when the last of its side is.
+    /// `foe`, struck by a fighter of `side`, is out of the fight (`what` says what befell it
+    /// after its name, as "is out of the fight at health 0"): the fight is over when the last
+    /// of its side is.
+    #[inline]
     pub fn fall<L: Log>(
         &mut self,
         roster: &Roster,
         (side, foe): (Side, usize),
-        how: impl Fn() -> String,
+        what: impl Fn() -> String,
         log: &mut L,
     ) -> Turn {
         self.out[foe] = true;
@@ -85,11 +80,7 @@ impl<const N: usize> Field<N> {
             } else {
                 String::new()
             };
-            format!(
-                "{} is out of the fight{}{end}",
-                roster.fighter_names[foe],
-                how()
-            )
+            format!("{} {}{end}", roster.fighter_names[foe], what())
         });
         if last {
             Turn::Over(Some(side))

@@ -108,7 +108,7 @@ impl D6Pool {
         if health > self.rules.out_at.i32() {
             return Turn::Taken;
         }
-        let how = || format!(" at health {health}");
+        let how = || format!("is out of the fight at health {health}");
         f.field.fall(&self.roster, (side, foe), how, log)
     }
 

@@ -67,7 +67,7 @@ use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
 use crate::rules::roster::{Enrolled, Roster};
-use crate::rules::rounds::{Turn, in_rounds};
+use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::scenario::schema::Target;
 pub use attack::Strike;
 pub use schema::{
@@ -336,9 +336,7 @@ impl TwinD20 {
     fn fight<const N: usize, D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut f = Fight::<N> {
             wounds: [WoundCircles::default(); N],
-            out: [false; N],
-            kept: [usize::MAX; N],
-            standing: self.roster.sides,
+            field: Field::new(&self.roster),
         };
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
@@ -361,8 +359,7 @@ impl TwinD20 {
         log: &mut L,
         tally: &mut Tally,
     ) -> Turn {
-        let n = self.fighters.len();
-        if f.out[attacker] {
+        if f.field.out[attacker] {
             return Turn::Taken;
         }
         if dice.exhausted() {
@@ -370,9 +367,9 @@ impl TwinD20 {
         }
         let hurt = |i: usize| f.wounds[i].highest();
         let target = Stream::new(Purpose::Target, attacker, round);
-        let kept = &mut f.kept[..n];
-        let Some(defender) =
-            (self.roster).choose(attacker, &f.out[..n], hurt, kept, (dice, target), log)
+        let Some(defender) = f
+            .field
+            .choose((&self.roster, attacker), hurt, (dice, target), log)
         else {
             return Turn::Over(None);
         };
@@ -380,15 +377,11 @@ impl TwinD20 {
         let strike = self.strike_between(attacker, defender, &mut f.wounds[defender], dice, log);
         let side = self.roster.side_of[attacker];
         tally.record_hit(side, strike.dealt, strike.hit);
-        if self.incapacitated(f, side, defender, log) {
-            Turn::Over(Some(side))
-        } else {
-            Turn::Taken
-        }
+        self.incapacitated(f, side, defender, log)
     }
 
     /// Whether `defender`, struck by `side`, is incapacitated (a Wound above its Toughness),
-    /// out of the fight; returns whether it was the last of its side.
+    /// out of the fight; the fight is over when the last of its side is.
     #[inline(always)]
     fn incapacitated<const N: usize, L: Log>(
         &self,
@@ -396,29 +389,14 @@ impl TwinD20 {
         side: Side,
         defender: usize,
         log: &mut L,
-    ) -> bool {
-        let fighter = &self.fighters[defender];
-        if f.wounds[defender].highest() <= fighter.toughness {
-            return false;
+    ) -> Turn {
+        let toughness = self.fighters[defender].toughness;
+        let highest = f.wounds[defender].highest();
+        if highest <= toughness {
+            return Turn::Taken;
         }
-        f.out[defender] = true;
-        let fallen = side.other();
-        f.standing[fallen.index()] -= 1;
-        let last = f.standing[fallen.index()] == 0;
-        log.say(|| {
-            let end = if last {
-                format!(": {} wins", self.names[side.index()])
-            } else {
-                String::new()
-            };
-            format!(
-                "{} is incapacitated (Wound {} above Toughness {}){end}",
-                self.roster.fighter_names[defender],
-                f.wounds[defender].highest(),
-                fighter.toughness,
-            )
-        });
-        last
+        let what = || format!("is incapacitated (Wound {highest} above Toughness {toughness})");
+        f.field.fall(&self.roster, (side, defender), what, log)
     }
 
     /// After the fight: each fighter's Aftermath, the fight counted (its winner and rounds),
@@ -444,7 +422,7 @@ impl TwinD20 {
             rounds,
             dead: deaths,
         });
-        for (i, (&out, &gone)) in f.out.iter().zip(&dead).take(n).enumerate() {
+        for (i, (&out, &gone)) in f.field.out.iter().zip(&dead).take(n).enumerate() {
             tally.record_fighter(i, out, gone);
         }
         for (i, &gone) in dead.iter().enumerate().take(n) {
@@ -456,17 +434,14 @@ impl TwinD20 {
     }
 }
 
-/// Where a fight stands between strikes: every fighter's wound circles, who is out, and how
-/// many of each side stand (at most `N` fighters).
+/// Where a fight stands between strikes: every fighter's wound circles, who is out
+/// (incapacitated), the foe each keeps to, and how many of each side stand (at most `N`
+/// fighters).
 struct Fight<const N: usize> {
     /// Each fighter's wound circles.
     wounds: [WoundCircles; N],
-    /// Out of the fight (incapacitated).
-    out: [bool; N],
-    /// The foe each keeps to, for the target policies that keep one.
-    kept: [usize; N],
-    /// How many of each side stand.
-    standing: [usize; 2],
+    /// Who is out, the foe each keeps to, how many of each side stand.
+    field: Field<N>,
 }
 
 pub use crate::rules::roster::MAX_FIGHTERS;
