@@ -18,36 +18,29 @@ use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between turns, in `N` places (at least the roster's
-/// fighters): every fighter's wound rows, who is out, the foe each keeps to, and how many of
-/// each side stand.
+/// fighters): every fighter's wound rows and its turn as they make it, who is out, the foe
+/// each keeps to, and how many of each side stand.
+///
+/// A fighter's turn (what it does, and its halves of the hit faces, attacking and defending)
+/// changes only when its wounds are marked or cleared, so the fight keeps it between turns, as
+/// the duel keeps its hit faces. Each is an array of its own: a turn's first read is one byte.
 struct Fight<const N: usize> {
     /// Each fighter's Injury and Stun rows.
     rows: [WoundRows; N],
-    /// Each fighter's turn as its rows make it, found again when they change.
-    ready: [Ready; N],
+    /// What each does on its turn, as its rows make it.
+    acts: [Acts; N],
+    /// Each one's halves of the hit faces, as its rows make them.
+    halves: [FaceHalves; N],
     /// Who is out, the foe each keeps to, how many of each side stand.
     field: Field<N>,
 }
 
-/// A fighter's turn as its wounds make it: what it does (out of the fight, Recover, or an
-/// attack) and its halves of the hit faces, attacking and defending. Wounds change them only
-/// when marked or cleared, so the fight keeps them between turns, as the duel keeps its hit
-/// faces.
-#[derive(Clone, Copy, Debug)]
-struct Ready {
-    acts: Acts,
-    halves: FaceHalves,
-}
-
-impl Ready {
-    /// A place past the roster's: no one, out of the fight.
-    const UNUSED: Ready = Ready {
-        acts: Acts::Out,
-        halves: FaceHalves {
-            within_value: HitFaces::NONE,
-            beating_guard: HitFaces::NONE,
-        },
-    };
+impl<const N: usize> Fight<N> {
+    /// The fighter at `place` with its turn as its rows now make it.
+    #[inline(always)]
+    fn ready(&mut self, model: &GuardPierce, place: usize) {
+        (self.acts[place], self.halves[place]) = model.ready(place, &self.rows[place]);
+    }
 }
 
 /// What a fighter does on its turn.
@@ -63,17 +56,15 @@ impl GuardPierce {
     /// The turn of the fighter at place `me` with these wounds, in the fight: Recover when its
     /// highest Stun reaches its `recover_at` row, and its halves by its highest Wound.
     #[inline]
-    fn ready(&self, me: usize, rows: &WoundRows) -> Ready {
+    fn ready(&self, me: usize, rows: &WoundRows) -> (Acts, FaceHalves) {
         let recover_at = self.members[me].recover_at;
         let recovers = recover_at > 0 && highest_row(rows.stun) >= recover_at;
-        Ready {
-            acts: if recovers {
-                Acts::Recovers
-            } else {
-                Acts::Attacks
-            },
-            halves: self.face_halves_by_row[me][rows.highest() as usize],
-        }
+        let acts = if recovers {
+            Acts::Recovers
+        } else {
+            Acts::Attacks
+        };
+        (acts, self.face_halves_by_row[me][rows.highest() as usize])
     }
 
     /// One fight of the point's fighters, its end and the healing of every survivor, in a
@@ -99,18 +90,20 @@ impl GuardPierce {
         tally: &mut Tally,
     ) {
         let roster = &self.roster;
-        let rows = [WoundRows::default(); N];
+        let unused = FaceHalves {
+            within_value: HitFaces::NONE,
+            beating_guard: HitFaces::NONE,
+        };
         let mut f = Fight::<N> {
-            ready: std::array::from_fn(|i| {
-                if i < roster.len() {
-                    self.ready(i, &rows[i])
-                } else {
-                    Ready::UNUSED
-                }
-            }),
-            rows,
+            rows: [WoundRows::default(); N],
+            // The places past the roster's: no one, out of the fight.
+            acts: [Acts::Out; N],
+            halves: [unused; N],
             field: Field::new(roster),
         };
+        for place in 0..roster.len() {
+            f.ready(self, place);
+        }
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
@@ -134,7 +127,7 @@ impl GuardPierce {
         tally: &mut Tally,
     ) -> Turn {
         let roster = &self.roster;
-        let acts = f.ready[actor].acts;
+        let acts = f.acts[actor];
         if acts == Acts::Out {
             return Turn::Taken;
         }
@@ -144,7 +137,7 @@ impl GuardPierce {
         if acts == Acts::Recovers {
             dice.stream(Stream::new(Purpose::Recover, actor, round));
             if self.recover_action(actor, &mut f.rows[actor], dice, log) {
-                f.ready[actor] = self.ready(actor, &f.rows[actor]);
+                f.ready(self, actor);
             }
             return Turn::Taken;
         }
@@ -158,7 +151,7 @@ impl GuardPierce {
             attacker: actor,
             defender: foe,
         };
-        let faces = (f.ready[actor].halves.within_value).and(f.ready[foe].halves.beating_guard);
+        let faces = (f.halves[actor].within_value).and(f.halves[foe].beating_guard);
         debug_assert_eq!(faces, self.hit_faces(blow, &f.rows), "ready out of step");
         let key = Stream::new(Purpose::Attack, actor, round);
         dice.stream(key);
@@ -166,7 +159,7 @@ impl GuardPierce {
         if attack.hits == 0 {
             return Turn::Taken;
         }
-        f.ready[foe] = self.ready(foe, &f.rows[foe]);
+        f.ready(self, foe);
         let side = roster.side_of[actor];
         tally.record_hit(side, attack.marked[0].max(attack.marked[1]), true);
         self.fall(f, side, foe, log)
@@ -185,8 +178,9 @@ impl GuardPierce {
         if f.rows[foe].can_act(track) && !f.rows[foe].dead(track) {
             return Turn::Taken;
         }
-        f.ready[foe].acts = Acts::Out;
-        f.field.fall(&self.roster, (side, foe), String::new, log)
+        f.acts[foe] = Acts::Out;
+        let what = || "is out of the fight".to_owned();
+        f.field.fall(&self.roster, (side, foe), what, log)
     }
 
     /// After the fight: who is dead, who is dying (and dies without timely medical
