@@ -7,9 +7,9 @@
 //! defender rolled", totalled, plus the "Crit Bonus"), the damage and the stun.
 
 use super::attack_table::{COLUMNS, CRITICAL, WHIFF, column};
-use super::block::{DefenceRule, Standing, defence_rule};
+use super::block::{DefenceDice, DefenceRule, Standing, defence_rule};
 use super::schema::{CritDamage, ParryAgainst, Stance};
-use super::{D6Pool, Purpose, State};
+use super::{D6Pool, Purpose, State, Weapon};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 pub use crate::rules::roster::Blow;
@@ -54,6 +54,16 @@ fn roll_counts<D: Dice>(dice: &mut D, n: u32, label: &'static str) -> [u32; 3] {
     dice.count_faces::<3>(n, 6, label)
 }
 
+/// "Roll ALL of these dice at the same time": the `base` attack dice, then the `luck` dice
+/// from the stream `key` with [`Purpose::Luck`]; the 4s, 5s and 6s among them all.
+#[inline(always)]
+fn roll_attack<D: Dice>(dice: &mut D, (base, luck): (u32, u32), key: Stream) -> [u32; 3] {
+    let skill = roll_counts(dice, base, "d6 (attack)");
+    dice.stream(key.with_purpose(Purpose::Luck));
+    let luck = roll_counts(dice, luck, "d6 (luck, rolled with the attack)");
+    [0, 1, 2].map(|i| skill[i] + luck[i])
+}
+
 impl D6Pool {
     /// One attack of `blow.attacker` on `blow.defender` (`states` are every fighter's, by their
     /// places on the roster): the weapon (the missile while ammunition
@@ -71,10 +81,7 @@ impl D6Pool {
     ) -> Attack {
         let (ai, di) = (blow.attacker, blow.defender);
         let me = &self.members[ai];
-        let foe = &self.members[di];
-        let names = &self.roster.fighter_names;
         let mut out = Attack::default();
-
         // The weapon: the missile while ammunition lasts.
         let weapon = match me.missile {
             Some(missile) if states[ai].ammo > 0 => {
@@ -95,41 +102,10 @@ impl D6Pool {
             + u32::from(me.stance == Stance::Berserk);
         let base = base.saturating_sub(u32::from(me.stance == Stance::Defensive));
         out.dice = base + out.luck;
-        let skill = roll_counts(dice, base, "d6 (attack)");
-        dice.stream(key.with_purpose(Purpose::Luck));
-        let luck = roll_counts(dice, out.luck, "d6 (luck, rolled with the attack)");
-        let [fours, fives, sixes] = [0, 1, 2].map(|i| skill[i] + luck[i]);
-        out.sixes = sixes;
-        out.column = column(fours, fives, sixes);
-        log.say(|| {
-            format!(
-                "{} {} with {} dice ({}{}{}): 4s {fours}, 5s {fives}, 6s {sixes}: {}",
-                names[ai],
-                match (out.missile, threw) {
-                    (true, true) => "throws",
-                    (true, false) => "shoots",
-                    _ => "strikes",
-                },
-                out.dice,
-                match me.stance {
-                    Stance::Normal => "normal",
-                    Stance::Berserk => "berserk +1",
-                    Stance::Defensive => "defensively -1",
-                },
-                if threw {
-                    format!(", Throw Bonus +{}", weapon.throw_bonus)
-                } else {
-                    String::new()
-                },
-                if out.luck > 0 {
-                    format!(", {} Luck dice, {} left", out.luck, states[ai].luck)
-                } else {
-                    String::new()
-                },
-                COLUMNS[out.column]
-            )
-        });
-
+        let counts = roll_attack(dice, (base, out.luck), key);
+        out.sixes = counts[2];
+        out.column = column(counts[0], counts[1], counts[2]);
+        log.say(|| self.attack_words(ai, (&out, counts), (weapon, threw), states[ai].luck));
         // The defender's standing as this attack finds it; its stun ends with this attack.
         let standing = states[di].standing;
         states[di].standing.stunned = false;
@@ -145,35 +121,12 @@ impl D6Pool {
             // What the whiff costs depends on the first defence rule that applies to its next
             // defence: a defensive stance or a throw keeps the PARRY/DODGE dice.
             let (rule, _) = defence_rule(&states[ai].standing);
-            log.say(|| {
-                let (me, foe) = (&names[ai], &names[di]);
-                match rule {
-                    DefenceRule::Whiffed => format!(
-                        "  a whiff: {me} loses its PARRY/DODGE dice when {foe} attacks back"
-                    ),
-                    DefenceRule::Defensive => format!(
-                        "  a whiff: {me} attacked defensively, so it keeps its PARRY/DODGE dice when {foe} attacks back"
-                    ),
-                    DefenceRule::Threw => format!(
-                        "  a whiff: {me} threw its weapon, so it keeps its PARRY/DODGE dice when {foe} attacks back"
-                    ),
-                    DefenceRule::Berserk => format!(
-                        "  a whiff: {me} attacked berserk: only its ARMOR dice when {foe} attacks back"
-                    ),
-                    DefenceRule::Stunned => format!(
-                        "  a whiff: {me} is stunned: only its ARMOR dice when {foe} attacks back"
-                    ),
-                    DefenceRule::Parried | DefenceRule::Normal => format!(
-                        "  a whiff: {me} keeps its PARRY/DODGE dice when {foe} attacks back"
-                    ),
-                }
-            });
+            log.say(|| self.whiff_words(blow, rule));
             return out;
         }
-
-        let needed = self.table.needed(out.column, sixes);
+        let needed = self.table.needed(out.column, out.sixes);
         let (rule, allowed) = defence_rule(&standing);
-        out.defence_dice = foe.defence_dice(allowed);
+        out.defence_dice = self.members[di].defence_dice(allowed);
         // With parry_against = "first", the first attack defended since the defender's last
         // turn is the one its PARRY/DODGE dice meet, whether or not a rule let it roll them.
         states[di].standing.parried |= self.rules.parry_against == ParryAgainst::First;
@@ -182,54 +135,161 @@ impl D6Pool {
         let [blocks] = dice.count_faces::<1>(out.defence_dice, 6, "d6 (defence)");
         out.defence_sixes = blocks;
         out.blocked = blocks >= needed;
-        log.say(|| {
-            format!(
-                "  {} defends with {} dice ({rule:?}: ARMOR {}{}{}): 6s {blocks} of {needed} needed: {}",
-                names[di],
-                out.defence_dice,
-                foe.armor,
-                if allowed.shield { format!(" + SHIELD {}", foe.shield) } else { String::new() },
-                if allowed.parry { format!(" + PARRY/DODGE {}", foe.parry) } else { String::new() },
-                if out.blocked { "blocked" } else { "the hit connects" }
-            )
-        });
+        log.say(|| self.defence_words(di, &out, (rule, allowed), needed));
         // A block takes the hit's damage and stun to nothing by selects, not a branch: the
         // defence's 6s are random, so a branch on them would be mispredicted often.
         let connects = !out.blocked;
         out.damage = std::hint::select_unpredictable(connects, self.table.damage[out.column], 0);
         if out.column == CRITICAL && connects {
-            out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
-            // The dice are summed: how many show each face is all that matters.
-            dice.stream(key.with_purpose(Purpose::Critical));
-            let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
-            let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
-            let critical = total + weapon.crit_bonus;
-            out.damage = match self.rules.crit_damage {
-                CritDamage::Add => out.damage + critical,
-                CritDamage::Instead => critical,
-            };
-            log.say(|| {
-                format!(
-                    "  Critical Strike: {sixes} 6s + {} (class) - {} defence dice = {} critical dice, total {total} + Crit Bonus {}",
-                    weapon.class_dice, out.defence_dice, out.critical_dice, weapon.crit_bonus
-                )
-            });
+            self.critical_damage(&mut out, weapon, key, dice, log);
         }
         out.stunned = connects & self.table.stun[out.column];
         states[di].standing.stunned |= out.stunned;
         states[di].health -= out.damage;
         if connects {
-            log.say(|| {
-                format!(
-                    "  {} takes {} damage: health {}{}",
-                    names[di],
-                    out.damage,
-                    states[di].health,
-                    if out.stunned { ", stunned" } else { "" }
-                )
-            });
+            log.say(|| self.damage_words(di, &out, states[di].health));
         }
         out
+    }
+
+    /// What the trace says of the damage `out` dealt the fighter at place `di`, at `health`.
+    fn damage_words(&self, di: usize, out: &Attack, health: i32) -> String {
+        format!(
+            "  {} takes {} damage: health {health}{}",
+            self.roster.fighter_names[di],
+            out.damage,
+            if out.stunned { ", stunned" } else { "" }
+        )
+    }
+
+    /// What the trace says of the defence roll of the fighter at place `di` against `out`,
+    /// by `rule` with the dice it `allowed`, `needed` 6s to block.
+    fn defence_words(
+        &self,
+        di: usize,
+        out: &Attack,
+        (rule, allowed): (DefenceRule, DefenceDice),
+        needed: u32,
+    ) -> String {
+        let foe = &self.members[di];
+        format!(
+            "  {} defends with {} dice ({rule:?}: ARMOR {}{}{}): 6s {} of {needed} needed: {}",
+            self.roster.fighter_names[di],
+            out.defence_dice,
+            foe.armor,
+            if allowed.shield {
+                format!(" + SHIELD {}", foe.shield)
+            } else {
+                String::new()
+            },
+            if allowed.parry {
+                format!(" + PARRY/DODGE {}", foe.parry)
+            } else {
+                String::new()
+            },
+            out.defence_sixes,
+            if out.blocked {
+                "blocked"
+            } else {
+                "the hit connects"
+            }
+        )
+    }
+
+    /// A Critical Strike that connects: its critical damage dice (the attack's 6s, plus the
+    /// weapon class's, less the dice the defender rolled), totalled, plus the "Crit Bonus",
+    /// added to the column's damage or instead of it.
+    #[inline(always)]
+    fn critical_damage<D: Dice, L: Log>(
+        &self,
+        out: &mut Attack,
+        weapon: Weapon,
+        key: Stream,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let sixes = out.sixes;
+        out.critical_dice = (sixes + weapon.class_dice).saturating_sub(out.defence_dice);
+        // The dice are summed: how many show each face is all that matters.
+        dice.stream(key.with_purpose(Purpose::Critical));
+        let faces = dice.count_faces::<6>(out.critical_dice, 6, "d6 (critical damage)");
+        let total: i32 = (1..=6).zip(faces).map(|(face, n)| face * n as i32).sum();
+        let critical = total + weapon.crit_bonus;
+        out.damage = match self.rules.crit_damage {
+            CritDamage::Add => out.damage + critical,
+            CritDamage::Instead => critical,
+        };
+        log.say(|| {
+            format!(
+                "  Critical Strike: {sixes} 6s + {} (class) - {} defence dice = {} critical dice, total {total} + Crit Bonus {}",
+                weapon.class_dice, out.defence_dice, out.critical_dice, weapon.crit_bonus
+            )
+        });
+    }
+
+    /// What the trace says of the attack roll of the fighter at place `ai` (`luck_left`: its
+    /// Luck dice left after those spent).
+    fn attack_words(
+        &self,
+        ai: usize,
+        (out, [fours, fives, sixes]): (&Attack, [u32; 3]),
+        (weapon, threw): (Weapon, bool),
+        luck_left: u32,
+    ) -> String {
+        let me = &self.members[ai];
+        format!(
+            "{} {} with {} dice ({}{}{}): 4s {fours}, 5s {fives}, 6s {sixes}: {}",
+            self.roster.fighter_names[ai],
+            match (out.missile, threw) {
+                (true, true) => "throws",
+                (true, false) => "shoots",
+                _ => "strikes",
+            },
+            out.dice,
+            match me.stance {
+                Stance::Normal => "normal",
+                Stance::Berserk => "berserk +1",
+                Stance::Defensive => "defensively -1",
+            },
+            if threw {
+                format!(", Throw Bonus +{}", weapon.throw_bonus)
+            } else {
+                String::new()
+            },
+            if out.luck > 0 {
+                format!(", {} Luck dice, {} left", out.luck, luck_left)
+            } else {
+                String::new()
+            },
+            COLUMNS[out.column]
+        )
+    }
+
+    /// What the trace says of a whiff of `blow`: what it costs the attacker when its foe
+    /// attacks back, by the first defence `rule` that then applies to it.
+    fn whiff_words(&self, blow: Blow, rule: DefenceRule) -> String {
+        let names = &self.roster.fighter_names;
+        let (me, foe) = (&names[blow.attacker], &names[blow.defender]);
+        match rule {
+            DefenceRule::Whiffed => {
+                format!("  a whiff: {me} loses its PARRY/DODGE dice when {foe} attacks back")
+            }
+            DefenceRule::Defensive => format!(
+                "  a whiff: {me} attacked defensively, so it keeps its PARRY/DODGE dice when {foe} attacks back"
+            ),
+            DefenceRule::Threw => format!(
+                "  a whiff: {me} threw its weapon, so it keeps its PARRY/DODGE dice when {foe} attacks back"
+            ),
+            DefenceRule::Berserk => format!(
+                "  a whiff: {me} attacked berserk: only its ARMOR dice when {foe} attacks back"
+            ),
+            DefenceRule::Stunned => {
+                format!("  a whiff: {me} is stunned: only its ARMOR dice when {foe} attacks back")
+            }
+            DefenceRule::Parried | DefenceRule::Normal => {
+                format!("  a whiff: {me} keeps its PARRY/DODGE dice when {foe} attacks back")
+            }
+        }
     }
 }
 
