@@ -176,72 +176,28 @@ impl GuardPierce {
             };
         }
         let full = hits == 2;
-        let pierce = atk.pierce
-            + if full {
-                self.rules.full_hit_pierce.u32()
-            } else {
-                0
-            };
-        let mut damage = atk.damage as i32
-            + if full {
-                self.rules.full_hit_damage.i32()
-            } else {
-                0
-            };
-        let mut injury_damage = atk.damage as i32 + self.rules.stun_injury_roll_bonus.i32();
-        let mut kind = if atk.stun_weapon {
-            Kind::Stun
-        } else {
-            Kind::Injury
-        };
-        let mut injury_kind = Kind::Injury;
+        let struck = self.struck(atk, full);
         log.say(|| {
+            let hit = if full { "Full Hit" } else { "Hit" };
+            let Struck { pierce, damage, .. } = struck;
             format!(
-                "  black {} white {}: {}; Pierce {pierce}, Damage {damage}",
-                roll.black,
-                roll.white,
-                if full { "Full Hit" } else { "Hit" }
+                "  black {} white {}: {hit}; Pierce {pierce}, Damage {damage}",
+                roll.black, roll.white
             )
         });
-        if def.coverage > 0 && roll.white <= def.coverage {
-            let Interval { low, high } = def.protection;
-            if pierce < low {
-                log.say(|| format!("  armour struck (white {} vs Coverage {}): Pierce {pierce} below {low}-{high}: deflected", roll.white, def.coverage));
-                return Attack {
-                    hits,
-                    marked: [0, 0],
-                };
-            }
-            if pierce <= high {
-                let cut = self.rules.interval_damage_cut.i32();
-                damage -= cut;
-                injury_damage -= cut;
-                kind = Kind::Stun;
-                injury_kind = Kind::Stun;
-                log.say(|| {
-                    format!(
-                        "  armour struck: Pierce {pierce} inside {low}-{high}: Damage -{cut}, Stun"
-                    )
-                });
-            } else {
-                log.say(|| {
-                    format!("  armour struck: Pierce {pierce} above {low}-{high}: straight through")
-                });
-            }
-        } else if def.coverage > 0 {
-            log.say(|| {
-                format!(
-                    "  armour bypassed (white {} above Coverage {})",
-                    roll.white, def.coverage
-                )
-            });
-        }
+        let Some(struck) = self.through_armour(def, roll.white, struck, log) else {
+            return Attack {
+                hits,
+                marked: [0, 0],
+            };
+        };
         let target = &mut rows[blow.defender];
         dice.stream(key.with_purpose(Purpose::Damage));
-        let first = self.wound(target, &def.track, (damage, kind, DAMAGE_DICE), dice, log);
+        let roll = (struck.damage, struck.kind, DAMAGE_DICE);
+        let first = self.wound(target, &def.track, roll, dice, log);
         let second = if full && atk.stun_weapon {
             log.say(|| "  a Stun weapon's Full Hit: a separate Injury roll".to_owned());
-            let roll = (injury_damage, injury_kind, INJURY_DICE);
+            let roll = (struck.injury_damage, struck.injury_kind, INJURY_DICE);
             dice.stream(key.with_purpose(Purpose::Injury));
             self.wound(target, &def.track, roll, dice, log)
         } else {
@@ -251,6 +207,65 @@ impl GuardPierce {
             hits,
             marked: [first, second],
         }
+    }
+
+    /// What a Hit (or a Full Hit, `full`) of `atk` brings to the armour: its Pierce and
+    /// Damage, a Full Hit's bonuses added; a Stun weapon marks Stun, and its Full Hit's
+    /// separate Injury roll is on the weapon's Damage.
+    #[inline(always)]
+    fn struck(&self, atk: &Fighter, full: bool) -> Struck {
+        let rules = &self.rules;
+        let (pierce_bonus, damage_bonus) = if full {
+            (rules.full_hit_pierce.u32(), rules.full_hit_damage.i32())
+        } else {
+            (0, 0)
+        };
+        Struck {
+            pierce: atk.pierce + pierce_bonus,
+            damage: atk.damage as i32 + damage_bonus,
+            injury_damage: atk.damage as i32 + rules.stun_injury_roll_bonus.i32(),
+            kind: if atk.stun_weapon {
+                Kind::Stun
+            } else {
+                Kind::Injury
+            },
+            injury_kind: Kind::Injury,
+        }
+    }
+
+    /// The armour of `def` against `struck`, when the white die is within its Coverage: a
+    /// Pierce below its Protection interval is deflected (`None`); inside it, the Damage is
+    /// cut and both rolls mark Stun; above it, the blow goes straight through.
+    #[inline(always)]
+    fn through_armour<L: Log>(
+        &self,
+        def: &Fighter,
+        white: u32,
+        mut struck: Struck,
+        log: &mut L,
+    ) -> Option<Struck> {
+        let (coverage, pierce) = (def.coverage, struck.pierce);
+        let Interval { low, high } = def.protection;
+        if coverage == 0 {
+            return Some(struck);
+        }
+        if white > coverage {
+            log.say(|| format!("  armour bypassed (white {white} above Coverage {coverage})"));
+            return Some(struck);
+        }
+        if pierce < low {
+            log.say(|| format!("  armour struck (white {white} vs Coverage {coverage}): Pierce {pierce} below {low}-{high}: deflected"));
+            return None;
+        }
+        let cut = self.rules.interval_damage_cut.i32();
+        if pierce <= high {
+            struck.damage -= cut;
+            struck.injury_damage -= cut;
+            struck.kind = Kind::Stun;
+            struck.injury_kind = Kind::Stun;
+        }
+        log.say(|| armour_words(pierce, (low, high), cut));
+        Some(struck)
     }
 
     /// The Recover action of the fighter at place `me` on the roster, whose wounds are `rows`:
@@ -315,6 +330,28 @@ pub(super) fn hit_faces_by_row(
     };
     let (_, value, guard) = attack_values((atk, def), rules, (&hurt, &WoundRows::default()));
     HitFaces::new(guard, value, rules.hit_on_guard)
+}
+
+/// What a Hit brings to the armour: its Pierce and Damage, and the separate Injury roll's
+/// Damage, with the kind of Wound each marks.
+#[derive(Clone, Copy, Debug)]
+struct Struck {
+    pierce: u32,
+    damage: i32,
+    injury_damage: i32,
+    kind: Kind,
+    injury_kind: Kind,
+}
+
+/// What the trace says of armour struck by a blow of `pierce` that its Protection interval
+/// `low`-`high` does not deflect: inside it, the Damage less `cut` and Stun; above it, straight
+/// through.
+fn armour_words(pierce: u32, (low, high): (u32, u32), cut: i32) -> String {
+    if pierce <= high {
+        format!("  armour struck: Pierce {pierce} inside {low}-{high}: Damage -{cut}, Stun")
+    } else {
+        format!("  armour struck: Pierce {pierce} above {low}-{high}: straight through")
+    }
 }
 
 /// A fighter's halves of the hit faces ([`HitFaces::within`], [`HitFaces::beating`]): the
