@@ -268,8 +268,6 @@ const GAMMA: u64 = 0xa076_1d64_78bd_642f;
 pub struct FastDice {
     /// The trial's seed: the opening stream's start.
     seed: u64,
-    /// The current stream (before it is named: the trial's opening stream).
-    stream: Stream,
     /// wyrand's state at the last draw.
     state: u64,
 }
@@ -278,11 +276,7 @@ impl FastDice {
     /// The dice of one trial, from its seed.
     #[inline]
     pub fn seed_from_u64(seed: u64) -> Self {
-        FastDice {
-            seed,
-            stream: Stream::OPENING,
-            state: seed,
-        }
+        FastDice { seed, state: seed }
     }
 
     /// The next 64 random bits of the current stream.
@@ -410,7 +404,6 @@ impl Dice for FastDice {
 
     #[inline]
     fn stream(&mut self, stream: Stream) {
-        self.stream = stream;
         self.state = self.seed.wrapping_add(stream.start());
     }
 }

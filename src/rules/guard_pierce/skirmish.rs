@@ -94,16 +94,18 @@ impl GuardPierce {
             within_value: HitFaces::NONE,
             beating_guard: HitFaces::NONE,
         };
+        // Unhurt, every fighter attacks (Recover needs Stun) on its halves with no Wound; the
+        // places past the roster's are no one, out of the fight.
+        let n = roster.len();
         let mut f = Fight::<N> {
             rows: [WoundRows::default(); N],
-            // The places past the roster's: no one, out of the fight.
-            acts: [Acts::Out; N],
-            halves: [unused; N],
+            acts: std::array::from_fn(|i| if i < n { Acts::Attacks } else { Acts::Out }),
+            halves: std::array::from_fn(|i| {
+                self.face_halves_by_row.get(i).map_or(unused, |t| t[0])
+            }),
             field: Field::new(roster),
         };
-        for place in 0..roster.len() {
-            f.ready(self, place);
-        }
+        debug_assert!((0..n).all(|i| self.ready(i, &f.rows[i]) == (f.acts[i], f.halves[i])));
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
