@@ -4,12 +4,12 @@
 //! record, compound injuries, glancing blows, bleeders, amputation), 4 SHOCK (the Shock roll
 //! and the state it brings) and the INJURY MISHAP of step 5 (Fumble and Stumble rolls).
 
-use super::body::{Aim, BodySide, Location, Zone, roll_location};
+use super::body::{Aim, BodySide, Hit, Location, LocationRow, Zone, roll_location};
 use super::impairment::zone_slot;
 use super::injury::{
     Aspect, Class, Injury, Severity, ShockState, amputation_test, glancing, injury_level, shock,
 };
-use super::melee::{Arms, Fighter, Melee, Pair, StrikeReport, ZoneInjuries};
+use super::melee::{Arms, Fighter, Melee, Pair, State, StrikeReport, ZoneInjuries};
 use super::outcome::Chosen;
 use super::skill::{SuccessLevel, Test};
 use crate::dice::Dice;
@@ -110,7 +110,9 @@ impl Melee {
         Some(Struck { hit, il, glancing })
     }
 
-    /// The Injury Sequence for a blow of `striker` (a melee strike or a missile).
+    /// The Injury Sequence for a blow of `striker` (a melee strike or a missile): 1 LOCATION
+    /// and 2 IMPACT ([`Melee::struck`]), 3 INJURY (or a glancing blow), 4 SHOCK and the INJURY
+    /// MISHAP of step 5.
     pub fn land<D: Dice, L: Log>(
         &self,
         striker: Side,
@@ -119,177 +121,194 @@ impl Melee {
         dice: &mut D,
         log: &mut L,
     ) -> StrikeReport {
-        let target = striker.other();
-        let w = blow;
-        let Some(Struck {
-            hit,
-            il,
-            glancing: is_glancing,
-        }) = self.struck(states.place(target), blow, dice, log)
-        else {
+        let target_side = striker.other();
+        let Some(struck) = self.struck(states.place(target_side), blow, dice, log) else {
             return StrikeReport {
                 striker,
                 missed: true,
                 ..StrikeReport::default()
             };
         };
-        let target_at = states.place(target);
-        let tf = &self.fighter(target_at);
-        let state = &mut states[target];
-        let location = hit.row.location;
+        let at = states.place(target_side);
+        let target = Target {
+            at,
+            fighter: self.fighter(at),
+        };
+        let state = &mut states[target_side];
         let mut report = StrikeReport {
             striker,
-            zone: Some(hit.row.zone),
+            zone: Some(struck.hit.row.zone),
             ..StrikeReport::default()
         };
-        if il == 0 && !is_glancing {
+        if struck.il == 0 && !struck.glancing {
             log.say(|| "  no injury".to_owned());
             return report;
         }
-        let mut injury_shock = 1;
-        let mut il_after = il;
-        let mut shocked_injury = None;
-        let mut shock_bonus = 0;
-        let mut severed_neck = false;
-        if is_glancing {
+        let injured = if struck.glancing {
             report.glancing = true;
-            shock_bonus += 10;
-            log.say(|| {
-                "  a glancing blow off rigid armour: Injury Shock 1, +10 to the Shock roll"
-                    .to_owned()
-            });
+            glancing_blow(struck.il, log)
         } else {
-            let recorded = state.injuries.len();
-            let index = state.injuries.add(Injury {
-                location,
-                side: hit.side,
-                aspect: w.aspect,
-                il,
-                class: if matches!(w.aspect, Aspect::Fire | Aspect::Frost) {
-                    Class::FireFrost
-                } else {
-                    Class::Strike
-                },
-                bleeder: false,
-                impaled: w.impales && il >= 3,
-                projectile: w.impales,
-                broadhead: w.broadhead,
-                severed: false,
-                compounded_g5: false,
-                order: 0,
-                impairs: false,
-            });
-            let raised = state.injuries.compound(index, dice);
-            // The zone sums: the new injury added to them, or all again when it raised another
-            // or took the place of one (a full record). A glancing blow records nothing.
-            if raised.is_none() && state.injuries.len() > recorded {
-                self.count_injury(target_at, state, index);
-            } else {
-                self.summarise(target_at, state);
-            }
-            let mut worst = index;
-            if let Some(r) = raised {
-                worst = r;
-                log.say(|| "  compound injury".to_owned());
-            }
-            shocked_injury = Some(worst);
-            let Some(&injury) = state.injuries.get(worst) else {
+            let Some(injured) = self.injure(target, state, &struck, &blow, dice, log) else {
                 return report;
             };
-            injury_shock = if injury.compounded_g5 {
-                6
-            } else {
-                i32::from(injury.il)
-            };
-            let il_now = injury.il;
-            il_after = il_now;
-            report.il = il;
-            let bleeds = self
-                .rules
-                .bleeding
-                .bleeds(hit.row.bleeding, il_now, injury.aspect);
-            let mut bleeder = bleeds;
-            // A location already severed is not severed again when its G5 compounds.
-            if il_now == 5 && injury.aspect == Aspect::Edge && !injury.severed {
-                let circle = hit.row.bleeding;
-                if let Some(a) =
-                    amputation_test(dice, s_strength_ml(tf), hit.row.amputation, circle)
-                {
-                    log.say(|| {
-                        format!(
-                            "  amputation test: Strength {} vs EML{}: {}",
-                            a.test.roll,
-                            a.test.eml,
-                            a.test.level.abbreviation()
-                        )
-                    });
-                    if a.severed {
-                        state.amputations += 1;
-                        severed_neck = location == Location::Neck;
-                        if let Some(x) = state.injuries.get_mut(worst) {
-                            x.severed = true;
-                        }
-                    }
-                    bleeder |= a.bleeder;
-                    if a.shock_penalty {
-                        shock_bonus -= 20;
-                    }
-                }
-            }
-            if bleeder {
-                state.bleeders += 1;
-                if let Some(x) = state.injuries.get_mut(worst) {
-                    x.bleeder = true;
-                }
-            }
-            log.say(|| {
-                format!(
-                    "  injury {}{}{il_now}{}{}",
-                    match super::injury::severity(il_now) {
-                        Severity::Minor => "M",
-                        Severity::Serious => "S",
-                        Severity::Grievous => "G",
-                    },
-                    "",
-                    w.aspect.letter(),
-                    if bleeder { ", a Bleeder" } else { "" }
-                )
-            });
-        }
-        if severed_neck {
+            report.il = struck.il;
+            injured
+        };
+        if injured.severed_neck {
             state.dead = true;
             state.shock = ShockState::Killed;
             log.say(|| "  the neck is severed: dead".to_owned());
             return report;
         }
+        self.shock_roll(target, state, &struck, &injured, dice, log);
+        // Injury mishaps (step 5): Serious arm injuries roll to fumble, Serious leg (and pelvis)
+        // injuries to stumble; Grievous ones fail automatically.
+        if injured.il >= 2 && state.can_act() {
+            self.injury_mishap(target, state, &struck, injured.il, dice, log);
+        }
+        report
+    }
+
+    /// Step 3 INJURY of a blow that is not glancing: the injury recorded (3.1 compounding the
+    /// location's worst), whether it is a Bleeder (3.3) and the amputation test of a G5 Edge
+    /// injury (3.4). None when the record holds no injury to show for it.
+    #[inline(always)]
+    fn injure<D: Dice, L: Log>(
+        &self,
+        target: Target<'_>,
+        state: &mut State,
+        struck: &Struck,
+        blow: &Blow,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<Injured> {
+        let worst = self.record_injury(target, state, struck, blow, dice, log);
+        let &injury = state.injuries.get(worst)?;
+        let il_now = injury.il;
+        let mut injured = Injured {
+            injury_shock: if injury.compounded_g5 {
+                6
+            } else {
+                i32::from(injury.il)
+            },
+            shock_bonus: 0,
+            il: il_now,
+            index: Some(worst),
+            severed_neck: false,
+        };
+        let row = struck.hit.row;
+        let mut bleeder = self
+            .rules
+            .bleeding
+            .bleeds(row.bleeding, il_now, injury.aspect);
+        // A location already severed is not severed again when its G5 compounds.
+        if il_now == 5 && injury.aspect == Aspect::Edge && !injury.severed {
+            let strength_ml = s_strength_ml(target.fighter);
+            bleeder |= amputation(state, strength_ml, row, &mut injured, dice, log);
+        }
+        if bleeder {
+            state.bleeders += 1;
+            if let Some(x) = state.injuries.get_mut(worst) {
+                x.bleeder = true;
+            }
+        }
+        log.say(|| {
+            format!(
+                "  injury {}{}{il_now}{}{}",
+                match super::injury::severity(il_now) {
+                    Severity::Minor => "M",
+                    Severity::Serious => "S",
+                    Severity::Grievous => "G",
+                },
+                "",
+                blow.aspect.letter(),
+                if bleeder { ", a Bleeder" } else { "" }
+            )
+        });
+        Some(injured)
+    }
+
+    /// Step 3 INJURY's record: the blow's injury added to the target's, 3.1 COMPOUND INJURY
+    /// (the d10 that raises the location's worst) and the zone sums. Returns the injury the
+    /// blow leaves: the one it raised, or its own.
+    #[inline(always)]
+    fn record_injury<D: Dice, L: Log>(
+        &self,
+        target: Target<'_>,
+        state: &mut State,
+        struck: &Struck,
+        blow: &Blow,
+        dice: &mut D,
+        log: &mut L,
+    ) -> usize {
+        let (hit, il) = (struck.hit, struck.il);
+        let recorded = state.injuries.len();
+        let index = state.injuries.add(Injury {
+            location: hit.row.location,
+            side: hit.side,
+            aspect: blow.aspect,
+            il,
+            class: if matches!(blow.aspect, Aspect::Fire | Aspect::Frost) {
+                Class::FireFrost
+            } else {
+                Class::Strike
+            },
+            bleeder: false,
+            impaled: blow.impales && il >= 3,
+            projectile: blow.impales,
+            broadhead: blow.broadhead,
+            severed: false,
+            compounded_g5: false,
+            order: 0,
+            impairs: false,
+        });
+        let raised = state.injuries.compound(index, dice);
+        // The zone sums: the new injury added to them, or all again when it raised another
+        // or took the place of one (a full record). A glancing blow records nothing.
+        if raised.is_none() && state.injuries.len() > recorded {
+            self.count_injury(target.at, state, index);
+        } else {
+            self.summarise(target.at, state);
+        }
+        let Some(worst) = raised else {
+            return index;
+        };
+        log.say(|| "  compound injury".to_owned());
+        worst
+    }
+
+    /// Step 4 SHOCK: Location Shock + Injury Shock + the Shock roll (Shock ML with fatigue and
+    /// the blow's modifier, no impairment), the state it brings stacked on the target's (a
+    /// rise noted for a coma's HR and calling for the reroll; INC and UNC prone; KIA dead), a
+    /// Minor injury impairing at once when the roll failed, and a Serious or Grievous injury's
+    /// Morale roll due.
+    #[inline(always)]
+    fn shock_roll<D: Dice, L: Log>(
+        &self,
+        target: Target<'_>,
+        state: &mut State,
+        struck: &Struck,
+        injured: &Injured,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let tf = target.fighter;
+        let location_shock = struck.hit.row.shock;
         let sh = shock(
             dice,
-            i32::from(hit.row.shock),
-            injury_shock,
-            tf.shock_ml - tf.fatigue + shock_bonus,
+            i32::from(location_shock),
+            injured.injury_shock,
+            tf.shock_ml - tf.fatigue + injured.shock_bonus,
         );
         let before = state.shock;
         state.shock = before.stack(sh.state);
         if state.shock > before {
             // The injury that induced the state (a coma's HR): its Location Shock and Injury
             // Level (a compounded G5 stays level 5).
-            state.last_shock = (hit.row.shock, injury_shock.clamp(0, 5) as u8);
+            state.last_shock = (location_shock, injured.injury_shock.clamp(0, 5) as u8);
         }
-        // "M Associated actions are unhindered if the Shock Roll in step 4 succeeded ... or
-        // immediately if the Shock Roll failed—the injury imparts 5 impairment": this injury.
-        if !sh.test.level.is_success()
-            && let Some(x) = shocked_injury.and_then(|i| state.injuries.get_mut(i))
-            && !x.impairs
-        {
-            x.impairs = true;
-            if x.severity() == Severity::Minor {
-                let slot = zone_slot(x);
-                let minor = ZoneInjuries {
-                    minor: 1,
-                    ..ZoneInjuries::default()
-                };
-                self.weigh_in(target_at, state, slot, minor);
-            }
+        if !sh.test.level.is_success() {
+            self.impairs_at_once(target, state, injured.index);
         }
         if state.shock == ShockState::Killed {
             state.dead = true;
@@ -304,8 +323,7 @@ impl Melee {
             state.prone = true;
         }
         // The injury as it now stands (a compounded one at its raised level).
-        let il = il_after;
-        if il >= 2 {
+        if injured.il >= 2 {
             state.morale_due = true;
         }
         log.say(|| {
@@ -318,66 +336,185 @@ impl Melee {
                 state.shock.abbreviation()
             )
         });
-        // Injury mishaps (step 5): Serious arm injuries roll to fumble, Serious leg (and pelvis)
-        // injuries to stumble; Grievous ones fail automatically.
-        if il >= 2 && state.can_act() {
-            let zone = hit.row.zone;
-            let severe = il >= 4;
-            // An arm's Fumble roll is for what that arm holds: the weapon (its arm, or either
-            // for a two-handed weapon), or a shield.
-            let weapon_side = if tf.right_handed {
-                BodySide::Right
-            } else {
-                BodySide::Left
-            };
-            let weapon_arm = hit.side == weapon_side || tf.weapon.two_handed;
-            // Read by the zone from a table, not matched: the zone is the dice's.
-            let mut by_zone = [(false, false); 4];
-            by_zone[Zone::Head as usize] = (severe, severe);
-            by_zone[Zone::Arm as usize] = (weapon_arm | tf.shield.is_some(), false);
-            by_zone[Zone::Torso as usize] = (false, severe | (location == Location::Pelvis));
-            by_zone[Zone::Leg as usize] = (false, true);
-            let (fumble, stumble) = by_zone[zone as usize];
-            // The Fumble roll is a Dexterity test, the Stumble roll an Agility test: Impaired
-            // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
-            // one level lower while stunned.
-            let stunned = state.shock == ShockState::Stunned;
-            let impaired_roll = |dice: &mut D, ml: i32, impairment: i32, label| {
-                let mut t = Test::roll(dice, ml - impairment - tf.fatigue, label);
-                if stunned {
-                    t.level = t.level.lowered();
-                }
-                t.level < SuccessLevel::Success
-            };
-            let dexterity = self.impairment_of(target_at, state, Arms::Both, false).0;
-            let agility = self.impairment_of(target_at, state, Arms::None, true).0;
-            if fumble
-                && (severe
-                    || impaired_roll(
-                        dice,
-                        tf.dexterity_ml,
-                        dexterity,
-                        "d100 (Fumble roll: Dexterity)",
-                    ))
-            {
-                if zone == Zone::Arm && !weapon_arm {
-                    state.shield_broken = true;
-                    log.say(|| "  the injury makes the shield fall".to_owned());
-                } else {
-                    state.disarmed = true;
-                    log.say(|| "  the injury makes the weapon fall".to_owned());
-                }
-            }
-            if stumble
-                && (severe
-                    || impaired_roll(dice, tf.agility_ml, agility, "d100 (Stumble roll: Agility)"))
-            {
-                state.prone = true;
-                log.say(|| "  the injury throws the target prone".to_owned());
+    }
+
+    /// Step 5 after a failed Shock roll: "M Associated actions are unhindered if the Shock Roll
+    /// in step 4 succeeded ... or immediately if the Shock Roll failed—the injury imparts 5
+    /// impairment": injury `index` impairs from now on, a Minor one weighed into its zone.
+    #[inline(always)]
+    fn impairs_at_once(&self, target: Target<'_>, state: &mut State, index: Option<usize>) {
+        if let Some(x) = index.and_then(|i| state.injuries.get_mut(i))
+            && !x.impairs
+        {
+            x.impairs = true;
+            if x.severity() == Severity::Minor {
+                let slot = zone_slot(x);
+                let minor = ZoneInjuries {
+                    minor: 1,
+                    ..ZoneInjuries::default()
+                };
+                self.weigh_in(target.at, state, slot, minor);
             }
         }
-        report
     }
+
+    /// Step 5 INJURY MISHAP of an injury of level `il` (Serious or Grievous) borne by a target
+    /// who can act: the Fumble roll (Dexterity) that drops what the arm holds, the Stumble roll
+    /// (Agility) that throws it prone, Impaired tests one level lower while stunned; a Grievous
+    /// injury fails them without a roll.
+    #[inline(always)]
+    fn injury_mishap<D: Dice, L: Log>(
+        &self,
+        target: Target<'_>,
+        state: &mut State,
+        struck: &Struck,
+        il: u8,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let tf = target.fighter;
+        let zone = struck.hit.row.zone;
+        let severe = il >= 4;
+        let (fumble, stumble, weapon_arm) = mishap_rolls(tf, &struck.hit, severe);
+        // The Fumble roll is a Dexterity test, the Stumble roll an Agility test: Impaired
+        // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
+        // one level lower while stunned.
+        let stunned = state.shock == ShockState::Stunned;
+        let impaired_roll = |dice: &mut D, ml: i32, impairment: i32, label| {
+            let mut t = Test::roll(dice, ml - impairment - tf.fatigue, label);
+            if stunned {
+                t.level = t.level.lowered();
+            }
+            t.level < SuccessLevel::Success
+        };
+        let dexterity = self.impairment_of(target.at, state, Arms::Both, false).0;
+        let agility = self.impairment_of(target.at, state, Arms::None, true).0;
+        if fumble
+            && (severe
+                || impaired_roll(
+                    dice,
+                    tf.dexterity_ml,
+                    dexterity,
+                    "d100 (Fumble roll: Dexterity)",
+                ))
+        {
+            if zone == Zone::Arm && !weapon_arm {
+                state.shield_broken = true;
+                log.say(|| "  the injury makes the shield fall".to_owned());
+            } else {
+                state.disarmed = true;
+                log.say(|| "  the injury makes the weapon fall".to_owned());
+            }
+        }
+        if stumble
+            && (severe
+                || impaired_roll(dice, tf.agility_ml, agility, "d100 (Stumble roll: Agility)"))
+        {
+            state.prone = true;
+            log.say(|| "  the injury throws the target prone".to_owned());
+        }
+    }
+}
+
+/// Step 3.2 GLANCING BLOW of an injury of level `il` (0): no injury recorded, but Injury
+/// Shock 1 and +10 to the Shock roll.
+#[inline(always)]
+fn glancing_blow<L: Log>(il: u8, log: &mut L) -> Injured {
+    log.say(|| {
+        "  a glancing blow off rigid armour: Injury Shock 1, +10 to the Shock roll".to_owned()
+    });
+    Injured {
+        injury_shock: 1,
+        shock_bonus: 10,
+        il,
+        index: None,
+        severed_neck: false,
+    }
+}
+
+/// Step 3.4 AMPUTATION of a G5 Edge injury (`injured.index`) in a location `row` with a
+/// triangle: the Strength test at `strength_ml`; the location severed (the neck: death), or
+/// −20 to the Shock roll. Returns whether it makes the injury a Bleeder.
+#[inline(always)]
+fn amputation<D: Dice, L: Log>(
+    state: &mut State,
+    strength_ml: i32,
+    row: &LocationRow,
+    injured: &mut Injured,
+    dice: &mut D,
+    log: &mut L,
+) -> bool {
+    let Some(a) = amputation_test(dice, strength_ml, row.amputation, row.bleeding) else {
+        return false;
+    };
+    log.say(|| {
+        format!(
+            "  amputation test: Strength {} vs EML{}: {}",
+            a.test.roll,
+            a.test.eml,
+            a.test.level.abbreviation()
+        )
+    });
+    if a.severed {
+        state.amputations += 1;
+        injured.severed_neck = row.location == Location::Neck;
+        if let Some(x) = injured.index.and_then(|i| state.injuries.get_mut(i)) {
+            x.severed = true;
+        }
+    }
+    if a.shock_penalty {
+        injured.shock_bonus -= 20;
+    }
+    a.bleeder
+}
+
+/// Step 5's rolls for an injury at `hit` (`severe`: Grievous): whether it calls for a Fumble
+/// roll (an arm holding the weapon or a shield; a Grievous head), a Stumble roll (a leg; the
+/// pelvis or a Grievous torso or head), and whether the arm hit holds the weapon.
+#[inline(always)]
+fn mishap_rolls(tf: &Fighter, hit: &Hit, severe: bool) -> (bool, bool, bool) {
+    // An arm's Fumble roll is for what that arm holds: the weapon (its arm, or either
+    // for a two-handed weapon), or a shield.
+    let weapon_side = if tf.right_handed {
+        BodySide::Right
+    } else {
+        BodySide::Left
+    };
+    let weapon_arm = hit.side == weapon_side || tf.weapon.two_handed;
+    // Read by the zone from a table, not matched: the zone is the dice's.
+    let mut by_zone = [(false, false); 4];
+    by_zone[Zone::Head as usize] = (severe, severe);
+    by_zone[Zone::Arm as usize] = (weapon_arm | tf.shield.is_some(), false);
+    by_zone[Zone::Torso as usize] = (false, severe | (hit.row.location == Location::Pelvis));
+    by_zone[Zone::Leg as usize] = (false, true);
+    let (fumble, stumble) = by_zone[hit.row.zone as usize];
+    (fumble, stumble, weapon_arm)
+}
+
+/// The fighter a blow lands on: its place on the roster and its sheet.
+#[derive(Clone, Copy, Debug)]
+struct Target<'a> {
+    /// The place on the roster.
+    at: usize,
+    /// The fighter's sheet.
+    fighter: &'a Fighter,
+}
+
+/// What step 3 INJURY leaves for step 4 SHOCK and step 5: the Injury Shock (4.2), the Shock
+/// roll's modifier (4.3), the Injury Level as it now stands and the injury whose Shock roll it
+/// is, and a severed neck.
+#[derive(Clone, Copy, Debug)]
+struct Injured {
+    /// Injury Shock: the Injury Level (6 for a compounded G5; 1 for a glancing blow).
+    injury_shock: i32,
+    /// The Shock roll's modifier: +10 for a glancing blow, −20 after an amputation test's S.
+    shock_bonus: i32,
+    /// The Injury Level as it now stands (a compounded injury's raised one; 0 when glancing).
+    il: u8,
+    /// The injury in the record (none for a glancing blow).
+    index: Option<usize>,
+    /// The amputation test severed the neck: dead before the Shock roll.
+    severed_neck: bool,
 }
 
 fn s_strength_ml(f: &Fighter) -> i32 {
