@@ -7,7 +7,7 @@ use super::{ZoneD100, body, injury, injury_sequence, melee, missile};
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::stats::Side;
-use melee::Pair;
+use melee::{Pair, State};
 
 /// What lies between two foes at range: the distance in feet (what each has done at range,
 /// loading, aiming, moving, is in its [`State`]).
@@ -17,7 +17,9 @@ pub(super) struct Range {
 }
 
 impl ZoneD100 {
-    /// One turn at range of a fighter with a missile: load (and span), aim, or shoot.
+    /// One turn at range of a fighter with a missile, one MISSILE ACTION: load (and span), aim,
+    /// or shoot: the MISSILE RANGE, the MISSILE TEST, Direct or Volley resolution, and a
+    /// strike's blow through the INJURY SEQUENCE (or the mishap of a CF).
     pub(super) fn shoot<D: Dice, L: Log>(
         &self,
         actor: Side,
@@ -30,60 +32,86 @@ impl ZoneD100 {
         let f = &m.fighter(states.place(actor));
         let (missile, ml) = f.missile?;
         let name = &m.names[states.place(actor)];
-        if !states[actor].loaded {
-            let needed = missile.load_rounds + missile.span_rounds;
-            states[actor].progress += 1;
-            if needed == 0 {
-                states[actor].loaded = true;
-                states[actor].progress = 0;
-            } else {
-                if states[actor].progress >= needed {
-                    states[actor].loaded = true;
-                    states[actor].progress = 0;
-                }
-                log.say(|| {
-                    format!(
-                        "{name} loads ({} of {needed} rounds)",
-                        if states[actor].loaded {
-                            needed
-                        } else {
-                            states[actor].progress
-                        }
-                    )
-                });
-                return None;
-            }
-        }
-        if f.aim_shots && missile.aim_allowed && !states[actor].aimed {
-            states[actor].aimed = true;
-            log.say(|| format!("{name} aims"));
+        if load(&missile, &mut states[actor], name, log)
+            || aim(f, &missile, &mut states[actor], name, log)
+        {
             return None;
         }
+        let Some(band) = self.missile_range(&missile, range.distance) else {
+            log.say(|| format!("{name} waits: no shot at {} feet", range.distance));
+            return None;
+        };
+        let (eml, target, shooter) = self.missile_test(actor, states, f, &missile, ml, &band);
+        let still = target == missile::TargetMotion::Still;
+        let shot = match band.trajectory {
+            missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
+            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
+        };
+        states[actor].loaded = false;
+        states[actor].aimed = false;
+        log.say(|| {
+            format!(
+                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {}",
+                range.distance,
+                band.name,
+                shot_result(shot)
+            )
+        });
+        match shot {
+            missile::Shot::Strike {
+                stars,
+                precision,
+                bonus_impact,
+                ..
+            } => {
+                let free = (precision, bonus_impact);
+                let blow = self.missile_blow(states.place(actor), &missile, &band, stars, free);
+                Some(m.land(actor, states, blow, dice, log))
+            }
+            missile::Shot::Mishap(t) => {
+                if let Some(mishap) = t.mishap() {
+                    m.mishap(actor, mishap, states, log);
+                }
+                None
+            }
+            missile::Shot::Miss(_) | missile::Shot::Spoiled => None,
+        }
+    }
+
+    /// 2 MISSILE RANGE: the band `distance` falls in by the missile's Base Range (halved for
+    /// wet bows); none beyond Volley 4, nor at a Volley range under a low overhead.
+    #[inline(always)]
+    fn missile_range(
+        &self,
+        missile: &missile::Missile,
+        distance: u32,
+    ) -> Option<missile::RangeBand> {
         let base_range = if self.wet_bows && !missile.thrown {
             missile.base_range / 2
         } else {
             missile.base_range
         };
-        let band = missile::range_band(base_range.max(1), range.distance)
-            .filter(|b| !(self.low_overhead && b.trajectory == missile::Trajectory::Volley));
-        let Some(band) = band else {
-            log.say(|| format!("{name} waits: no shot at {} feet", range.distance));
-            return None;
-        };
+        missile::range_band(base_range.max(1), distance)
+            .filter(|b| !(self.low_overhead && b.trajectory == missile::Trajectory::Volley))
+    }
+
+    /// 3 MISSILE TEST of fighter `f` shooting with `missile` at ML `ml` in `band`: its EML
+    /// (range, the target's motion, crosswind, aim, the shooter's fatigue and impairment; a
+    /// thrower's Heft; a bow's −20 at Direct under a very low overhead), the target's motion,
+    /// and the shooter's state (stunned, or a test a Grievous injury prohibits).
+    #[inline(always)]
+    fn missile_test(
+        &self,
+        actor: Side,
+        states: &impl Pair,
+        f: &melee::Fighter,
+        missile: &missile::Missile,
+        ml: i32,
+        band: &missile::RangeBand,
+    ) -> (i32, missile::TargetMotion, missile::Shooter) {
+        let m = &self.melee;
         let other = actor.other();
-        // A target that moved this round is Moving (Evading with the Evade action), unless a
-        // Grievous injury leaves it Still.
-        let grievous = states[other]
-            .injuries
-            .iter()
-            .any(|x| x.severity() == injury::Severity::Grievous);
-        let target = if grievous || !states[other].moved {
-            missile::TargetMotion::Still
-        } else if states[other].evading {
-            missile::TargetMotion::Evading
-        } else {
-            missile::TargetMotion::Moving
-        };
+        let target = target_motion(&states[other]);
         let situation = missile::Situation {
             target,
             // "Effective Dodge Index × 5": the evader's Dodge EML, with its fatigue and
@@ -110,7 +138,7 @@ impl ZoneD100 {
             trauma: impairment + f.fatigue,
             ..situation
         };
-        let mut eml = missile::missile_eml(ml, &band, &missile, &situation);
+        let mut eml = missile::missile_eml(ml, band, missile, &situation);
         if missile.thrown {
             eml -= m.rules.heft_penalty * (missile.heft - f.strength).max(0);
         }
@@ -119,91 +147,143 @@ impl ZoneD100 {
         if self.very_low_overhead && !missile.thrown && band.name == "Direct" {
             eml -= 20;
         }
-        let still = target == missile::TargetMotion::Still;
         let shooter = missile::Shooter {
             stunned: states[actor].shock == injury::ShockState::Stunned,
             prohibited: prohibited
                 .then(|| m.automatic_cf(states.place(actor), &states[actor], arms, eml)),
             spoiled_rolls_for_cf: self.spoiled_shots_roll_for_cf,
         };
-        let shot = match band.trajectory {
-            missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
-            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
+        (eml, target, shooter)
+    }
+
+    /// The blow of a missile's strike of `stars` by the fighter at place `at`, for the INJURY
+    /// SEQUENCE: the range's Zone Die (a Volley's at least the target's zone numbers) and
+    /// impact change, the projectile's impact, aspect and Armour Reduction, and the TAs of the
+    /// stars beyond one (Impact or Precision) with the `free` ones: a still target's Precision
+    /// TA and the d10's Impact TA.
+    #[inline(always)]
+    fn missile_blow(
+        &self,
+        at: usize,
+        missile: &missile::Missile,
+        band: &missile::RangeBand,
+        stars: u32,
+        free: (bool, bool),
+    ) -> injury_sequence::Blow {
+        let m = &self.melee;
+        let (precision, bonus_impact) = free;
+        let mut tas = m.chosen(at, melee::Choice::ImpactOrPrecision, stars - 1);
+        tas.precision += u32::from(precision);
+        let zone_die = match band.trajectory {
+            missile::Trajectory::Direct => band.zone_die,
+            missile::Trajectory::Volley => band.zone_die.max(body::HUMAN_ZONE_NUMBERS),
         };
-        states[actor].loaded = false;
-        states[actor].aimed = false;
-        log.say(|| {
-            let result = match shot {
-                missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
-                missile::Shot::Mishap(t) => {
-                    format!("{} {}: a mishap", t.roll, t.level.abbreviation())
-                }
-                missile::Shot::Miss(t) => format!("{} {}: a miss", t.roll, t.level.abbreviation()),
-                missile::Shot::Strike {
-                    test,
-                    stars,
-                    precision,
-                    bonus_impact,
-                } => format!(
-                    "{} {}: a strike, {stars} star(s){}{}",
-                    test.roll,
-                    test.level.abbreviation(),
-                    if precision {
-                        ", a free Precision TA (still target)"
-                    } else {
-                        ""
-                    },
-                    if bonus_impact {
-                        ", an Impact TA from the d10"
-                    } else {
-                        ""
-                    }
-                ),
-            };
-            format!(
-                "{name} shoots at {} feet ({}, {target:?} target): EML{eml}: {result}",
-                range.distance, band.name
-            )
-        });
-        match shot {
-            missile::Shot::Strike {
-                stars,
-                precision,
-                bonus_impact,
-                ..
-            } => {
-                let mut tas = m.chosen(
-                    states.place(actor),
-                    melee::Choice::ImpactOrPrecision,
-                    stars - 1,
-                );
-                tas.precision += u32::from(precision);
-                let zone_die = match band.trajectory {
-                    missile::Trajectory::Direct => band.zone_die,
-                    missile::Trajectory::Volley => band.zone_die.max(body::HUMAN_ZONE_NUMBERS),
-                };
-                let blow = injury_sequence::Blow {
-                    zone_die,
-                    zone_dice: 1 + tas.precision,
-                    aim: f.aim,
-                    impact_die: missile.impact_die,
-                    impact_modifier: missile.impact_modifier + band.impact,
-                    impact_bonus: missile.impact_ta * (tas.impact + u32::from(bonus_impact)) as i32,
-                    aspect: missile.aspect,
-                    armour_reduction: missile.armour_reduction,
-                    impales: missile.impales,
-                    broadhead: missile.broadhead,
-                };
-                Some(m.land(actor, states, blow, dice, log))
-            }
-            missile::Shot::Mishap(t) => {
-                if let Some(mishap) = t.mishap() {
-                    m.mishap(actor, mishap, states, log);
-                }
-                None
-            }
-            missile::Shot::Miss(_) | missile::Shot::Spoiled => None,
+        injury_sequence::Blow {
+            zone_die,
+            zone_dice: 1 + tas.precision,
+            aim: m.fighter(at).aim,
+            impact_die: missile.impact_die,
+            impact_modifier: missile.impact_modifier + band.impact,
+            impact_bonus: missile.impact_ta * (tas.impact + u32::from(bonus_impact)) as i32,
+            aspect: missile.aspect,
+            armour_reduction: missile.armour_reduction,
+            impales: missile.impales,
+            broadhead: missile.broadhead,
         }
+    }
+}
+
+/// MISSILE ACTIONS: LOAD (and SPAN), a round each until the missile's rounds are spent (none
+/// with projectiles in hand: a free action). Returns whether the turn went to it.
+#[inline(always)]
+fn load<L: Log>(missile: &missile::Missile, state: &mut State, name: &str, log: &mut L) -> bool {
+    if state.loaded {
+        return false;
+    }
+    let needed = missile.load_rounds + missile.span_rounds;
+    state.progress += 1;
+    if needed == 0 {
+        state.loaded = true;
+        state.progress = 0;
+        return false;
+    }
+    if state.progress >= needed {
+        state.loaded = true;
+        state.progress = 0;
+    }
+    log.say(|| {
+        format!(
+            "{name} loads ({} of {needed} rounds)",
+            if state.loaded { needed } else { state.progress }
+        )
+    });
+    true
+}
+
+/// MISSILE ACTIONS: AIM, a round before the shot (which then takes +10) for a fighter who aims
+/// with a weapon that allows it. Returns whether the turn went to it.
+#[inline(always)]
+fn aim<L: Log>(
+    f: &melee::Fighter,
+    missile: &missile::Missile,
+    state: &mut State,
+    name: &str,
+    log: &mut L,
+) -> bool {
+    if !(f.aim_shots && missile.aim_allowed && !state.aimed) {
+        return false;
+    }
+    state.aimed = true;
+    log.say(|| format!("{name} aims"));
+    true
+}
+
+/// The target's motion for the MISSILE TEST: a target that moved this round is Moving
+/// (Evading with the Evade action), unless a Grievous injury leaves it Still.
+#[inline(always)]
+fn target_motion(target: &State) -> missile::TargetMotion {
+    let grievous = target
+        .injuries
+        .iter()
+        .any(|x| x.severity() == injury::Severity::Grievous);
+    if grievous || !target.moved {
+        missile::TargetMotion::Still
+    } else if target.evading {
+        missile::TargetMotion::Evading
+    } else {
+        missile::TargetMotion::Moving
+    }
+}
+
+/// The narration of a shot's result: spoiled, a mishap, a miss, or a strike with its stars and
+/// free TAs.
+fn shot_result(shot: missile::Shot) -> String {
+    match shot {
+        missile::Shot::Spoiled => "spoiled: no attack".to_owned(),
+        missile::Shot::Mishap(t) => {
+            format!("{} {}: a mishap", t.roll, t.level.abbreviation())
+        }
+        missile::Shot::Miss(t) => format!("{} {}: a miss", t.roll, t.level.abbreviation()),
+        missile::Shot::Strike {
+            test,
+            stars,
+            precision,
+            bonus_impact,
+        } => format!(
+            "{} {}: a strike, {stars} star(s){}{}",
+            test.roll,
+            test.level.abbreviation(),
+            if precision {
+                ", a free Precision TA (still target)"
+            } else {
+                ""
+            },
+            if bonus_impact {
+                ", an Impact TA from the d10"
+            } else {
+                ""
+            }
+        ),
     }
 }
 
