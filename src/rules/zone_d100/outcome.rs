@@ -6,7 +6,7 @@
 //! exchange.
 
 use super::injury::ShockState;
-use super::melee::{Advantage, Against, Arms, Melee, Pair, StrikeReport};
+use super::melee::{Advantage, Against, Arms, Fighter, Melee, Pair, StrikeReport};
 pub use super::melee::{Choice, Chosen};
 use super::skill::{Defence, Mishap, Stars, SuccessLevel, Test};
 use crate::dice::Dice;
@@ -28,6 +28,35 @@ impl Melee {
         let defender = attacker.other();
         let a = &self.fighter(states.place(attacker));
         let d = &self.fighter(states.place(defender));
+        let (defence, against) = self.defence_taken(defender, states, d);
+        let opposed = Opposed {
+            defence,
+            against,
+            close,
+        };
+        let a_test = self.attack_test(attacker, states, a, opposed, dice);
+        let d_test = if defence == Defence::Ignore {
+            None
+        } else {
+            Some(self.defence_test(defender, states, d, opposed, a_test.roll, dice))
+        };
+        let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
+        let contest = Contest {
+            defence,
+            attacker: a_test,
+            defender: d_test,
+            stars: outcome,
+        };
+        log.say(|| self.contest_text(attacker, states, &contest));
+        contest
+    }
+
+    /// The defence the fighter `d` on side `defender` takes: its own; Ignore when it cannot act
+    /// (unaware or helpless); Dodge when disarmed with nothing to Block with (but a shield) or
+    /// to Counterstrike with. And what it designates for the attacker's Reach Penalty and
+    /// Thrust Bonus.
+    #[inline(always)]
+    fn defence_taken(&self, defender: Side, states: &impl Pair, d: &Fighter) -> (Defence, Against) {
         // The defence: unaware or helpless fighters Ignore.
         let mut defence = if states[defender].can_act() {
             d.defence
@@ -50,7 +79,24 @@ impl Melee {
             _ if unarmed => Against::Unarmed,
             _ => Against::Weapon,
         };
-        let (a_eml, a_prohibited) = self.strike_eml_against(attacker, states, against, close);
+        (defence, against)
+    }
+
+    /// The attacker's d100 Melee test (fighter `a`) against the defence taken: an automatic CF
+    /// when a Grievous injury prohibits it; an unspent Setup TA one level higher, a stun one
+    /// lower; a helpless defender (UNC or dead) a CS Ignore result at least.
+    #[inline(always)]
+    fn attack_test<D: Dice>(
+        &self,
+        attacker: Side,
+        states: &mut impl Pair,
+        a: &Fighter,
+        opposed: Opposed,
+        dice: &mut D,
+    ) -> Test {
+        let defence = opposed.defence;
+        let (a_eml, a_prohibited) =
+            self.strike_eml_against(attacker, states, opposed.against, opposed.close);
         let a_arms = if a.weapon.two_handed {
             Arms::Both
         } else {
@@ -75,86 +121,96 @@ impl Melee {
         if states[attacker].shock == ShockState::Stunned {
             a_test.level = a_test.level.lowered();
         }
-        let d_state = &states[defender];
+        let d_state = &states[attacker.other()];
         if (d_state.shock == ShockState::Unconscious) | d_state.dead {
             // Helpless: a CS Ignore result.
             a_test.level = SuccessLevel::CriticalSuccess.max(a_test.level);
         }
-        let d_test = if defence == Defence::Ignore {
-            None
+        a_test
+    }
+
+    /// The defender's d100 test of its defence (fighter `d`; not Ignore): an automatic CF when
+    /// a Grievous injury prohibits it; a Dodge rolled against the attacker's roll `a_roll` (the
+    /// higher breaks tied successes); an unspent Setup TA one level higher, a stun one lower.
+    #[inline(always)]
+    fn defence_test<D: Dice>(
+        &self,
+        defender: Side,
+        states: &mut impl Pair,
+        d: &Fighter,
+        opposed: Opposed,
+        a_roll: u32,
+        dice: &mut D,
+    ) -> Test {
+        let defence = opposed.defence;
+        let (eml, prohibited) = self.defence_eml(defender, states, defence, opposed.close);
+        let mut t = if prohibited {
+            // A defence with a Grievously injured zone is an automatic CF.
+            let arms = match defence {
+                Defence::Dodge => Arms::None,
+                Defence::Block => self.block_arms(states.place(defender), &states[defender]),
+                Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
+                _ => Arms::Weapon,
+            };
+            self.automatic_cf(states.place(defender), &states[defender], arms, eml)
         } else {
-            let (eml, prohibited) = self.defence_eml(defender, states, defence, close);
-            let mut t = if prohibited {
-                // A defence with a Grievously injured zone is an automatic CF.
-                let arms = match defence {
-                    Defence::Dodge => Arms::None,
-                    Defence::Block => self.block_arms(states.place(defender), &states[defender]),
-                    Defence::Counterstrike if d.weapon.two_handed => Arms::Both,
-                    _ => Arms::Weapon,
-                };
-                self.automatic_cf(states.place(defender), &states[defender], arms, eml)
-            } else {
-                match defence {
-                    Defence::Block => Test::roll_level(dice, eml, "d100 (defence: Block)"),
-                    Defence::Dodge => {
-                        Test::roll_against(dice, eml, "d100 (defence: Dodge)", a_test.roll)
-                    }
-                    _ => Test::roll_level(dice, eml, "d100 (defence: Counterstrike)"),
-                }
-            };
-            let d_state = &states[defender];
-            if d_state.setup
-                && !prohibited
-                && d_state.round <= d_state.setup_until
-                && matches!(
-                    defence,
-                    Defence::Dodge | Defence::Counterstrike | Defence::Block
-                )
-            {
-                states[defender].setup = false;
-                t.level = t.level.raised();
+            match defence {
+                Defence::Block => Test::roll_level(dice, eml, "d100 (defence: Block)"),
+                Defence::Dodge => Test::roll_against(dice, eml, "d100 (defence: Dodge)", a_roll),
+                _ => Test::roll_level(dice, eml, "d100 (defence: Counterstrike)"),
             }
-            if states[defender].shock == ShockState::Stunned {
-                t.level = t.level.lowered();
-            }
-            Some(t)
         };
-        let outcome = self.rules.stars.outcome(defence, &a_test, d_test.as_ref());
-        log.say(|| {
-            let threatened = states[defender].outnumbered;
-            let penalty = self.rules.outnumbered_penalty * threatened as i32;
-            let outnumbered = if penalty != 0 {
-                format!(
-                    " (Outnumbered -{penalty}: {} foes threaten)",
-                    threatened + 1
-                )
-            } else {
-                String::new()
-            };
-            let d_text = d_test.map_or("ignores".to_owned(), |t| {
-                format!(
-                    "{defence:?} {} vs EML{}{outnumbered}: {}",
-                    t.roll,
-                    t.eml,
-                    t.level.abbreviation()
-                )
-            });
+        let d_state = &states[defender];
+        if d_state.setup
+            && !prohibited
+            && d_state.round <= d_state.setup_until
+            && matches!(
+                defence,
+                Defence::Dodge | Defence::Counterstrike | Defence::Block
+            )
+        {
+            states[defender].setup = false;
+            t.level = t.level.raised();
+        }
+        if states[defender].shock == ShockState::Stunned {
+            t.level = t.level.lowered();
+        }
+        t
+    }
+
+    /// The narration of an opposed test: both fighters, their rolls against their EMLs (the
+    /// defender's Outnumbered penalty) and who won by how many stars.
+    fn contest_text(&self, attacker: Side, states: &impl Pair, contest: &Contest) -> String {
+        let defender = attacker.other();
+        let (defence, a_test) = (contest.defence, contest.attacker);
+        let threatened = states[defender].outnumbered;
+        let penalty = self.rules.outnumbered_penalty * threatened as i32;
+        let outnumbered = if penalty != 0 {
             format!(
-                "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {outcome}",
-                self.names[states.place(attacker)],
-                self.names[states.place(defender)],
-                a_test.roll,
-                a_test.eml,
-                a_test.level.abbreviation(),
-                self.names[states.place(defender)]
+                " (Outnumbered -{penalty}: {} foes threaten)",
+                threatened + 1
+            )
+        } else {
+            String::new()
+        };
+        let d_text = contest.defender.map_or("ignores".to_owned(), |t| {
+            format!(
+                "{defence:?} {} vs EML{}{outnumbered}: {}",
+                t.roll,
+                t.eml,
+                t.level.abbreviation()
             )
         });
-        Contest {
-            defence,
-            attacker: a_test,
-            defender: d_test,
-            stars: outcome,
-        }
+        format!(
+            "{} attacks {}: {} vs EML{}: {}; {} {d_text}: {}",
+            self.names[states.place(attacker)],
+            self.names[states.place(defender)],
+            a_test.roll,
+            a_test.eml,
+            a_test.level.abbreviation(),
+            self.names[states.place(defender)],
+            contest.stars
+        )
     }
 
     /// One exchange: `attacker` strikes at the other fighter, who defends by its tactic.
@@ -419,6 +475,19 @@ pub enum Victory {
     },
     /// Both failed: no strike.
     NoStrike,
+}
+
+/// What both tests of an exchange's opposed test depend on ([`Melee::contest`]): the defence
+/// taken, what the defender designates for the Reach Penalty and Thrust Bonus, and whether
+/// the fighters are in Close.
+#[derive(Clone, Copy, Debug)]
+struct Opposed {
+    /// The defence taken.
+    defence: Defence,
+    /// What the defender designates.
+    against: Against,
+    /// In Close.
+    close: bool,
 }
 
 /// The opposed test of an exchange ([`Melee::contest`]).
