@@ -227,28 +227,13 @@ impl Melee {
         on_strike: &mut F,
     ) {
         let defender = attacker.other();
+        let contest = self.contest(attacker, states, close, dice, log);
         let Contest {
             defence,
             attacker: a_test,
             defender: d_test,
             stars: outcome,
-        } = self.contest(attacker, states, close, dice, log);
-
-        // Mishaps: the attacker's CF (Fumble on 0, Stumble on 5); the defender's (a Dodge only
-        // stumbles). They come after the injury and before a bonus action.
-        let mishaps = |states: &mut S, log: &mut L| {
-            if let Some(m) = a_test.mishap() {
-                self.mishap(attacker, m, states, log);
-            }
-            if let Some(m) = d_test.and_then(|t| t.mishap()) {
-                let m = if defence == Defence::Dodge {
-                    Mishap::Stumble
-                } else {
-                    m
-                };
-                self.mishap(defender, m, states, log);
-            }
-        };
+        } = contest;
         match self.victory(attacker, states, defence, outcome) {
             Victory::Strike {
                 counter: false,
@@ -259,7 +244,7 @@ impl Melee {
                 if tas.setup > 0 {
                     states[attacker].take_setup();
                 }
-                mishaps(states, log);
+                self.mishaps(attacker, &contest, states, log);
                 let target = &states[defender];
                 if tas.action > 0
                     && states[attacker].can_act()
@@ -277,7 +262,7 @@ impl Melee {
             }
             Victory::Strike { tas, .. } => {
                 on_strike(&self.strike(defender, states, tas, dice, log));
-                mishaps(states, log);
+                self.mishaps(attacker, &contest, states, log);
             }
             Victory::Defended { tas } => {
                 if tas.setup > 0 {
@@ -286,7 +271,7 @@ impl Melee {
                 if defence == Defence::Block && d_test.is_some_and(|t| t.level == a_test.level) {
                     self.weapon_damage(defender, states, dice, log);
                 }
-                mishaps(states, log);
+                self.mishaps(attacker, &contest, states, log);
                 if tas.action > 0 && states[defender].can_act() && !states[defender].disarmed {
                     log.say(|| {
                         format!(
@@ -297,7 +282,30 @@ impl Melee {
                     self.exchange(defender, states, close, dice, log, on_strike);
                 }
             }
-            Victory::NoStrike => mishaps(states, log),
+            Victory::NoStrike => self.mishaps(attacker, &contest, states, log),
+        }
+    }
+
+    /// The MISHAPs of an exchange's CFs, after the injury and before a bonus action: the
+    /// attacker's (a Fumble on 0, a Stumble on 5) and the defender's (a Dodge only stumbles).
+    #[inline(always)]
+    fn mishaps<L: Log>(
+        &self,
+        attacker: Side,
+        contest: &Contest,
+        states: &mut impl Pair,
+        log: &mut L,
+    ) {
+        if let Some(m) = contest.attacker.mishap() {
+            self.mishap(attacker, m, states, log);
+        }
+        if let Some(m) = contest.defender.and_then(|t| t.mishap()) {
+            let m = if contest.defence == Defence::Dodge {
+                Mishap::Stumble
+            } else {
+                m
+            };
+            self.mishap(attacker.other(), m, states, log);
         }
     }
 
