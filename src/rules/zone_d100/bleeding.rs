@@ -117,46 +117,24 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                         matches!(zone_of_location(x.location), Zone::Arm | Zone::Leg)
                     });
                     let eml = staunch_ml + tourniquet * i32::from(limb) - penalty + f_bonus[i];
-                    let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");
-                    let eml = t.eml;
-                    self.log.say(|| {
-                        format!(
-                            "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
-                            t.roll,
-                            t.level.abbreviation()
-                        )
-                    });
+                    let level = self.blood_stoppage_roll(eml, minute);
                     // Selects where the dice decide, one branch for a CS: an F gives the next
                     // Staunch roll (only that one) +10, an S stops the bleeding after this
                     // period's advance roll, a CS at once.
-                    f_bonus[i] = if (t.level == SuccessLevel::Failure) & !care.cauterise {
+                    f_bonus[i] = if (level == SuccessLevel::Failure) & !care.cauterise {
                         10
                     } else {
                         0
                     };
-                    stop_after = t.level == SuccessLevel::Success;
-                    if t.level == SuccessLevel::CriticalSuccess {
+                    stop_after = level == SuccessLevel::Success;
+                    if level == SuccessLevel::CriticalSuccess {
                         bleeding[i] = false;
                         treated -= 1;
                         self.cauterised[i] |= care.cauterise;
                         continue;
                     }
                 }
-                // Strength, excluding all fatigue and impairment penalties.
-                let t = Test::roll(
-                    self.dice,
-                    self.patient.strength_ml,
-                    "d100 (Blood Loss Advance Roll: Strength)",
-                );
-                // CF 3, F 2, S 1, CS 0: counted from the level, not matched on it.
-                let points = 3 - t.level as u32;
-                self.lose_blood(points, i, induced_by);
-                let (bp, state) = (self.bp, self.shock);
-                self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
-                if self.bp >= 4 {
-                    self.log.say(|| "dies of blood loss".to_owned());
-                    return Err(self.dies(Cause::BloodLoss));
-                }
+                self.blood_loss_advance_roll(i, minute, induced_by)?;
                 if stop_after {
                     bleeding[i] = false;
                     treated -= 1;
@@ -168,6 +146,49 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             }
         }
         Ok(minute)
+    }
+
+    /// A Blood Stoppage Roll (Physician: Staunch or Cauterisation) at `eml` in the period ending
+    /// at `minute`: its level.
+    #[inline(always)]
+    fn blood_stoppage_roll(&mut self, eml: i32, minute: u32) -> SuccessLevel {
+        let t = Test::roll(self.dice, eml, "d100 (Blood Stoppage Roll: Physician)");
+        let eml = t.eml;
+        self.log.say(|| {
+            format!(
+                "minute {minute}: Blood Stoppage Roll {} vs EML{eml}: {}",
+                t.roll,
+                t.level.abbreviation()
+            )
+        });
+        t.level
+    }
+
+    /// A Blood Loss Advance Roll for bleeder `i` in the period ending at `minute`: Strength,
+    /// excluding all fatigue and impairment penalties; CF 3, F 2, S 1, CS 0 Blood Loss Points,
+    /// each a box of the SHOCK STATE table ([`Timeline::lose_blood`]); the fourth kills.
+    #[inline(always)]
+    fn blood_loss_advance_roll(
+        &mut self,
+        i: usize,
+        minute: u32,
+        induced_by: Option<(i32, i32)>,
+    ) -> Result<(), Cause> {
+        let t = Test::roll(
+            self.dice,
+            self.patient.strength_ml,
+            "d100 (Blood Loss Advance Roll: Strength)",
+        );
+        // CF 3, F 2, S 1, CS 0: counted from the level, not matched on it.
+        let points = 3 - t.level as u32;
+        self.lose_blood(points, i, induced_by);
+        let (bp, state) = (self.bp, self.shock);
+        self.log.say(|| format!("minute {minute}: Blood Loss Advance Roll {} vs EML{}: {}: {points} BP ({bp} in all), {}", t.roll, t.eml, t.level.abbreviation(), state.abbreviation()));
+        if self.bp >= 4 {
+            self.log.say(|| "dies of blood loss".to_owned());
+            return Err(self.dies(Cause::BloodLoss));
+        }
+        Ok(())
     }
 
     /// A Bleeder opened by treatment on injury `i`, the healer at hand staunching it at once
