@@ -271,21 +271,33 @@ impl Roster {
                 .clone()
                 .filter(|&f| !out[f])
                 .all(|f| hurt(f) == hurt(first));
-            let why = match policy {
-                Target::Random => ("picked by a die", "random"),
-                Target::Weakest | Target::Strongest if even => {
-                    ("none more hurt than another: the first", policy.word())
-                }
-                Target::Weakest => ("the most hurt", "weakest"),
-                Target::Strongest => ("the least hurt", "strongest"),
-                Target::Same => ("the foe it keeps to while it stands", "same"),
-            };
-            format!(
-                "{} picks {}: {} of {standing} foes standing (target = {})",
-                self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
-            )
+            self.choice_words((attacker, chosen), policy, even, standing)
         });
         Some(chosen)
+    }
+
+    /// What the trace says of `attacker`'s pick of `chosen` by its `policy` among `standing`
+    /// foes (`even`: none more hurt than another).
+    fn choice_words(
+        &self,
+        (attacker, chosen): (usize, usize),
+        policy: Target,
+        even: bool,
+        standing: usize,
+    ) -> String {
+        let why = match policy {
+            Target::Random => ("picked by a die", "random"),
+            Target::Weakest | Target::Strongest if even => {
+                ("none more hurt than another: the first", policy.word())
+            }
+            Target::Weakest => ("the most hurt", "weakest"),
+            Target::Strongest => ("the least hurt", "strongest"),
+            Target::Same => ("the foe it keeps to while it stands", "same"),
+        };
+        format!(
+            "{} picks {}: {} of {standing} foes standing (target = {})",
+            self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
+        )
     }
 }
 

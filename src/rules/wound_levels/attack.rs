@@ -107,104 +107,158 @@ impl WoundLevels {
             ref mut states,
         } = *sheets;
         let (attacker, defender) = (blow.attacker, blow.defender);
-        let a = &self.members[attacker];
-        let d = &self.members[defender];
-        let names = &self.roster.fighter_names;
         let plan = declared[attacker];
+        let terms = self.attack_terms(attacker, (plan, engaged), &mut states[attacker]);
+        let wound_penalty = self.penalty_of(states[attacker].damage);
+        let roll = self.roll(dice, "dF (attack)");
+        let outcome = roll.value + terms.skill + terms.modifier - wound_penalty;
+        let misses = roll.botch && self.rules.botched_attack_misses;
+        log.say(|| {
+            let how = if plan.throw {
+                "throws"
+            } else if terms.ranged {
+                "fires"
+            } else {
+                "attacks"
+            };
+            let Terms { skill, modifier, .. } = terms;
+            format!(
+                "{} {how}: roll {} + skill {skill} + {modifier} - wound {wound_penalty} = {outcome}{}",
+                self.roster.fighter_names[attacker],
+                roll.value,
+                if misses { " (botch: a miss)" } else { "" }
+            )
+        });
+        if misses {
+            return None;
+        }
+        let dodging = (defender, declared[defender]);
+        let base = self.dodge(dodging, outcome, key, (dodges_left, states), dice, log);
+        if base <= 0 {
+            log.say(|| "  miss".to_owned());
+            return None;
+        }
+        let d = &self.members[defender];
+        let damage = (base + terms.bonus - d.armour).max(0) as u32;
+        let before = states[defender].damage;
+        let after = self.add_wound(before, damage);
+        states[defender].damage = after;
+        log.say(|| {
+            format!(
+                "  hit: base {base} + bonus {} - armour {} = {damage}; {} has {after} (level {})",
+                terms.bonus,
+                d.armour,
+                self.roster.fighter_names[defender],
+                Self::level(after)
+            )
+        });
+        Some(damage)
+    }
+
+    /// What the attack of the fighter at place `attacker` (its state `me`) rolls on, by its
+    /// `plan` (`engaged`: in melee range): its skill, ranged or melee (unarmed once its weapon
+    /// is thrown), the fire mode's or several actions' modifier, and its damage bonus; a shot
+    /// spends its rounds and a throw the weapon.
+    #[inline(always)]
+    fn attack_terms(
+        &self,
+        attacker: usize,
+        (plan, engaged): (Plan, bool),
+        me: &mut State,
+    ) -> Terms {
+        let a = &self.members[attacker];
+        let rules = &self.rules;
         let ranged = a.kind.is_ranged() && !plan.throw;
         let (skill, mut modifier, bonus) = if ranged {
             let mode = match a.fire_mode {
                 FireMode::Single => 0,
-                FireMode::Burst => self.rules.burst_bonus.i32(),
-                FireMode::Auto if engaged => self.rules.auto_point_blank_bonus.i32(),
-                FireMode::Auto => self.rules.auto_bonus.i32(),
+                FireMode::Burst => rules.burst_bonus.i32(),
+                FireMode::Auto if engaged => rules.auto_point_blank_bonus.i32(),
+                FireMode::Auto => rules.auto_bonus.i32(),
             };
             (a.ranged, mode, a.damage_bonus)
-        } else if states[attacker].thrown && !plan.throw {
+        } else if me.thrown && !plan.throw {
             (a.melee, 0, a.unarmed_bonus)
         } else {
             (a.melee, 0, a.damage_bonus)
         };
-        if plan.attacks > 1 || (self.rules.single_attack_takes_action_penalty && plan.actions() > 1)
-        {
+        if plan.attacks > 1 || (rules.single_attack_takes_action_penalty && plan.actions() > 1) {
             modifier -= plan.actions() as i32;
         }
         if ranged {
             let used = match a.fire_mode {
                 FireMode::Single => 1,
-                FireMode::Burst => self.rules.burst_rounds.u32(),
+                FireMode::Burst => rules.burst_rounds.u32(),
                 // "If he had a very large clip, he might be able to fire on full auto while
                 // emptying only half the clip."
-                FireMode::Auto if a.clip >= self.rules.large_clip_from.u32() => a.clip.div_ceil(2),
-                FireMode::Auto => states[attacker].ammo,
+                FireMode::Auto if a.clip >= rules.large_clip_from.u32() => a.clip.div_ceil(2),
+                FireMode::Auto => me.ammo,
             };
-            states[attacker].ammo = states[attacker].ammo.saturating_sub(used);
+            me.ammo = me.ammo.saturating_sub(used);
         }
         if plan.throw {
-            states[attacker].thrown = true;
+            me.thrown = true;
         }
-        let wound_penalty = self.penalty_of(states[attacker].damage);
-        let roll = self.roll(dice, "dF (attack)");
-        let outcome = roll.value + skill + modifier - wound_penalty;
-        log.say(|| {
-            format!(
-                "{} {}: roll {} + skill {skill} + {modifier} - wound {wound_penalty} = {outcome}{}",
-                names[attacker],
-                if plan.throw {
-                    "throws"
-                } else if ranged {
-                    "fires"
-                } else {
-                    "attacks"
-                },
-                roll.value,
-                if roll.botch && self.rules.botched_attack_misses {
-                    " (botch: a miss)"
-                } else {
-                    ""
-                }
-            )
-        });
-        if roll.botch && self.rules.botched_attack_misses {
-            return None;
+        Terms {
+            ranged,
+            skill,
+            modifier,
+            bonus,
         }
+    }
+
+    /// The defender's answer to an attack of `outcome`: a dodge while it has dodges left and
+    /// can act (its roll on Physique less penalties, one per action declared past the first,
+    /// from the stream `key` with [`Purpose::Dodge`]), the attack's margin over it; undodged,
+    /// the outcome when it reaches `undodged_hit_from`. Returns the base damage (0: a miss).
+    #[inline(always)]
+    fn dodge<const N: usize, D: Dice, L: Log>(
+        &self,
+        (defender, plan): (usize, Plan),
+        outcome: i32,
+        key: Stream,
+        (dodges_left, states): (&mut [u32; N], &[State; N]),
+        dice: &mut D,
+        log: &mut L,
+    ) -> i32 {
         // A dodge is an action: a Terminal or Mortal defender ("Actions not possible") cannot.
         let can_dodge = Self::level(states[defender].damage) < 6;
-        let base = if dodges_left[defender] > 0 && can_dodge {
-            dodges_left[defender] -= 1;
-            let actions = declared[defender].actions();
-            let multi = if actions > 1 { actions as i32 } else { 0 };
-            dice.stream(key.with_purpose(Purpose::Dodge));
-            let dr = self.roll(dice, "dF (dodge)");
-            let dodge = dr.value + d.physique - self.penalty_of(states[defender].damage) - multi;
-            if dr.botch {
-                log.say(|| format!("  {} dodges: botch: ineffective", names[defender]));
+        if dodges_left[defender] == 0 || !can_dodge {
+            return if outcome >= self.rules.undefended_hit_from.i32() {
                 outcome
             } else {
-                log.say(|| {
-                    format!(
-                        "  {} dodges: roll {} + Physique {} - penalties = {dodge}",
-                        names[defender], dr.value, d.physique
-                    )
-                });
-                if outcome > dodge { outcome - dodge } else { 0 }
-            }
-        } else if outcome >= self.rules.undefended_hit_from.i32() {
-            outcome
-        } else {
-            0
-        };
-        if base <= 0 {
-            log.say(|| "  miss".to_owned());
-            return None;
+                0
+            };
         }
-        let damage = (base + bonus - d.armour).max(0) as u32;
-        let before = states[defender].damage;
-        let after = self.add_wound(before, damage);
-        states[defender].damage = after;
-        log.say(|| format!("  hit: base {base} + bonus {bonus} - armour {} = {damage}; {} has {after} (level {})", d.armour, names[defender], Self::level(after)));
-        Some(damage)
+        dodges_left[defender] -= 1;
+        let actions = plan.actions();
+        let multi = if actions > 1 { actions as i32 } else { 0 };
+        dice.stream(key.with_purpose(Purpose::Dodge));
+        let dr = self.roll(dice, "dF (dodge)");
+        let d = &self.members[defender];
+        let dodge = dr.value + d.physique - self.penalty_of(states[defender].damage) - multi;
+        let name = &self.roster.fighter_names[defender];
+        if dr.botch {
+            log.say(|| format!("  {name} dodges: botch: ineffective"));
+            return outcome;
+        }
+        log.say(|| {
+            format!(
+                "  {name} dodges: roll {} + Physique {} - penalties = {dodge}",
+                dr.value, d.physique
+            )
+        });
+        if outcome > dodge { outcome - dodge } else { 0 }
     }
+}
+
+/// What an attack rolls on: ranged or not, the skill, the modifier and the damage bonus.
+#[derive(Clone, Copy, Debug)]
+struct Terms {
+    ranged: bool,
+    skill: i32,
+    modifier: i32,
+    bonus: i32,
 }
 
 #[cfg(test)]
