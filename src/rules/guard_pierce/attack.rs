@@ -364,22 +364,40 @@ pub(super) struct FaceHalves {
     pub beating_guard: HitFaces,
 }
 
-/// `fighter`'s [`FaceHalves`] by the row of its highest Wound (0: none): the penalty, and so
-/// the halves, depend on that row alone, so a fight of several reads them after a wound
-/// instead of working them out.
-pub(super) fn face_halves_by_row(fighter: &Fighter, rules: &Rules) -> [FaceHalves; 64] {
-    std::array::from_fn(|row| {
-        let hurt = WoundRows {
-            injury: (1u64 << row) & !1,
-            stun: 0,
+/// What a fight of several reads of a fighter after a wound instead of working it out: its
+/// [`FaceHalves`] by the row of its highest Wound (0: none), on which alone the penalty, and
+/// so the halves, depend; and the rows whose Stun sends it to the Recover action (those at or
+/// above its `recover_at`; none without one).
+#[derive(Clone, Debug)]
+pub(super) struct TurnTable {
+    pub halves_by_row: [FaceHalves; 64],
+    pub recover_rows: u64,
+}
+
+impl TurnTable {
+    /// `fighter`'s table under `rules`.
+    pub(super) fn new(fighter: &Fighter, rules: &Rules) -> Self {
+        let halves_by_row = std::array::from_fn(|row| {
+            let hurt = WoundRows {
+                injury: (1u64 << row) & !1,
+                stun: 0,
+            };
+            let penalty = hurt.penalty(&fighter.track);
+            let guard_penalty = if rules.penalty_to_guard { penalty } else { 0 };
+            FaceHalves {
+                within_value: HitFaces::within(fighter.attack - penalty),
+                beating_guard: HitFaces::beating(fighter.guard - guard_penalty, rules.hit_on_guard),
+            }
+        });
+        let recover_rows = match fighter.recover_at {
+            0 => 0,
+            row => u64::MAX.checked_shl(row).unwrap_or(0),
         };
-        let penalty = hurt.penalty(&fighter.track);
-        let guard_penalty = if rules.penalty_to_guard { penalty } else { 0 };
-        FaceHalves {
-            within_value: HitFaces::within(fighter.attack - penalty),
-            beating_guard: HitFaces::beating(fighter.guard - guard_penalty, rules.hit_on_guard),
+        TurnTable {
+            halves_by_row,
+            recover_rows,
         }
-    })
+    }
 }
 
 #[cfg(test)]

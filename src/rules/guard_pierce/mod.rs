@@ -70,7 +70,7 @@ use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Extra, ExtraKind, Side, Tally, TallyShape};
 
 pub use attack::Attack;
-use attack::FaceHalves;
+use attack::TurnTable;
 pub use schema::{
     ArmourSpec, FighterSpec, File, Healing, Interval, Over20, PARAMETERS, Rules, WeaponSpec,
 };
@@ -162,7 +162,7 @@ pub struct GuardPierce {
     hit_faces_by_row: Box<[[HitFaces; 64]; 2]>,
     /// A fight of several's fighters' halves of the hit faces by the row of their highest
     /// Wound, by place on the roster (none in a duel, which reads `hit_faces_by_row`).
-    face_halves_by_row: Box<[[FaceHalves; 64]]>,
+    turn_tables: Box<[TurnTable]>,
 }
 
 /// Both sides' turns as their wounds make them: whether each Recovers, and its hit faces.
@@ -190,7 +190,7 @@ impl GuardPierce {
         }));
         GuardPierce {
             hit_faces_by_row,
-            face_halves_by_row: Box::new([]),
+            turn_tables: Box::new([]),
             fighters,
             roster: Roster::duel(names.clone()),
             members: std::array::from_fn(|i| fighters[i.min(1)]),
@@ -221,9 +221,9 @@ impl GuardPierce {
             healing,
             round_limit,
         );
-        point.face_halves_by_row = fighters
+        point.turn_tables = fighters
             .iter()
-            .map(|f| attack::face_halves_by_row(f, &point.rules))
+            .map(|f| TurnTable::new(f, &point.rules))
             .collect();
         point.roster = roster;
         for (place, fighter) in point.members.iter_mut().zip(fighters) {

@@ -57,14 +57,20 @@ impl GuardPierce {
     /// highest Stun reaches its `recover_at` row, and its halves by its highest Wound.
     #[inline]
     fn ready(&self, me: usize, rows: &WoundRows) -> (Acts, FaceHalves) {
+        let table = &self.turn_tables[me];
+        let recovers = rows.stun & table.recover_rows != 0;
         let recover_at = self.members[me].recover_at;
-        let recovers = recover_at > 0 && highest_row(rows.stun) >= recover_at;
+        debug_assert_eq!(
+            recovers,
+            recover_at > 0 && highest_row(rows.stun) >= recover_at,
+            "the Recover rows out of step with recover_at"
+        );
         let acts = if recovers {
             Acts::Recovers
         } else {
             Acts::Attacks
         };
-        (acts, self.face_halves_by_row[me][rows.highest() as usize])
+        (acts, table.halves_by_row[rows.highest() as usize])
     }
 
     /// One fight of the point's fighters, its end and the healing of every survivor, in a
@@ -101,7 +107,9 @@ impl GuardPierce {
             rows: [WoundRows::default(); N],
             acts: std::array::from_fn(|i| if i < n { Acts::Attacks } else { Acts::Out }),
             halves: std::array::from_fn(|i| {
-                self.face_halves_by_row.get(i).map_or(unused, |t| t[0])
+                self.turn_tables
+                    .get(i)
+                    .map_or(unused, |t| t.halves_by_row[0])
             }),
             field: Field::new(roster),
         };
