@@ -118,3 +118,18 @@ pub fn in_rounds<D: Dice, L: Log>(
     }
     (None, rounds)
 }
+
+/// Runs a fight sized to its roster: `$model.$fight::<N, _, _>($args)` with `N` the places
+/// for `$fighters` fighters rounded up to 4, 8, 16 or all ([`MAX_FIGHTERS`]), so a fight of 6
+/// sets up 8 fighters' state, not 32.
+macro_rules! in_places {
+    ($fighters:expr, $model:ident . $fight:ident ($($arg:expr),*)) => {
+        match $fighters {
+            0..=4 => $model.$fight::<4, _, _>($($arg),*),
+            5..=8 => $model.$fight::<8, _, _>($($arg),*),
+            9..=16 => $model.$fight::<16, _, _>($($arg),*),
+            _ => $model.$fight::<{ $crate::rules::roster::MAX_FIGHTERS }, _, _>($($arg),*),
+        }
+    };
+}
+pub(crate) use in_places;

@@ -12,8 +12,8 @@ use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::{Blow, MAX_FIGHTERS};
-use crate::rules::rounds::{Field, Turn, in_rounds};
+use crate::rules::roster::Blow;
+use crate::rules::rounds::{Field, Turn, in_places, in_rounds};
 use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -80,12 +80,7 @@ impl GuardPierce {
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        match self.roster.len() {
-            0..=4 => self.fight_in::<4, D, L>(dice, log, tally),
-            5..=8 => self.fight_in::<8, D, L>(dice, log, tally),
-            9..=16 => self.fight_in::<16, D, L>(dice, log, tally),
-            _ => self.fight_in::<MAX_FIGHTERS, D, L>(dice, log, tally),
-        }
+        in_places!(self.roster.len(), self.fight_in(dice, log, tally))
     }
 
     /// [`GuardPierce::fight`] with `N` places, at least the roster's.

@@ -16,7 +16,7 @@ use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::rounds::in_places;
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// What a fighter has done at range, kept between its turns (the duel keeps it in [`Range`]).
@@ -62,12 +62,7 @@ impl ZoneD100 {
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
-        match self.roster.len() {
-            0..=4 => self.fight_in::<4, D, L>(dice, log, tally),
-            5..=8 => self.fight_in::<8, D, L>(dice, log, tally),
-            9..=16 => self.fight_in::<16, D, L>(dice, log, tally),
-            _ => self.fight_in::<MAX_FIGHTERS, D, L>(dice, log, tally),
-        }
+        in_places!(self.roster.len(), self.fight_in(dice, log, tally))
     }
 
     /// [`ZoneD100::fight`] with `N` places, at least the roster's.
