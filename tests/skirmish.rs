@@ -148,6 +148,43 @@ fn the_shipped_band_beats_the_knight_more_often_with_each_brigand() {
 }
 
 #[test]
+fn two_against_two_pairing_off_take_a_foe_each_in_every_ruleset() {
+    // Issue 66: `target = "pair"`: "each fighter takes a foe nobody else fights while there is
+    // one". Both fighters of a side take a foe each, not the same one.
+    for duel in DUELS {
+        let dir = scratch("pair");
+        let file = rewritten(duel, &dir, "count = 2\ntarget = \"pair\"\n", "");
+        let text = read(&file).replacen("[a]\n", "[a]\ncount = 2\ntarget = \"pair\"\n", 1);
+        std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&["trace", &file.to_string_lossy(), "--seed", "1"]);
+        let story = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "{duel}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        // (picker's name without its number, picker, foe) of each pick of a foe no ally fights.
+        let picks: Vec<(String, String, String)> = story
+            .lines()
+            .filter(|l| l.contains("a foe no ally fights, kept while it stands"))
+            .filter_map(|l| {
+                let (picker, rest) = l.trim().split_once(" picks ")?;
+                let foe = rest.split(':').next()?;
+                let base = picker.rsplit_once(' ')?.0;
+                Some((base.to_owned(), picker.to_owned(), foe.to_owned()))
+            })
+            .collect();
+        let paired = picks.iter().any(|(base, picker, foe)| {
+            picks
+                .iter()
+                .any(|(b, p, f)| b == base && p != picker && f != foe)
+        });
+        assert!(paired, "{duel}: {picks:?}\n{story}");
+        run(&file, &dir.join("out"), "2000");
+    }
+}
+
+#[test]
 fn zone_d100s_trace_of_one_against_two_shows_the_outnumbered_penalty() {
     // The shipped knight against two brigands (point 1): a brigand's attack meets the knight's
     // Block at his Melee ML75 less 10 for the second brigand threatening him.

@@ -254,16 +254,19 @@ impl Roster {
                 .clone()
                 .filter(|&f| !out[f])
                 .fold(first, |best, f| if hurt(f) < hurt(best) { f } else { best }),
-            Target::Same => {
+            Target::Same | Target::Pair => {
                 let held = kept[attacker];
                 if foes.contains(&held) && !out[held] {
                     held
+                } else if policy == Target::Pair {
+                    self.unfought(attacker, out, kept).unwrap_or(first)
                 } else {
                     first
                 }
             }
         };
-        if policy == Target::Same {
+        let newly_kept = matches!(policy, Target::Same | Target::Pair) && kept[attacker] != chosen;
+        if matches!(policy, Target::Same | Target::Pair) {
             kept[attacker] = chosen;
         }
         log.say(|| {
@@ -271,9 +274,31 @@ impl Roster {
                 .clone()
                 .filter(|&f| !out[f])
                 .all(|f| hurt(f) == hurt(first));
-            self.choice_words((attacker, chosen), policy, even, standing)
+            let why = match policy {
+                Target::Same | Target::Pair if !newly_kept => "the foe it keeps to while it stands",
+                Target::Same => "the first foe standing, kept while it stands",
+                Target::Pair if self.unfought(attacker, out, kept) == Some(chosen) => {
+                    "a foe no ally fights, kept while it stands"
+                }
+                Target::Pair => "every foe fought: the first standing, kept while it stands",
+                Target::Random | Target::Weakest | Target::Strongest => "",
+            };
+            self.choice_words((attacker, chosen), (policy, why), even, standing)
         });
         Some(chosen)
+    }
+
+    /// The first foe of `attacker` in the fight that no ally still in it keeps to (`kept`:
+    /// the foe each keeps to), if any: whom `pair` takes.
+    fn unfought(&self, attacker: usize, out: &[bool], kept: &[usize]) -> Option<usize> {
+        let side = self.side_of[attacker];
+        let allies = self.team(side);
+        self.team(side.other()).find(|&f| {
+            !out[f]
+                && !allies
+                    .clone()
+                    .any(|a| a != attacker && !out[a] && kept[a] == f)
+        })
     }
 
     /// What the trace says of `attacker`'s pick of `chosen` by its `policy` among `standing`
@@ -281,7 +306,7 @@ impl Roster {
     fn choice_words(
         &self,
         (attacker, chosen): (usize, usize),
-        policy: Target,
+        (policy, kept_why): (Target, &str),
         even: bool,
         standing: usize,
     ) -> String {
@@ -292,7 +317,7 @@ impl Roster {
             }
             Target::Weakest => ("the most hurt", "weakest"),
             Target::Strongest => ("the least hurt", "strongest"),
-            Target::Same => ("the foe it keeps to while it stands", "same"),
+            Target::Same | Target::Pair => (kept_why, policy.word()),
         };
         format!(
             "{} picks {}: {} of {standing} foes standing (target = {})",
@@ -416,6 +441,84 @@ mod tests {
             Some(3)
         );
         assert_eq!(pick(Target::Same, &[false, true, true, true], &[]), None);
+    }
+
+    #[test]
+    fn pair_takes_a_foe_no_ally_fights_while_there_is_one_and_keeps_it() {
+        // Issue 66: "add a policy that pairs off (each fighter takes a foe nobody else fights
+        // while there is one)". Two knights (places 0 and 1) against three brigands (2, 3, 4).
+        let mut members: Vec<Enrolled> = (1..=2)
+            .map(|k| Enrolled {
+                side: Side::A,
+                name: format!("Knight {k}"),
+                target: Target::Pair,
+            })
+            .collect();
+        members.extend((1..=3).map(|k| Enrolled {
+            side: Side::B,
+            name: format!("Brigand {k}"),
+            target: Target::Pair,
+        }));
+        let r = Roster::new(&members, TurnOrder::Sides);
+        let mut kept = [usize::MAX; 5];
+        let out = [false; 5];
+        let mut dice = ScriptedDice::new(vec![]);
+        let mut log = VecLog::default();
+        let mut pick = |who, out: &[bool], kept: &mut [usize], log: &mut VecLog| {
+            r.choose(who, out, |_| 0, kept, (&mut dice, key()), log)
+        };
+        assert_eq!(pick(0, &out, &mut kept, &mut log), Some(2));
+        assert_eq!(
+            pick(1, &out, &mut kept, &mut log),
+            Some(3),
+            "Brigand 1 is fought"
+        );
+        assert_eq!(pick(2, &out, &mut kept, &mut log), Some(0));
+        assert_eq!(pick(3, &out, &mut kept, &mut log), Some(1));
+        assert_eq!(
+            pick(4, &out, &mut kept, &mut log),
+            Some(0),
+            "every knight fought: the first standing"
+        );
+        assert_eq!(
+            pick(1, &out, &mut kept, &mut log),
+            Some(3),
+            "kept while it stands"
+        );
+        // Brigand 2 falls: Knight 2 turns on the brigand no knight fights.
+        let out = [false, false, false, true, false];
+        assert_eq!(pick(1, &out, &mut kept, &mut log), Some(4));
+        crate::log::assert_in_order(
+            &log.lines.join("\n"),
+            &[
+                "Knight 1 picks Brigand 1: a foe no ally fights, kept while it stands of 3 foes standing (target = pair)",
+                "Knight 2 picks Brigand 2: a foe no ally fights",
+                "Brigand 3 picks Knight 1: every foe fought: the first standing, kept while it stands of 2 foes standing (target = pair)",
+                "Knight 2 picks Brigand 2: the foe it keeps to while it stands",
+                "Knight 2 picks Brigand 3: a foe no ally fights",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_first_pick_under_same_is_the_first_foe_standing_not_one_kept() {
+        // Issue 66: "The trace narrates a first pick under `same` as "the foe it keeps to while
+        // it stands" before anything was kept: say what happened."
+        let r = roster(3, Target::Same, TurnOrder::Sides);
+        let mut kept = [usize::MAX; 4];
+        let mut log = VecLog::default();
+        let mut dice = ScriptedDice::new(vec![]);
+        let out = [false; 4];
+        assert_eq!(
+            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut log),
+            Some(1)
+        );
+        assert_eq!(
+            log.lines,
+            [
+                "Knight picks Brigand 1: the first foe standing, kept while it stands of 3 foes standing (target = same)"
+            ]
+        );
     }
 
     #[test]

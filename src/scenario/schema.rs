@@ -191,6 +191,9 @@ pub enum Target {
     /// One foe until it is out of the fight, then the first foe in the roster still in it.
     #[default]
     Same,
+    /// Pairs off: a foe no ally keeps to while there is one (the first in the roster), else the
+    /// first foe still in the fight; kept until it is out, as `same`.
+    Pair,
 }
 
 impl Target {
@@ -201,6 +204,7 @@ impl Target {
             Target::Weakest => "weakest",
             Target::Strongest => "strongest",
             Target::Same => "same",
+            Target::Pair => "pair",
         }
     }
 }

@@ -336,7 +336,7 @@ mod tests {
             &[
                 "Knight strikes first",
                 "round 1",
-                "Knight picks Brigand 1: the foe it keeps to while it stands of 2 foes standing (target = same)",
+                "Knight picks Brigand 1: the first foe standing, kept while it stands of 2 foes standing (target = same)",
                 "Knight attacks Brigand 1: value 15 (penalty 0) vs Guard 5",
                 "Brigand 1 is out of the fight\n",
                 "Brigand 2 attacks Knight",

@@ -73,7 +73,7 @@ mod tests {
             &[
                 "Knight strikes first",
                 "round 1",
-                "Knight picks Brigand 1: the foe it keeps to while it stands of 2 foes standing (target = same)",
+                "Knight picks Brigand 1: the first foe standing, kept while it stands of 2 foes standing (target = same)",
                 "Brigand 1 marks Wound 5",
                 "Brigand 1 attacks Knight",
                 "Brigand 2 attacks Knight",
