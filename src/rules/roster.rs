@@ -197,9 +197,10 @@ impl Roster {
 
     /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
     /// not), by its target policy, where `hurt(f)` says how hurt foe `f` is (higher is more
-    /// hurt); `kept` is the foe each keeps to (under `same`, or the last foe standing). `None` when no foe is left. A random
-    /// choice rolls a die only when there is a choice, from the stream `key` (named only
-    /// then: most turns keep to their foe or have one left).
+    /// hurt); `kept` is the foe each keeps to (under `same` and `pair`, or the last foe
+    /// standing). `None` when no foe is left. A random choice rolls a die only when there is a
+    /// choice, from the stream `key` (named only then: most turns keep to their foe or have
+    /// one left).
     pub fn choose<D: Dice, L: Log>(
         &self,
         attacker: usize,
@@ -265,8 +266,9 @@ impl Roster {
                 }
             }
         };
-        let newly_kept = matches!(policy, Target::Same | Target::Pair) && kept[attacker] != chosen;
-        if matches!(policy, Target::Same | Target::Pair) {
+        let keeps = matches!(policy, Target::Same | Target::Pair);
+        let took_anew = keeps && kept[attacker] != chosen;
+        if keeps {
             kept[attacker] = chosen;
         }
         log.say(|| {
@@ -274,16 +276,13 @@ impl Roster {
                 .clone()
                 .filter(|&f| !out[f])
                 .all(|f| hurt(f) == hurt(first));
-            let why = match policy {
-                Target::Same | Target::Pair if !newly_kept => "the foe it keeps to while it stands",
-                Target::Same => "the first foe standing, kept while it stands",
-                Target::Pair if self.unfought(attacker, out, kept) == Some(chosen) => {
-                    "a foe no ally fights, kept while it stands"
-                }
-                Target::Pair => "every foe fought: the first standing, kept while it stands",
-                Target::Random | Target::Weakest | Target::Strongest => "",
-            };
-            self.choice_words((attacker, chosen), (policy, why), even, standing)
+            let unfought = took_anew && self.unfought(attacker, out, kept) == Some(chosen);
+            self.choice_words(
+                (attacker, chosen),
+                policy,
+                (even, took_anew, unfought),
+                standing,
+            )
         });
         Some(chosen)
     }
@@ -302,26 +301,30 @@ impl Roster {
     }
 
     /// What the trace says of `attacker`'s pick of `chosen` by its `policy` among `standing`
-    /// foes (`even`: none more hurt than another).
+    /// foes: `even` when none is more hurt than another, `took_anew` when a policy that keeps
+    /// a foe took this one now, `unfought` when no ally fought it.
     fn choice_words(
         &self,
         (attacker, chosen): (usize, usize),
-        (policy, kept_why): (Target, &str),
-        even: bool,
+        policy: Target,
+        (even, took_anew, unfought): (bool, bool, bool),
         standing: usize,
     ) -> String {
         let why = match policy {
-            Target::Random => ("picked by a die", "random"),
-            Target::Weakest | Target::Strongest if even => {
-                ("none more hurt than another: the first", policy.word())
-            }
-            Target::Weakest => ("the most hurt", "weakest"),
-            Target::Strongest => ("the least hurt", "strongest"),
-            Target::Same | Target::Pair => (kept_why, policy.word()),
+            Target::Random => "picked by a die",
+            Target::Weakest | Target::Strongest if even => "none more hurt than another: the first",
+            Target::Weakest => "the most hurt",
+            Target::Strongest => "the least hurt",
+            Target::Same | Target::Pair if !took_anew => "the foe it keeps to while it stands",
+            Target::Same => "the first foe standing, kept while it stands",
+            Target::Pair if unfought => "a foe no ally fights, kept while it stands",
+            Target::Pair => "every foe fought: the first standing, kept while it stands",
         };
         format!(
-            "{} picks {}: {} of {standing} foes standing (target = {})",
-            self.fighter_names[attacker], self.fighter_names[chosen], why.0, why.1
+            "{} picks {}: {why} of {standing} foes standing (target = {})",
+            self.fighter_names[attacker],
+            self.fighter_names[chosen],
+            policy.word()
         )
     }
 }
