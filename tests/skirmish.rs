@@ -328,3 +328,54 @@ fn exact_refuses_a_side_of_several_and_dead_deltas_are_per_fighter() {
         );
     }
 }
+
+#[test]
+fn a_limit_of_attackers_on_one_defender_is_swept_and_keeps_the_rest_waiting_in_every_ruleset() {
+    // Issue 66: "Add an optional limit of attackers on one defender (off by default, which is
+    // the texts' reading), sweepable like any value." One against three, the limit swept from
+    // none (0) to one: with one, the lone fighter meets one foe at a time and the others wait,
+    // so the fight lasts longer (and in most rulesets it wins more often).
+    for duel in DUELS {
+        let dir = scratch("limit");
+        let tail = "\n[sweep]\n\"rules.max_attackers\" = [0, 1]\n";
+        let band = rewritten(duel, &dir, "count = 3\n", tail);
+        run(&band, &dir.join("out"), "10000");
+        let (header, rows) = summary(&dir.join("out/summary.csv"));
+        let (limit, mean, se) = (
+            column(&header, "rules.max_attackers"),
+            column(&header, "rounds_mean"),
+            column(&header, "rounds_se"),
+        );
+        let rounds: Vec<(String, f64, f64)> = rows
+            .iter()
+            .map(|r| {
+                let num = |k: usize| r[k].parse().unwrap_or(f64::NAN);
+                (r[limit].clone(), num(mean), num(se))
+            })
+            .collect();
+        assert_eq!(rounds.len(), 2, "{duel}: {rounds:?}");
+        let ((_, none, se_none), (_, one, se_one)) = (&rounds[0], &rounds[1]);
+        let se = (se_none * se_none + se_one * se_one).sqrt();
+        assert!(one - none > 4.5 * se, "{duel}: {rounds:?}");
+        let o = duelsim(&[
+            "trace",
+            &band.to_string_lossy(),
+            "--point",
+            "1",
+            "--seed",
+            "3",
+        ]);
+        let story = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(
+            o.status.success(),
+            "{duel}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            story.contains(
+                "attacks no one: every foe standing already faces an attacker (max_attackers = 1)"
+            ),
+            "{duel}\n{story}"
+        );
+    }
+}

@@ -52,6 +52,8 @@ pub struct Roster {
     pub sides: [usize; 2],
     /// Who acts in turn within a round when side `a` (0) or `b` (1) acts first.
     order: [Vec<usize>; 2],
+    /// The most attackers on one defender (`usize::MAX`: no limit).
+    max_attackers: usize,
 }
 
 /// Who strikes whom: the attacker's and the defender's places on the roster.
@@ -142,6 +144,7 @@ impl Roster {
             targets: members.iter().map(|m| m.target).collect(),
             sides: [team_a.len(), team_b.len()],
             order: [turns(&team_a, &team_b), turns(&team_b, &team_a)],
+            max_attackers: usize::MAX,
         }
     }
 
@@ -195,46 +198,121 @@ impl Roster {
         &self.order[first.index()]
     }
 
+    /// The roster with at most `limit` attackers on one defender (0: no limit, the texts'
+    /// reading): a fighter passes over a foe that many allies already attack.
+    pub fn with_attacker_limit(mut self, limit: u32) -> Self {
+        self.max_attackers = if limit == 0 {
+            usize::MAX
+        } else {
+            limit as usize
+        };
+        self
+    }
+
     /// Whom `attacker` attacks among the foes still in the fight (`out` marks those who are
-    /// not), by its target policy, where `hurt(f)` says how hurt foe `f` is (higher is more
-    /// hurt); `kept` is the foe each keeps to (under `same` and `pair`, or the last foe
-    /// standing). `None` when no foe is left. A random choice rolls a die only when there is a
-    /// choice, from the stream `key` (named only then: most turns keep to their foe or have
-    /// one left).
+    /// not) and within its reach (`reach`, as its ruleset says: every foe but in zone-d100's
+    /// melee), by its target policy, passing over a foe already attacked by the most attackers
+    /// allowed; `hurt(f)` says how hurt foe `f` is (higher is more hurt). `engaged` is the foe
+    /// each attacks: kept (under `same` and `pair`, or the last foe standing) or its last pick
+    /// ([`engaged_foe`]). A random choice rolls a die only when there is a choice, from the
+    /// stream `key` (named only then: most turns keep to their foe or have one left).
     pub fn choose<D: Dice, L: Log>(
         &self,
         attacker: usize,
-        out: &[bool],
+        (out, reach): (&[bool], impl Fn(usize) -> bool),
         hurt: impl Fn(usize) -> u32,
-        kept: &mut [usize],
+        engaged: &mut [usize],
         (dice, key): (&mut D, Stream),
         log: &mut L,
-    ) -> Option<usize> {
-        // The common case, silent: the foe it keeps to still in the fight. Only `same` keeps
+    ) -> Pick {
+        // The common case, silent: the foe it keeps to still in the fight and in reach (it was
+        // open to it when taken, and an attacker keeps its place). Only `same` and `pair` keep
         // a foe while others stand; any policy keeps the last foe standing, who is the only
         // choice until out.
-        let held = kept[attacker];
-        if !L::ON && held < out.len() && !out[held] {
-            return Some(held);
+        let held = engaged[attacker];
+        if !L::ON && held < out.len() && !out[held] && reach(held) {
+            return Pick::Foe(held);
         }
         let foes = self.team(self.side_of[attacker].other());
         let policy = self.targets[attacker];
-        // The foes standing, and the first of them, in one pass.
+        let crowded = |f: usize| self.attackers_on(f, attacker, out, engaged) >= self.max_attackers;
+        let open = |f: usize| !out[f] && reach(f) && !crowded(f);
+        // The foes open to it, and the first of them, in one pass.
         let (mut standing, mut first) = (0, usize::MAX);
-        for f in foes.clone().filter(|&f| !out[f]) {
+        for f in foes.clone().filter(|&f| open(f)) {
             if standing == 0 {
                 first = f;
             }
             standing += 1;
         }
         if standing == 0 {
-            return None;
+            let left = !foes.clone().all(|f| out[f]);
+            if left {
+                log.say(|| self.crowded_words(attacker, (out, &reach), &crowded));
+            }
+            engaged[attacker] = usize::MAX;
+            return if left {
+                Pick::CrowdedOut
+            } else {
+                Pick::NoFoeLeft
+            };
         }
-        if standing == 1 {
-            kept[attacker] = first;
-            return Some(first);
+        let keeps = matches!(policy, Target::Same | Target::Pair);
+        let alone = foes.clone().filter(|&f| !out[f]).nth(1).is_none();
+        if alone {
+            engaged[attacker] = first;
+            return Pick::Foe(first);
         }
-        let chosen = match policy {
+        let chosen = if standing == 1 {
+            first
+        } else {
+            self.by_policy(
+                attacker,
+                (standing, first),
+                (out, &open, &hurt),
+                engaged,
+                (dice, key),
+            )
+        };
+        let took_anew = keeps && held != chosen;
+        log.say(|| {
+            let even = foes
+                .clone()
+                .filter(|&f| open(f))
+                .all(|f| hurt(f) == hurt(first));
+            let unfought =
+                took_anew && self.unfought(attacker, out, &open, engaged) == Some(chosen);
+            let why = self.choice_words(policy, (even, took_anew, unfought));
+            let among = self.among_words(attacker, standing, (out, &reach), &crowded);
+            format!(
+                "{} picks {}: {why}{among} (target = {})",
+                self.fighter_names[attacker],
+                self.fighter_names[chosen],
+                policy.word()
+            )
+        });
+        // A policy that does not keep its foe still engages it until its next pick: its
+        // place counts against the limit and for `pair`, but never for the kept foe's fast
+        // path above.
+        engaged[attacker] = if keeps { chosen } else { chosen + MAX_FIGHTERS };
+        Pick::Foe(chosen)
+    }
+
+    /// The foe `attacker`'s policy picks among the `standing` foes open to it (`open`; the
+    /// first of them `first`, at least two; `out`: those out of the fight), `hurt` saying how
+    /// hurt each is; a random pick's die from the stream `key`.
+    fn by_policy<D: Dice>(
+        &self,
+        attacker: usize,
+        (standing, first): (usize, usize),
+        (out, open, hurt): (&[bool], &impl Fn(usize) -> bool, &impl Fn(usize) -> u32),
+        engaged: &[usize],
+        (dice, key): (&mut D, Stream),
+    ) -> usize {
+        let foes = self.team(self.side_of[attacker].other());
+        let policy = self.targets[attacker];
+        let held = engaged[attacker];
+        match policy {
             Target::Random => {
                 dice.stream(key);
                 let k = dice.d(
@@ -242,75 +320,71 @@ impl Roster {
                     "d(foes standing): whom the attacker attacks",
                 ) as usize;
                 foes.clone()
-                    .filter(|&f| !out[f])
+                    .filter(|&f| open(f))
                     .nth(k.saturating_sub(1))
                     .unwrap_or(first)
             }
             // The first in the roster among equals.
             Target::Weakest => foes
                 .clone()
-                .filter(|&f| !out[f])
+                .filter(|&f| open(f))
                 .fold(first, |best, f| if hurt(f) > hurt(best) { f } else { best }),
             Target::Strongest => foes
                 .clone()
-                .filter(|&f| !out[f])
+                .filter(|&f| open(f))
                 .fold(first, |best, f| if hurt(f) < hurt(best) { f } else { best }),
             Target::Same | Target::Pair => {
-                let held = kept[attacker];
-                if foes.contains(&held) && !out[held] {
+                if held < MAX_FIGHTERS && open(held) {
                     held
                 } else if policy == Target::Pair {
-                    self.unfought(attacker, out, kept).unwrap_or(first)
+                    self.unfought(attacker, out, open, engaged).unwrap_or(first)
                 } else {
                     first
                 }
             }
-        };
-        let keeps = matches!(policy, Target::Same | Target::Pair);
-        let took_anew = keeps && kept[attacker] != chosen;
-        if keeps {
-            kept[attacker] = chosen;
         }
-        log.say(|| {
-            let even = foes
-                .clone()
-                .filter(|&f| !out[f])
-                .all(|f| hurt(f) == hurt(first));
-            let unfought = took_anew && self.unfought(attacker, out, kept) == Some(chosen);
-            self.choice_words(
-                (attacker, chosen),
-                policy,
-                (even, took_anew, unfought),
-                standing,
-            )
-        });
-        Some(chosen)
     }
 
-    /// The first foe of `attacker` in the fight that no ally still in it keeps to (`kept`:
-    /// the foe each keeps to), if any: whom `pair` takes.
-    fn unfought(&self, attacker: usize, out: &[bool], kept: &[usize]) -> Option<usize> {
+    /// How many allies of `attacker` still in the fight attack `foe` (`engaged`: the foe each
+    /// attacks).
+    fn attackers_on(&self, foe: usize, attacker: usize, out: &[bool], engaged: &[usize]) -> usize {
+        if self.max_attackers == usize::MAX {
+            return 0;
+        }
+        self.team(self.side_of[attacker])
+            .filter(|&a| a != attacker && !out[a] && engaged_foe(engaged[a]) == Some(foe))
+            .count()
+    }
+
+    /// The first foe of `attacker` open to it (`open`) that no ally still in the fight
+    /// (`out`: those who are not) attacks (`engaged`: the foe each attacks), if any: whom
+    /// `pair` takes.
+    fn unfought(
+        &self,
+        attacker: usize,
+        out: &[bool],
+        open: &impl Fn(usize) -> bool,
+        engaged: &[usize],
+    ) -> Option<usize> {
         let side = self.side_of[attacker];
         let allies = self.team(side);
         self.team(side.other()).find(|&f| {
-            !out[f]
+            open(f)
                 && !allies
                     .clone()
-                    .any(|a| a != attacker && !out[a] && kept[a] == f)
+                    .any(|a| a != attacker && !out[a] && engaged_foe(engaged[a]) == Some(f))
         })
     }
 
-    /// What the trace says of `attacker`'s pick of `chosen` by its `policy` among `standing`
-    /// foes: `even` when none is more hurt than another, `took_anew` when a policy that keeps
-    /// a foe took this one now, `unfought` when no ally fought it.
+    /// Why the trace says `attacker` took the foe its `policy` chose: `even` when none is more
+    /// hurt than another, `took_anew` when a policy that keeps a foe took this one now,
+    /// `unfought` when no ally fought it.
     fn choice_words(
         &self,
-        (attacker, chosen): (usize, usize),
         policy: Target,
         (even, took_anew, unfought): (bool, bool, bool),
-        standing: usize,
-    ) -> String {
-        let why = match policy {
+    ) -> &'static str {
+        match policy {
             Target::Random => "picked by a die",
             Target::Weakest | Target::Strongest if even => "none more hurt than another: the first",
             Target::Weakest => "the most hurt",
@@ -319,13 +393,93 @@ impl Roster {
             Target::Same => "the first foe standing, kept while it stands",
             Target::Pair if unfought => "a foe no ally fights, kept while it stands",
             Target::Pair => "every foe fought: the first standing, kept while it stands",
-        };
+        }
+    }
+
+    /// Among which foes the trace says `attacker` picked: the `standing` open to it, and of
+    /// those it passed over, how many are beyond its reach and how many already face the most
+    /// attackers allowed (`crowded`).
+    fn among_words(
+        &self,
+        attacker: usize,
+        standing: usize,
+        (out, reach): (&[bool], &impl Fn(usize) -> bool),
+        crowded: &impl Fn(usize) -> bool,
+    ) -> String {
+        let foes = self.team(self.side_of[attacker].other());
+        let total = foes.clone().filter(|&f| !out[f]).count();
+        if total == standing {
+            return format!(" of {standing} foes standing");
+        }
+        let beyond = foes.clone().filter(|&f| !out[f] && !reach(f)).count();
+        let full = foes.filter(|&f| !out[f] && reach(f) && crowded(f)).count();
+        let mut passed = Vec::new();
+        if beyond > 0 {
+            passed.push(format!("{beyond} beyond its reach"));
+        }
+        if full > 0 {
+            let faces = self.faces_words();
+            let faces = if full == 1 {
+                faces
+            } else {
+                faces.replacen("faces", "face", 1)
+            };
+            passed.push(format!("{full} {faces}"));
+        }
         format!(
-            "{} picks {}: {why} of {standing} foes standing (target = {})",
-            self.fighter_names[attacker],
-            self.fighter_names[chosen],
-            policy.word()
+            " of {standing} of {total} foes standing ({})",
+            passed.join(", ")
         )
+    }
+
+    /// "already faces 2 attackers (max_attackers = 2)": a foe with no room for another.
+    fn faces_words(&self) -> String {
+        match self.max_attackers {
+            1 => "already faces an attacker (max_attackers = 1)".to_owned(),
+            limit => format!("already faces {limit} attackers (max_attackers = {limit})"),
+        }
+    }
+
+    /// What the trace says of `attacker` finding no foe open to it.
+    fn crowded_words(
+        &self,
+        attacker: usize,
+        (out, reach): (&[bool], &impl Fn(usize) -> bool),
+        crowded: &impl Fn(usize) -> bool,
+    ) -> String {
+        let foes = self.team(self.side_of[attacker].other());
+        let name = &self.fighter_names[attacker];
+        let faces = self.faces_words();
+        if foes.clone().filter(|&f| !out[f]).all(crowded) {
+            format!("{name} attacks no one: every foe standing {faces}")
+        } else if foes.clone().filter(|&f| !out[f] && reach(f)).all(crowded) {
+            format!("{name} attacks no one: every foe in its reach {faces}")
+        } else {
+            format!("{name} attacks no one: no foe standing is in its reach")
+        }
+    }
+}
+
+/// Whom a fighter attacks, as [`Roster::choose`] says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pick {
+    /// The foe at this place.
+    Foe(usize),
+    /// No one this turn: every foe standing it could reach already faces the most attackers
+    /// allowed (`max_attackers`), or none is within its reach.
+    CrowdedOut,
+    /// No foe is left in the fight.
+    NoFoeLeft,
+}
+
+/// The foe a fighter attacks, from its entry in `engaged` ([`Roster::choose`]): the foe it
+/// keeps to, or its last pick (kept past [`MAX_FIGHTERS`]); `None` before any.
+#[inline]
+pub fn engaged_foe(entry: usize) -> Option<usize> {
+    match entry {
+        e if e < MAX_FIGHTERS => Some(e),
+        e if e < 2 * MAX_FIGHTERS => Some(e - MAX_FIGHTERS),
+        _ => None,
     }
 }
 
@@ -422,28 +576,38 @@ mod tests {
             let r = roster(3, target, TurnOrder::Sides);
             let mut kept = [usize::MAX; 4];
             let mut scripted = ScriptedDice::new(dice.to_vec());
-            let chosen = r.choose(0, out, hurt, &mut kept, (&mut scripted, key()), &mut NoLog);
+            let chosen = r.choose(
+                0,
+                (out, |_| true),
+                hurt,
+                &mut kept,
+                (&mut scripted, key()),
+                &mut NoLog,
+            );
             assert!(scripted.finish().is_ok(), "{target:?}: dice left");
             chosen
         };
         let none_out = [false; 4];
         assert_eq!(
             pick(Target::Weakest, &none_out, &[]),
-            Some(2),
+            Pick::Foe(2),
             "first among equals"
         );
-        assert_eq!(pick(Target::Strongest, &none_out, &[]), Some(1));
-        assert_eq!(pick(Target::Same, &none_out, &[]), Some(1));
-        assert_eq!(pick(Target::Random, &none_out, &[3]), Some(3));
+        assert_eq!(pick(Target::Strongest, &none_out, &[]), Pick::Foe(1));
+        assert_eq!(pick(Target::Same, &none_out, &[]), Pick::Foe(1));
+        assert_eq!(pick(Target::Random, &none_out, &[3]), Pick::Foe(3));
         assert_eq!(
             pick(Target::Random, &[false, true, false, false], &[1]),
-            Some(2)
+            Pick::Foe(2)
         );
         assert_eq!(
             pick(Target::Random, &[false, true, true, false], &[]),
-            Some(3)
+            Pick::Foe(3)
         );
-        assert_eq!(pick(Target::Same, &[false, true, true, true], &[]), None);
+        assert_eq!(
+            pick(Target::Same, &[false, true, true, true], &[]),
+            Pick::NoFoeLeft
+        );
     }
 
     #[test]
@@ -468,29 +632,29 @@ mod tests {
         let mut dice = ScriptedDice::new(vec![]);
         let mut log = VecLog::default();
         let mut pick = |who, out: &[bool], kept: &mut [usize], log: &mut VecLog| {
-            r.choose(who, out, |_| 0, kept, (&mut dice, key()), log)
+            r.choose(who, (out, |_| true), |_| 0, kept, (&mut dice, key()), log)
         };
-        assert_eq!(pick(0, &out, &mut kept, &mut log), Some(2));
+        assert_eq!(pick(0, &out, &mut kept, &mut log), Pick::Foe(2));
         assert_eq!(
             pick(1, &out, &mut kept, &mut log),
-            Some(3),
+            Pick::Foe(3),
             "Brigand 1 is fought"
         );
-        assert_eq!(pick(2, &out, &mut kept, &mut log), Some(0));
-        assert_eq!(pick(3, &out, &mut kept, &mut log), Some(1));
+        assert_eq!(pick(2, &out, &mut kept, &mut log), Pick::Foe(0));
+        assert_eq!(pick(3, &out, &mut kept, &mut log), Pick::Foe(1));
         assert_eq!(
             pick(4, &out, &mut kept, &mut log),
-            Some(0),
+            Pick::Foe(0),
             "every knight fought: the first standing"
         );
         assert_eq!(
             pick(1, &out, &mut kept, &mut log),
-            Some(3),
+            Pick::Foe(3),
             "kept while it stands"
         );
         // Brigand 2 falls: Knight 2 turns on the brigand no knight fights.
         let out = [false, false, false, true, false];
-        assert_eq!(pick(1, &out, &mut kept, &mut log), Some(4));
+        assert_eq!(pick(1, &out, &mut kept, &mut log), Pick::Foe(4));
         crate::log::assert_in_order(
             &log.lines.join("\n"),
             &[
@@ -513,8 +677,15 @@ mod tests {
         let mut dice = ScriptedDice::new(vec![]);
         let out = [false; 4];
         assert_eq!(
-            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut log),
-            Some(1)
+            r.choose(
+                0,
+                (&out, |_| true),
+                |_| 0,
+                &mut kept,
+                (&mut dice, key()),
+                &mut log
+            ),
+            Pick::Foe(1)
         );
         assert_eq!(
             log.lines,
@@ -533,8 +704,15 @@ mod tests {
         let mut dice = ScriptedDice::new(vec![]);
         let out = [false; 4];
         assert_eq!(
-            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut log),
-            Some(3)
+            r.choose(
+                0,
+                (&out, |_| true),
+                |_| 0,
+                &mut kept,
+                (&mut dice, key()),
+                &mut log
+            ),
+            Pick::Foe(3)
         );
         assert_eq!(
             log.lines,
@@ -544,9 +722,144 @@ mod tests {
         );
         let out = [false, false, false, true];
         assert_eq!(
-            r.choose(0, &out, |_| 0, &mut kept, (&mut dice, key()), &mut NoLog),
-            Some(1)
+            r.choose(
+                0,
+                (&out, |_| true),
+                |_| 0,
+                &mut kept,
+                (&mut dice, key()),
+                &mut NoLog
+            ),
+            Pick::Foe(1)
         );
         assert_eq!(kept[0], 1);
+    }
+    /// A fencer (and, when `squire`, a squire) against three thugs keeping to their foe, with
+    /// at most `limit` attackers on one defender.
+    fn fencer_and_thugs(squire: bool, thugs: Target, limit: u32) -> Roster {
+        let mut members = vec![Enrolled {
+            side: Side::A,
+            name: "Fencer".into(),
+            target: Target::Same,
+        }];
+        if squire {
+            members.push(Enrolled {
+                side: Side::A,
+                name: "Squire".into(),
+                target: Target::Same,
+            });
+        }
+        members.extend((1..=3).map(|k| Enrolled {
+            side: Side::B,
+            name: format!("Thug {k}"),
+            target: thugs,
+        }));
+        Roster::new(&members, TurnOrder::Sides).with_attacker_limit(limit)
+    }
+
+    #[test]
+    fn at_most_max_attackers_attack_one_defender_and_the_rest_wait_or_take_another() {
+        // Issue 66: "Add an optional limit of attackers on one defender (off by default, which
+        // is the texts' reading)". The fencer (0) against three thugs (1, 2, 3), two at most.
+        let r = fencer_and_thugs(false, Target::Same, 2);
+        let mut kept = [usize::MAX; 4];
+        let mut dice = ScriptedDice::new(vec![]);
+        let mut log = VecLog::default();
+        let open = [true; 4];
+        let mut pick = |who, out: &[bool], kept: &mut [usize], log: &mut VecLog| {
+            r.choose(
+                who,
+                (out, |f| open[f]),
+                |_| 0,
+                kept,
+                (&mut dice, key()),
+                log,
+            )
+        };
+        let out = [false; 4];
+        assert_eq!(pick(1, &out, &mut kept, &mut log), Pick::Foe(0));
+        assert_eq!(pick(2, &out, &mut kept, &mut log), Pick::Foe(0));
+        assert_eq!(
+            pick(3, &out, &mut kept, &mut log),
+            Pick::CrowdedOut,
+            "a third thug waits"
+        );
+        assert_eq!(pick(2, &out, &mut kept, &mut log), Pick::Foe(0), "kept");
+        // Thug 1 falls: the third takes its place.
+        let out = [false, true, false, false];
+        assert_eq!(pick(3, &out, &mut kept, &mut log), Pick::Foe(0));
+        // A lone foe is taken without a word; the one who waits is told.
+        assert_eq!(
+            log.lines,
+            [
+                "Thug 3 attacks no one: every foe standing already faces 2 attackers (max_attackers = 2)"
+            ]
+        );
+        // Off (0): all three on the fencer.
+        let r = fencer_and_thugs(false, Target::Same, 0);
+        let mut kept = [usize::MAX; 4];
+        for thug in 1..=3 {
+            let pick = r.choose(
+                thug,
+                (&[false; 4], |_| true),
+                |_| 0,
+                &mut kept,
+                (&mut dice, key()),
+                &mut NoLog,
+            );
+            assert_eq!(pick, Pick::Foe(0));
+        }
+    }
+
+    #[test]
+    fn a_foe_with_no_room_is_passed_over_by_every_policy() {
+        // The fencer (0) and the squire (1) against three thugs (2, 3, 4), two at most on one.
+        for policy in [Target::Same, Target::Weakest, Target::Random, Target::Pair] {
+            let r = fencer_and_thugs(true, policy, 2);
+            // Thugs 1 and 2 already attack the fencer, the most hurt.
+            let mut kept = [usize::MAX, usize::MAX, 0, 0, usize::MAX];
+            let mut dice = ScriptedDice::new(vec![]);
+            let mut log = VecLog::default();
+            let hurt = |f: usize| [5, 0, 0, 0, 0][f];
+            let out = [false; 5];
+            let pick = r.choose(
+                4,
+                (&out, |_| true),
+                hurt,
+                &mut kept,
+                (&mut dice, key()),
+                &mut log,
+            );
+            assert_eq!(pick, Pick::Foe(1), "{policy:?}: the squire, with room");
+            assert!(
+                dice.finish().is_ok(),
+                "{policy:?}: one foe with room, no die"
+            );
+            assert!(
+                log.lines[0].contains("1 already faces 2 attackers (max_attackers = 2)"),
+                "{policy:?}: {:?}",
+                log.lines
+            );
+        }
+    }
+
+    #[test]
+    fn a_fighter_picks_only_among_foes_within_its_reach() {
+        // The ruleset says which foes a fighter can reach (zone-d100: only those in its
+        // Engagement Zone while one threatens it); the kept foe out of reach is left.
+        let r = roster(3, Target::Same, TurnOrder::Sides);
+        let mut kept = [3, usize::MAX, usize::MAX, usize::MAX];
+        let mut dice = ScriptedDice::new(vec![]);
+        let reach = |f: usize| f == 2;
+        let pick = r.choose(
+            0,
+            (&[false; 4], reach),
+            |_| 0,
+            &mut kept,
+            (&mut dice, key()),
+            &mut NoLog,
+        );
+        assert_eq!(pick, Pick::Foe(2));
+        assert_eq!(kept[0], 2);
     }
 }

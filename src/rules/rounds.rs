@@ -6,7 +6,7 @@
 
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::{MAX_FIGHTERS, Roster};
+use crate::rules::roster::{MAX_FIGHTERS, Pick, Roster};
 use crate::stats::Side;
 
 /// What a fighter's turn leaves: the fight going on, or over.
@@ -46,7 +46,8 @@ impl<const N: usize> Field<N> {
     }
 
     /// The foe `actor`'s target policy picks among those still in the fight (`hurt`: how hurt
-    /// each is), or none when none is left; a die, when one is rolled, from the stream `key`.
+    /// each is), or none when none is left or every foe already faces the most attackers
+    /// allowed; a die, when one is rolled, from the stream `key`.
     #[inline]
     pub fn choose<D: Dice, L: Log>(
         &mut self,
@@ -54,9 +55,18 @@ impl<const N: usize> Field<N> {
         hurt: impl Fn(usize) -> u32,
         (dice, key): (&mut D, Stream),
         log: &mut L,
-    ) -> Option<usize> {
+    ) -> Pick {
         // Whole arrays: the places past the roster's are never foes, and a kept foe is one.
-        roster.choose(actor, &self.out, hurt, &mut self.kept, (dice, key), log)
+        // Every foe is within reach: the rounds of strikes have no ground.
+        let reach = |_| true;
+        roster.choose(
+            actor,
+            (&self.out, reach),
+            hurt,
+            &mut self.kept,
+            (dice, key),
+            log,
+        )
     }
 
     /// `foe`, struck by a fighter of `side`, is out of the fight (`what` says what befell it

@@ -255,7 +255,8 @@ impl D6Pool {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let roster = Roster::new(members, rules.turn_order);
+        let roster =
+            Roster::new(members, rules.turn_order).with_attacker_limit(rules.max_attackers.u32());
         let (a, b) = (roster.team(Side::A), roster.team(Side::B));
         let mut point = D6Pool::new(
             [fighters[a.start], fighters[b.start]],

@@ -178,6 +178,8 @@ pub struct Rules {
     /// Against which attacks received a fighter of a side of several rolls its PARRY/DODGE
     /// dice: every one, or the first since its own last turn.
     pub parry_against: ParryAgainst,
+    /// At most this many attackers on one defender (0: no limit, the texts' reading).
+    pub max_attackers: Ranged<0, 16>,
 }
 
 pub use crate::rules::roster::TurnOrder;
@@ -197,6 +199,7 @@ pub enum ParryAgainst {
 impl Default for Rules {
     fn default() -> Self {
         Rules {
+            max_attackers: Ranged::new(0),
             damage: [1, 1, 2, 2, 3, 3, 3].map(Ranged::new),
             stun: [false, true, false, true, false, true, true],
             block: [1, 2, 1, 2, 1, 2].map(Ranged::new),
@@ -305,6 +308,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "parry_against",
         default: "\"every\"",
         doc: "a side of several: a fighter rolls its PARRY/DODGE dice against every attack received (every) or only the first since its own last turn (first, whatever rule met it, a stun included; later ones ARMOR + SHIELD)",
+    },
+    Parameter {
+        section: "rules",
+        key: "max_attackers",
+        default: "0",
+        doc: "a side of several: at most this many attackers on one defender (0: no limit, the text's reading); a fighter passes over a foe that many allies attack, and waits when every foe does",
     },
     Parameter {
         section: "healing",

@@ -14,7 +14,7 @@ use super::block::Standing;
 use super::{Blow, D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::roster::{MAX_FIGHTERS, Pick};
 use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -86,8 +86,10 @@ impl D6Pool {
         // Most hurt: the most health lost.
         let hurt = |i: usize| (self.members[i].health - f.states[i].health).max(0) as u32;
         let target = Stream::new(Purpose::Target, actor, round);
-        let Some(foe) = f.field.choose((roster, actor), hurt, (dice, target), log) else {
-            return Turn::Over(None);
+        let foe = match f.field.choose((roster, actor), hurt, (dice, target), log) {
+            Pick::Foe(foe) => foe,
+            Pick::CrowdedOut => return Turn::Taken,
+            Pick::NoFoeLeft => return Turn::Over(None),
         };
         let key = Stream::new(Purpose::Attack, actor, round);
         dice.stream(key);

@@ -212,7 +212,8 @@ impl GuardPierce {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let roster = Roster::new(members, rules.turn_order);
+        let roster =
+            Roster::new(members, rules.turn_order).with_attacker_limit(rules.max_attackers.u32());
         let (a, b) = (roster.team(Side::A), roster.team(Side::B));
         let mut point = GuardPierce::new(
             [fighters[a.start], fighters[b.start]],

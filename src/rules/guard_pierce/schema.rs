@@ -163,6 +163,8 @@ pub struct Rules {
     pub first_strike: FirstStrike,
     /// Who acts in turn within a round when a side has several fighters.
     pub turn_order: TurnOrder,
+    /// At most this many attackers on one defender (0: no limit, the texts' reading).
+    pub max_attackers: Ranged<0, 16>,
 }
 
 pub use crate::rules::roster::TurnOrder;
@@ -170,6 +172,7 @@ pub use crate::rules::roster::TurnOrder;
 impl Default for Rules {
     fn default() -> Self {
         Rules {
+            max_attackers: Ranged::new(0),
             hit_on_guard: false,
             full_hit_pierce: Ranged::new(2),
             full_hit_damage: Ranged::new(5),
@@ -283,6 +286,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "turn_order",
         default: "\"sides\"",
         doc: "a side of several: sides (the side acting first, each fighter in order, then the other) or alternate (first of each side, then second of each, ...)",
+    },
+    Parameter {
+        section: "rules",
+        key: "max_attackers",
+        default: "0",
+        doc: "a side of several: at most this many attackers on one defender (0: no limit, the text's reading); a fighter passes over a foe that many allies attack, and waits when every foe does",
     },
     Parameter {
         section: "healing",

@@ -12,7 +12,7 @@ use super::wound_track::WoundRows;
 use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, GuardPierce};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::Blow;
+use crate::rules::roster::{Blow, Pick};
 use crate::rules::rounds::{Field, Turn, in_places, in_rounds};
 use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
@@ -149,8 +149,10 @@ impl GuardPierce {
         // Most hurt: the highest row marked, Injury or Stun.
         let hurt = |i: usize| highest_row(f.rows[i].injury | f.rows[i].stun);
         let target = Stream::new(Purpose::Target, actor, round);
-        let Some(foe) = f.field.choose((roster, actor), hurt, (dice, target), log) else {
-            return Turn::Over(None);
+        let foe = match f.field.choose((roster, actor), hurt, (dice, target), log) {
+            Pick::Foe(foe) => foe,
+            Pick::CrowdedOut => return Turn::Taken,
+            Pick::NoFoeLeft => return Turn::Over(None),
         };
         let blow = Blow {
             attacker: actor,

@@ -66,7 +66,7 @@ use crate::rules::{Ruleset, alternate_rounds};
 use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
-use crate::rules::roster::{Enrolled, Roster};
+use crate::rules::roster::{Enrolled, Pick, Roster};
 use crate::rules::rounds::{Field, Turn, in_rounds};
 use crate::scenario::schema::Target;
 pub use attack::Strike;
@@ -210,7 +210,8 @@ impl TwinD20 {
                 })
                 .collect::<Vec<_>>(),
             rules.turn_order,
-        );
+        )
+        .with_attacker_limit(rules.max_attackers.u32());
         TwinD20 {
             circles: rules.wound_circles.u32(),
             death_above: fighters
@@ -367,11 +368,10 @@ impl TwinD20 {
         }
         let hurt = |i: usize| f.wounds[i].highest();
         let target = Stream::new(Purpose::Target, attacker, round);
-        let Some(defender) = f
-            .field
-            .choose((&self.roster, attacker), hurt, (dice, target), log)
-        else {
-            return Turn::Over(None);
+        let defender = match (f.field).choose((&self.roster, attacker), hurt, (dice, target), log) {
+            Pick::Foe(foe) => foe,
+            Pick::CrowdedOut => return Turn::Taken,
+            Pick::NoFoeLeft => return Turn::Over(None),
         };
         dice.stream(Stream::new(Purpose::Attack, attacker, round));
         let strike = self.strike_between(attacker, defender, &mut f.wounds[defender], dice, log);

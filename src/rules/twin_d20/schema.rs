@@ -112,6 +112,8 @@ pub struct Rules {
     pub stance_shift: Ranged<0, 20>,
     /// Who attacks in turn within a round when a side has several fighters.
     pub turn_order: TurnOrder,
+    /// At most this many attackers on one defender (0: no limit, the texts' reading).
+    pub max_attackers: Ranged<0, 16>,
 }
 
 pub use crate::rules::roster::TurnOrder;
@@ -119,6 +121,7 @@ pub use crate::rules::roster::TurnOrder;
 impl Default for Rules {
     fn default() -> Self {
         Rules {
+            max_attackers: Ranged::new(0),
             hit_on_defense: false,
             zero_digit_counts: Ranged::new(10),
             big_difference: Ranged::new(10),
@@ -225,6 +228,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "stance_shift",
         default: "2",
         doc: "Attack/Defense traded by the aggressive and defensive stances",
+    },
+    Parameter {
+        section: "rules",
+        key: "max_attackers",
+        default: "0",
+        doc: "a side of several: at most this many attackers on one defender (0: no limit, the text's reading); a fighter passes over a foe that many allies attack, and waits when every foe does",
     },
     Parameter {
         section: "healing",

@@ -224,7 +224,8 @@ impl WoundLevels {
         healing: Healing,
         round_limit: u32,
     ) -> Self {
-        let roster = Roster::new(members, TurnOrder::Sides);
+        let roster =
+            Roster::new(members, TurnOrder::Sides).with_attacker_limit(rules.max_attackers.u32());
         let (a, b) = (roster.team(Side::A), roster.team(Side::B));
         let mut point = WoundLevels::new(
             [fighters[a.start], fighters[b.start]],

@@ -148,11 +148,14 @@ pub struct Rules {
     pub pursue: bool,
     /// A botched attack misses whatever its total, as a botched dodge "is ineffective".
     pub botched_attack_misses: bool,
+    /// At most this many attackers on one defender (0: no limit, the texts' reading).
+    pub max_attackers: Ranged<0, 16>,
 }
 
 impl Default for Rules {
     fn default() -> Self {
         Rules {
+            max_attackers: Ranged::new(0),
             fudge_dice: Ranged::new(4),
             undefended_hit_from: Ranged::new(1),
             single_attack_takes_action_penalty: false,
@@ -337,6 +340,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "start_engaged",
         default: "true",
         doc: "the fighters start within melee range",
+    },
+    Parameter {
+        section: "rules",
+        key: "max_attackers",
+        default: "0",
+        doc: "a side of several: at most this many attackers on one defender (0: no limit, the text's reading); a fighter passes over a foe that many allies attack, and waits when every foe does",
     },
     Parameter {
         section: "healing",

@@ -16,7 +16,7 @@ use super::attack::Sheets;
 use super::{State, WoundLevels};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::{Blow, MAX_FIGHTERS};
+use crate::rules::roster::{Blow, MAX_FIGHTERS, Pick};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between its phases: every fighter's wounds and
@@ -174,9 +174,10 @@ impl WoundLevels {
             // Most hurt: the most damage taken.
             let hurt = |foe: usize| f.states[foe].damage;
             let target = Stream::new(Purpose::Target, i, turn);
+            let field = (&f.out[..n], |_| true);
             let chosen =
-                (self.roster).choose(i, &f.out[..n], hurt, &mut f.kept[..n], (dice, target), log);
-            let Some(foe) = chosen else {
+                (self.roster).choose(i, field, hurt, &mut f.kept[..n], (dice, target), log);
+            let Pick::Foe(foe) = chosen else {
                 continue;
             };
             f.foe_of[i] = foe;
@@ -273,9 +274,10 @@ impl WoundLevels {
                 let hurt = |foe: usize| f.states[foe].damage;
                 let target = Stream::new(Purpose::Target, i, turn).nth(k + 1);
                 let kept = &mut f.kept[..n];
-                match (self.roster).choose(i, &f.out[..n], hurt, kept, (dice, target), log) {
-                    Some(foe) => foe,
-                    None => break,
+                let field = (&f.out[..n], |_| true);
+                match (self.roster).choose(i, field, hurt, kept, (dice, target), log) {
+                    Pick::Foe(foe) => foe,
+                    Pick::CrowdedOut | Pick::NoFoeLeft => break,
                 }
             };
             let close = f.near(i, foe);

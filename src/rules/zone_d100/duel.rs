@@ -80,7 +80,7 @@ impl ZoneD100 {
                     } else {
                         self.approach
                     };
-                    range.distance = range.distance.saturating_sub(step);
+                    range.distance = range.distance.saturating_sub(step).max(range.stop);
                     states[actor].moved = true;
                     states[actor].evading = evade;
                     log.say(|| {
@@ -177,9 +177,7 @@ impl Ruleset for ZoneD100 {
         }
         let m = &self.melee;
         let mut states = [State::default(); 2];
-        let mut range = Range {
-            distance: self.start_distance,
-        };
+        let mut range = Range::duel(self.start_distance);
         // Order of action: the higher Initiative ML first; a tie is a d2 for the duel.
         let (ia, ib) = (m.fighters[0].initiative_ml, m.fighters[1].initiative_ml);
         let first = if ia > ib {

@@ -317,6 +317,8 @@ pub struct StrikeReport {
     pub zone: Option<Zone>,
     /// A glancing blow.
     pub glancing: bool,
+    /// The creature struck is on the striker's side (a stray missile).
+    pub on_ally: bool,
 }
 
 impl StrikeReport {
@@ -341,6 +343,9 @@ pub trait Pair: Index<Side, Output = State> + IndexMut<Side> {
     const DUEL: bool;
     /// The place on the roster of the fighter on `side` of the exchange.
     fn place(&self, side: Side) -> usize;
+    /// The fighter at `place` stands on `side` of the exchange instead (a stray missile
+    /// striking another creature than the one aimed at: never in a duel, where there is none).
+    fn set_place(&mut self, side: Side, place: usize);
 }
 
 impl Index<Side> for [State; 2] {
@@ -363,6 +368,9 @@ impl Pair for [State; 2] {
     #[inline]
     fn place(&self, side: Side) -> usize {
         side.index()
+    }
+    fn set_place(&mut self, side: Side, place: usize) {
+        debug_assert_eq!(place, side.index(), "a duel's fighters keep their places");
     }
 }
 
@@ -395,6 +403,9 @@ impl Pair for Bout<'_> {
     #[inline]
     fn place(&self, side: Side) -> usize {
         self.places[side.index()]
+    }
+    fn set_place(&mut self, side: Side, place: usize) {
+        self.places[side.index()] = place;
     }
 }
 

@@ -182,8 +182,27 @@ pub enum Shot {
     Spoiled,
     /// A CF: the shooter's mishap; the attack does not take place.
     Mishap(Test),
-    /// A miss (no other target near in a duel).
+    /// A miss, with no other creature near the target (a duel) or in the area it fell in.
     Miss(Test),
+    /// A miss of the target (or of its area) that rolled for the creatures near it or in the
+    /// area: the `roll` (a d20, or a Volley Precision d10) against their `count`, in `area`
+    /// (0: within five feet of the target, or its own 15-foot area; 1 to 8: the neighbouring
+    /// area a Deviation's d8 chose); `struck` when it names one (the `roll`-th counted), with
+    /// the d10's Impact TA.
+    Stray {
+        /// The test.
+        test: Test,
+        /// Where the creatures counted stand.
+        area: u8,
+        /// The die naming the creature.
+        roll: u32,
+        /// The target count.
+        count: u32,
+        /// A creature is struck.
+        struck: bool,
+        /// Impact TA from the d10 rolled with the d20 (a 5 or 0).
+        bonus_impact: bool,
+    },
     /// A strike with this many stars (1 + TAs) and a still target's free Precision TA.
     Strike {
         /// The test.
@@ -240,14 +259,38 @@ fn shot_test<D: Dice>(dice: &mut D, eml: i32, shooter: Shooter, label: &'static 
     test
 }
 
-/// Resolves a Direct missile test.
+/// Resolves a Direct missile test at a target alone (no other creature within five feet).
 pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool, shooter: Shooter) -> Shot {
+    direct_near(dice, eml, still, shooter, 0)
+}
+
+/// Resolves a Direct missile test at a target with `near` other creatures within five feet of
+/// it: a miss above EML05 rolls a d20 and a d10 against them (MISS, "ROLL D20 & D10").
+pub fn direct_near<D: Dice>(
+    dice: &mut D,
+    eml: i32,
+    still: bool,
+    shooter: Shooter,
+    near: u32,
+) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
         return spoiled(dice, shooter);
     }
     let test = shot_test(dice, eml, shooter, "d100 (missile test, Direct)");
     match test.level {
         SuccessLevel::CriticalFailure => Shot::Mishap(test),
+        SuccessLevel::Failure if eml > 5 && near > 0 => {
+            let roll = dice.d(20, "d20 (a miss: a creature near the target?)");
+            let impact_die = dice.d(10, "d10 (Impact TA: 5 or 0)");
+            Shot::Stray {
+                test,
+                area: 0,
+                roll,
+                count: near,
+                struck: roll <= near,
+                bonus_impact: impact_die.is_multiple_of(5),
+            }
+        }
         SuccessLevel::Failure => Shot::Miss(test),
         SuccessLevel::Success => Shot::Strike {
             test,
@@ -264,9 +307,26 @@ pub fn direct<D: Dice>(dice: &mut D, eml: i32, still: bool, shooter: Shooter) ->
     }
 }
 
+/// The 15-foot area a Volley aims at: its target count (counting large creatures by TAR) and
+/// which counts are the intended target's (bit `k - 1` for count `k`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aimed {
+    /// The target count.
+    pub count: u32,
+    /// The counts of the intended target.
+    pub ours: u32,
+}
+
+impl Aimed {
+    /// The area of a target alone in it: a count of one, its own.
+    pub fn alone() -> Aimed {
+        Aimed { count: 1, ours: 1 }
+    }
+}
+
 /// Resolves a Volley missile test at an area holding `target_count` targets (counting large
-/// creatures by TAR), of which `ours` are the counts of the intended target. A Deviation lands
-/// in one of eight neighbouring areas (a d8), empty in a duel.
+/// creatures by TAR), of which `ours` are the counts of the intended target, with nothing in
+/// the areas around it.
 pub fn volley<D: Dice>(
     dice: &mut D,
     eml: i32,
@@ -274,43 +334,69 @@ pub fn volley<D: Dice>(
     ours: &[u32],
     shooter: Shooter,
 ) -> Shot {
+    let ours = ours.iter().fold(0, |mask, &k| mask | 1 << (k - 1));
+    let aimed = Aimed {
+        count: target_count,
+        ours,
+    };
+    volley_over(dice, eml, aimed, &[0; 8], shooter)
+}
+
+/// Resolves a Volley missile test at the `aimed` area, the eight areas around it holding
+/// `beside` targets each (by the d8 that picks one): a Potential Strike names the creature hit
+/// among the area's count (ours: a strike; another: a stray); a Deviation lands in one of the
+/// eight and, when it holds a target, resolves as a Potential Strike there.
+pub fn volley_over<D: Dice>(
+    dice: &mut D,
+    eml: i32,
+    aimed: Aimed,
+    beside: &[u32; 8],
+    shooter: Shooter,
+) -> Shot {
     if eml <= super::skill::SPOILED_MISSILE_EML {
         return spoiled(dice, shooter);
     }
     let test = shot_test(dice, eml, shooter, "d100 (missile test, Volley)");
-    let precision_dice = match test.level {
+    let (area, count, roll) = match test.level {
         SuccessLevel::CriticalFailure => return Shot::Mishap(test),
         SuccessLevel::Failure => {
-            if eml > 5 {
-                dice.d(8, "d8 (deviation: neighbouring area)");
+            if eml <= 5 {
+                return Shot::Miss(test);
             }
-            return Shot::Miss(test);
+            let area = dice.d(8, "d8 (deviation: neighbouring area)");
+            let count = beside[(area as usize - 1) & 7];
+            if count == 0 {
+                return Shot::Miss(test);
+            }
+            (area, count, dice.d(20, "d20 (potential strike)"))
         }
-        SuccessLevel::Success => 0,
-        SuccessLevel::CriticalSuccess => 1,
-    };
-    // The potential strike: a d20 against the target count (with Volley Precision a d10, the
-    // attacker keeping the result it likes); the die names the creature struck.
-    let strikes_ours = |d: u32| d <= target_count && ours.contains(&d);
-    let hit = if precision_dice == 0 {
-        strikes_ours(dice.d(20, "d20 (potential strike)"))
-    } else {
-        let mut any = false;
-        for _ in 0..precision_dice {
-            any |= strikes_ours(dice.d(10, "d10 (Volley Precision)"));
-        }
-        any
+        // The potential strike: a d20 against the target count (with Volley Precision a
+        // d10); the die names the creature struck.
+        SuccessLevel::Success => (0, aimed.count, dice.d(20, "d20 (potential strike)")),
+        SuccessLevel::CriticalSuccess => (0, aimed.count, dice.d(10, "d10 (Volley Precision)")),
     };
     let impact_die = dice.d(10, "d10 (Impact TA: 5 or 0)");
-    if hit {
+    let struck = roll <= count;
+    let bonus_impact = impact_die.is_multiple_of(5);
+    if area == 0 && struck && aimed.ours & (1 << (roll - 1)) != 0 {
         Shot::Strike {
             test,
             stars: 1,
             precision: false,
-            bonus_impact: impact_die.is_multiple_of(5),
+            bonus_impact,
         }
-    } else {
+    } else if area == 0 && !struck {
+        // "If the d20 roll does not indicate a hit, then the attack misses."
         Shot::Miss(test)
+    } else {
+        Shot::Stray {
+            test,
+            area: area as u8,
+            roll,
+            count,
+            struck,
+            bonus_impact,
+        }
     }
 }
 
@@ -571,13 +657,145 @@ mod tests {
             &[6, 7],
             Shooter::default()
         )));
-        // The d20 past the target count, or on another creature: no strike on ours.
+        // The d20 past the target count: no strike; on another creature: that creature is
+        // struck ("The d20 roll itself indicates the precise target struck among several").
         let mut dice = ScriptedDice::new([16, 8, 10]);
         let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
         assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
         let mut dice = ScriptedDice::new([16, 5, 10]);
         let shot = volley(&mut dice, 35, 7, &[6, 7], Shooter::default());
-        assert!(matches!(shot, Shot::Miss(_)), "{shot:?}");
+        assert!(
+            matches!(
+                shot,
+                Shot::Stray {
+                    area: 0,
+                    roll: 5,
+                    count: 7,
+                    struck: true,
+                    bonus_impact: true,
+                    ..
+                }
+            ),
+            "{shot:?}"
+        );
+    }
+
+    #[test]
+    fn a_direct_miss_above_eml05_may_strike_a_creature_within_five_feet_of_the_target() {
+        // "MISS the attack misses the target. If the EML was greater than 05, the attack might
+        // strike a nearby target. Count how many other targets are within five feet of the
+        // intended one ... The total is the target count." "ROLL D20 & D10. If the d20 result
+        // is less than or equal to the target count, then a nearby creature is hit. The d20
+        // roll itself can be used to indicate the precise target hit among several." "if the
+        // d10 rolled with the d20 is a 5 or 0, add the projectile's Impact TA bonus."
+        let near = |dice: &[u32], eml, count| {
+            let mut dice = ScriptedDice::new(dice.to_vec());
+            let shot = direct_near(&mut dice, eml, false, Shooter::default(), count);
+            assert!(dice.finish().is_ok(), "{shot:?}: dice left");
+            shot
+        };
+        // Two others near: a d20 of 2 strikes the second, with the d10's 10 an Impact TA.
+        assert!(matches!(
+            near(&[71, 2, 10], 60, 2),
+            Shot::Stray {
+                area: 0,
+                roll: 2,
+                count: 2,
+                struck: true,
+                bonus_impact: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            near(&[71, 1, 4], 60, 2),
+            Shot::Stray {
+                roll: 1,
+                struck: true,
+                bonus_impact: false,
+                ..
+            }
+        ));
+        // Past the count: the d20 and d10 rolled, no one hit.
+        assert!(matches!(
+            near(&[71, 3, 5], 60, 2),
+            Shot::Stray {
+                roll: 3,
+                count: 2,
+                struck: false,
+                ..
+            }
+        ));
+        // No one within five feet (a duel), or an EML of 05: a plain miss, no dice.
+        assert!(matches!(near(&[71], 60, 0), Shot::Miss(_)));
+        assert!(matches!(near(&[71], 5, 2), Shot::Miss(_)));
+    }
+
+    #[test]
+    fn a_volley_deviation_lands_in_one_of_eight_areas_and_strikes_what_it_holds_on_the_d20() {
+        // "DEVIATION the attack misses the area. If EML was greater than 05, the missile lands
+        // nearby—assume eight adjacent 15-foot areas and randomly select the one with a d8
+        // roll. If this new 15-foot area contains a target, resolve as for a Potential Strike".
+        let aimed = Aimed::alone();
+        let mut beside = [0; 8];
+        beside[4] = 3;
+        let mut dice = ScriptedDice::new([61, 5, 2, 10]);
+        let shot = volley_over(&mut dice, 35, aimed, &beside, Shooter::default());
+        assert!(
+            matches!(
+                shot,
+                Shot::Stray {
+                    area: 5,
+                    roll: 2,
+                    count: 3,
+                    struck: true,
+                    bonus_impact: true,
+                    ..
+                }
+            ) && dice.finish().is_ok(),
+            "{shot:?}"
+        );
+        // An empty area: the d8 only.
+        let mut dice = ScriptedDice::new([61, 4]);
+        let shot = volley_over(&mut dice, 35, aimed, &beside, Shooter::default());
+        assert!(
+            matches!(shot, Shot::Miss(_)) && dice.finish().is_ok(),
+            "{shot:?}"
+        );
+        // "POTENTIAL STRIKE ... Count the targets within it": the target and two others; a d20
+        // of 3 strikes the third counted.
+        let aimed = Aimed {
+            count: 3,
+            ours: 0b1,
+        };
+        let mut dice = ScriptedDice::new([16, 3, 1]);
+        let shot = volley_over(&mut dice, 35, aimed, &[0; 8], Shooter::default());
+        assert!(
+            matches!(
+                shot,
+                Shot::Stray {
+                    area: 0,
+                    roll: 3,
+                    struck: true,
+                    ..
+                }
+            ),
+            "{shot:?}"
+        );
+        // "VOLLEY PRECISION when determining a potential strike against the target count, roll
+        // d10 instead of d20": a CS's d10 of 2 strikes the second counted.
+        let mut dice = ScriptedDice::new([5, 2, 7]);
+        let shot = volley_over(&mut dice, 35, aimed, &[0; 8], Shooter::default());
+        assert!(
+            matches!(
+                shot,
+                Shot::Stray {
+                    roll: 2,
+                    struck: true,
+                    ..
+                }
+            ),
+            "{shot:?}"
+        );
     }
 
     #[test]

@@ -3,17 +3,113 @@
 //! MISSILE TEST (target movement: Still, Moving, Evading; the shooter's impairment, Heft,
 //! overhead), Direct or Volley resolution, and a strike's blow through the INJURY SEQUENCE.
 
+use super::skill::SuccessLevel;
 use super::{ZoneD100, body, injury, injury_sequence, melee, missile};
 use crate::dice::Dice;
 use crate::log::Log;
 use crate::stats::Side;
 use melee::{Pair, State};
 
-/// What lies between two foes at range: the distance in feet (what each has done at range,
-/// loading, aiming, moving, is in its [`State`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Range {
+/// What lies between two foes at range: the distance in feet, and in a fight of several how
+/// far a move toward the foe may go, whether the foe is fighting in melee and who stands near
+/// it (what each has done at range, loading, aiming, moving, is in its [`State`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Range<'a> {
+    /// Feet between the two.
     pub(super) distance: u32,
+    /// The least distance to the foe a move toward it may reach: it stops on entering a nearer
+    /// foe's Engagement Zone and passes no foe (0 in a duel: there is no other).
+    pub(super) stop: u32,
+    /// The foe is actively fighting in melee: an Evading target for a missile.
+    pub(super) foe_in_melee: bool,
+    /// The creatures near the foe, whom a missile that misses it may strike.
+    pub(super) crowd: &'a Crowd,
+    /// The place of the creature a missile that missed the foe struck instead.
+    pub(super) struck_elsewhere: Option<usize>,
+}
+
+impl Range<'static> {
+    /// `distance` feet between the two fighters of a duel: no one else near.
+    pub(super) fn duel(distance: u32) -> Self {
+        Range {
+            distance,
+            stop: 0,
+            foe_in_melee: false,
+            crowd: &Crowd::ALONE,
+            struck_elsewhere: None,
+        }
+    }
+}
+
+/// Up to nine creatures by their places on the roster, in the order counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Places {
+    at: [u8; 9],
+    len: u8,
+}
+
+impl Places {
+    /// None.
+    const NONE: Places = Places { at: [0; 9], len: 0 };
+
+    /// Counts `place` next, unless nine are counted already; says whether it was.
+    pub(super) fn push(&mut self, place: usize) -> bool {
+        let room = usize::from(self.len) < self.at.len();
+        if room {
+            self.at[usize::from(self.len)] = place as u8;
+            self.len += 1;
+        }
+        room
+    }
+
+    /// How many are counted.
+    pub(super) fn count(&self) -> u32 {
+        u32::from(self.len)
+    }
+
+    /// The `k`-th counted (from 1).
+    pub(super) fn nth(&self, k: u32) -> Option<usize> {
+        let i = (k as usize).checked_sub(1)?;
+        (i < usize::from(self.len)).then(|| usize::from(self.at[i]))
+    }
+}
+
+/// Who stands near a missile's target in a fight of several (MISSILE SEQUENCE: MISS, POTENTIAL
+/// STRIKE, DEVIATION; the ground's reading is `docs/rules/zone-d100.md`, "Sides of several
+/// fighters"): the others within five feet of it, the others in its 15-foot area, and those
+/// in each of the eight 15-foot areas around that one, numbered by the Deviation's d8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Crowd {
+    /// Within five feet of the target (a Direct miss's target count; at most eight).
+    pub(super) near: Places,
+    /// The others in the target's 15-foot area, which counts the target first.
+    pub(super) area: Places,
+    /// Each neighbouring 15-foot area, by the d8: 1 beyond the target, 3 and 7 beside it
+    /// along its side's line, 5 before it (toward the shooter), the even ones diagonal.
+    pub(super) beside: [Places; 8],
+    /// The shooter's side, by place (bit `p` for the fighter at place `p`).
+    pub(super) allies: u32,
+}
+
+impl Crowd {
+    /// No one near: the target alone (a duel).
+    pub(super) const ALONE: Crowd = Crowd {
+        near: Places::NONE,
+        area: Places::NONE,
+        beside: [Places::NONE; 8],
+        allies: 0,
+    };
+
+    /// The place of the creature a stray missile strikes, by the die `roll` among those
+    /// counted in `area` (0: near the target, or its own area, whose first count is the
+    /// target; 1 to 8: a neighbouring area).
+    fn struck(&self, trajectory: missile::Trajectory, area: u8, roll: u32) -> Option<usize> {
+        match (area, trajectory) {
+            (0, missile::Trajectory::Direct) => self.near.nth(roll),
+            (0, missile::Trajectory::Volley) => self.area.nth(roll.checked_sub(1)?),
+            (k, _) => self.beside.get(usize::from(k) - 1)?.nth(roll),
+        }
+    }
 }
 
 impl ZoneD100 {
@@ -23,7 +119,7 @@ impl ZoneD100 {
     pub(super) fn shoot<D: Dice, L: Log>(
         &self,
         actor: Side,
-        range: &mut Range,
+        range: &mut Range<'_>,
         states: &mut impl Pair,
         dice: &mut D,
         log: &mut L,
@@ -41,11 +137,23 @@ impl ZoneD100 {
             log.say(|| format!("{name} waits: no shot at {} feet", range.distance));
             return None;
         };
-        let (eml, target, shooter) = self.missile_test(actor, states, f, &missile, ml, &band);
+        let in_melee = range.foe_in_melee;
+        let (eml, target, shooter) =
+            self.missile_test((actor, in_melee), states, f, &missile, ml, &band);
         let still = target == missile::TargetMotion::Still;
+        let crowd = range.crowd;
         let shot = match band.trajectory {
-            missile::Trajectory::Direct => missile::direct(dice, eml, still, shooter),
-            missile::Trajectory::Volley => missile::volley(dice, eml, 1, &[1], shooter),
+            missile::Trajectory::Direct => {
+                missile::direct_near(dice, eml, still, shooter, crowd.near.count())
+            }
+            missile::Trajectory::Volley => {
+                let aimed = missile::Aimed {
+                    count: 1 + crowd.area.count(),
+                    ours: 1,
+                };
+                let beside = crowd.beside.map(|p| p.count());
+                missile::volley_over(dice, eml, aimed, &beside, shooter)
+            }
         };
         states[actor].loaded = false;
         states[actor].aimed = false;
@@ -74,7 +182,60 @@ impl ZoneD100 {
                 }
                 None
             }
-            missile::Shot::Miss(_) | missile::Shot::Spoiled => None,
+            missile::Shot::Stray {
+                area,
+                roll,
+                struck: true,
+                bonus_impact,
+                ..
+            } => {
+                let place = crowd.struck(band.trajectory, area, roll)?;
+                range.struck_elsewhere = Some(place);
+                let ally = crowd.allies & (1 << place) != 0;
+                let struck = (place, bonus_impact, ally);
+                Some(self.stray(actor, (&missile, band), struck, states, dice, log))
+            }
+            missile::Shot::Miss(_) | missile::Shot::Stray { .. } | missile::Shot::Spoiled => None,
+        }
+    }
+
+    /// A missile that missed its target strikes the creature at `place` (MISS, POTENTIAL
+    /// STRIKE: "Resolve the strike using the Injury Sequence. Use a d10 ZD or a die whose size
+    /// equals the target's number of body zones, if larger. Adjust the base impact by range
+    /// (step 2); if the d10 rolled with the d20 is a 5 or 0, add the projectile's Impact TA
+    /// bonus."), whichever side it is on (`ally`: the shooter's); the target aimed at stays the
+    /// foe.
+    fn stray<D: Dice, L: Log>(
+        &self,
+        actor: Side,
+        (missile, band): (&missile::Missile, missile::RangeBand),
+        (place, bonus_impact, ally): (usize, bool, bool),
+        states: &mut impl Pair,
+        dice: &mut D,
+        log: &mut L,
+    ) -> melee::StrikeReport {
+        let m = &self.melee;
+        log.say(|| format!("the missile strikes {}", m.names[place]));
+        // The d10 (or the target's zones) for the Zone Die, as a Volley's Potential Strike.
+        let as_volley = missile::RangeBand {
+            zone_die: band.zone_die.max(10),
+            trajectory: missile::Trajectory::Volley,
+            ..band
+        };
+        let blow = self.missile_blow(
+            states.place(actor),
+            missile,
+            &as_volley,
+            1,
+            (false, bonus_impact),
+        );
+        let aimed_at = states.place(actor.other());
+        states.set_place(actor.other(), place);
+        let report = m.land(actor, states, blow, dice, log);
+        states.set_place(actor.other(), aimed_at);
+        melee::StrikeReport {
+            on_ally: ally,
+            ..report
         }
     }
 
@@ -102,7 +263,7 @@ impl ZoneD100 {
     #[inline(always)]
     fn missile_test(
         &self,
-        actor: Side,
+        (actor, foe_in_melee): (Side, bool),
         states: &impl Pair,
         f: &melee::Fighter,
         missile: &missile::Missile,
@@ -111,7 +272,7 @@ impl ZoneD100 {
     ) -> (i32, missile::TargetMotion, missile::Shooter) {
         let m = &self.melee;
         let other = actor.other();
-        let target = target_motion(&states[other]);
+        let target = target_motion(&states[other], foe_in_melee);
         let situation = missile::Situation {
             target,
             // "Effective Dodge Index × 5": the evader's Dodge EML, with its fatigue and
@@ -238,15 +399,20 @@ fn aim<L: Log>(
     true
 }
 
-/// The target's motion for the MISSILE TEST: a target that moved this round is Moving
-/// (Evading with the Evade action), unless a Grievous injury leaves it Still.
+/// The target's motion for the MISSILE TEST: a target actively fighting in melee is Evading;
+/// one that moved this round is Moving (Evading with the Evade action); a Grievous injury
+/// leaves it Still.
 #[inline(always)]
-fn target_motion(target: &State) -> missile::TargetMotion {
+fn target_motion(target: &State, in_melee: bool) -> missile::TargetMotion {
     let grievous = target
         .injuries
         .iter()
         .any(|x| x.severity() == injury::Severity::Grievous);
-    if grievous || !target.moved {
+    if grievous {
+        missile::TargetMotion::Still
+    } else if in_melee {
+        missile::TargetMotion::Evading
+    } else if !target.moved {
         missile::TargetMotion::Still
     } else if target.evading {
         missile::TargetMotion::Evading
@@ -264,6 +430,31 @@ fn shot_result(shot: missile::Shot) -> String {
             format!("{} {}: a mishap", t.roll, t.level.abbreviation())
         }
         missile::Shot::Miss(t) => format!("{} {}: a miss", t.roll, t.level.abbreviation()),
+        missile::Shot::Stray {
+            test,
+            area,
+            roll,
+            count,
+            struck,
+            ..
+        } => {
+            let (level, roll_of_test) = (test.level.abbreviation(), test.roll);
+            let missed = if area == 0 && test.level >= SuccessLevel::Success {
+                "a potential strike".to_owned()
+            } else if area == 0 {
+                "a miss of the target".to_owned()
+            } else {
+                format!("a deviation to area {area} (d8)")
+            };
+            let hit = if struck {
+                "a creature there is hit"
+            } else {
+                "no one else is hit"
+            };
+            format!(
+                "{roll_of_test} {level}: {missed}; {roll} on the die against a target count of {count}: {hit}"
+            )
+        }
         missile::Shot::Strike {
             test,
             stars,
@@ -302,7 +493,12 @@ pub(super) mod tests {
 
     /// One shot by the archer at `distance` feet against a still target: the log.
     fn shot(duel: &ZoneD100, distance: u32, dice: &[u32]) -> String {
-        shot_at(duel, Range { distance }, &mut [State::default(); 2], dice)
+        shot_at(
+            duel,
+            Range::duel(distance),
+            &mut [State::default(); 2],
+            dice,
+        )
     }
 
     /// One turn of the archer in this range and these states: the log.
@@ -344,7 +540,7 @@ pub(super) mod tests {
         // "Moving Target -10 penalty"; "Evading Target Effective Dodge Index × 5 penalty";
         // a Grievously injured target is Still; a Still target gives a free Precision TA.
         let duel = archer_duel();
-        let range = Range { distance: 100 };
+        let range = Range::duel(100);
         let mut states = [State::default(); 2];
         states[1].moved = true;
         let story = shot_at(&duel, range, &mut states.clone(), &[99]);
@@ -412,8 +608,8 @@ pub(super) mod tests {
             .collect()
     }
 
-    fn at(distance: u32) -> Range {
-        Range { distance }
+    fn at(distance: u32) -> Range<'static> {
+        Range::duel(distance)
     }
 
     #[test]

@@ -156,7 +156,8 @@ impl ZoneD100 {
                 target: e.target,
             })
             .collect();
-        let roster = Roster::new(&members, TurnOrder::Sides);
+        let roster = Roster::new(&members, TurnOrder::Sides)
+            .with_attacker_limit(file.rules.max_attackers.u32());
         let fighters: Vec<Fighter> = enlisted.iter().map(|(_, _, f, _)| *f).collect();
         let patients: Vec<healing::Patient> = enlisted
             .iter()

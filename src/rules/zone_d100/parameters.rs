@@ -59,12 +59,15 @@ pub struct Rules {
     /// A spoiled missile attack "occurs but automatically fails (roll against EML05 to check
     /// for CF)" instead of "no attack takes place".
     pub spoiled_shots_roll_for_cf: bool,
+    /// At most this many attackers on one defender (0: no limit, the texts' reading).
+    pub max_attackers: Ranged<0, 16>,
 }
 
 impl Default for Rules {
     fn default() -> Self {
         let m = MeleeRules::default();
         Rules {
+            max_attackers: Ranged::new(0),
             aim_penalty: Ranged::new(i64::from(m.aim_penalty)),
             heft_penalty: Ranged::new(i64::from(m.heft_penalty)),
             prone_penalty: Ranged::new(i64::from(m.prone_penalty)),
@@ -347,6 +350,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "spoiled_shots_roll_for_cf",
         default: "false",
         doc: "a spoiled missile attack (EML -40 or worse) still rolls against EML05 for a CF mishap, instead of not taking place",
+    },
+    Parameter {
+        section: "rules",
+        key: "max_attackers",
+        default: "0",
+        doc: "a side of several: at most this many attackers on one defender (0: no limit, the text's reading); a fighter passes over a foe that many allies attack, and waits when every foe does",
     },
     Parameter {
         section: "healing",

@@ -11,11 +11,12 @@ use super::Purpose;
 use super::healing;
 use super::injury::ShockState;
 use super::melee::{Bout, State};
-use super::missile_actions::Range;
+use super::missile_actions::{Crowd, Range};
 use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
+use crate::rules::roster::Pick;
 use crate::rules::rounds::in_places;
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -24,6 +25,12 @@ use crate::stats::{DuelOutcome, Side, Tally};
 struct AtRange {
     /// Feet this fighter has closed towards the other side.
     advanced: u32,
+}
+
+/// Whether a fighter threatens within its Engagement Zone, as far as its own state goes: able
+/// to act, standing and with a weapon readied.
+fn threatens(s: &State) -> bool {
+    s.can_act() && !s.prone && !s.disarmed
 }
 
 /// How hurt a fighter is, for the `weakest` and `strongest` policies: the sum of its injuries'
@@ -39,19 +46,95 @@ impl ZoneD100 {
         (self.start_distance).saturating_sub(at[i].advanced + at[j].advanced)
     }
 
+    /// Where fighter `i` stands on the line between the sides: feet from side `a`'s start.
+    fn on_line(&self, at: &[AtRange], i: usize) -> i64 {
+        let advanced = i64::from(at[i].advanced);
+        match self.roster.side_of[i] {
+            Side::A => advanced,
+            Side::B => i64::from(self.start_distance) - advanced,
+        }
+    }
+
     /// Foes threatening fighter `i` within their Engagement Zone: in the fight, in melee
     /// distance, able to act, standing and with a weapon readied.
     fn threatening(&self, states: &[State], at: &[AtRange], out: &[bool], i: usize) -> u32 {
         let foes = self.roster.team(self.roster.side_of[i].other());
         foes.filter(|&f| {
-            let s = &states[f];
-            !out[f]
-                && s.can_act()
-                && !s.prone
-                && !s.disarmed
-                && self.between(at, i, f) <= self.melee_distance
+            !out[f] && threatens(&states[f]) && self.between(at, i, f) <= self.melee_distance
         })
         .count() as u32
+    }
+
+    /// How near `actor`'s move toward `foe` may take it (its least distance to `foe`): it
+    /// stops on entering the Engagement Zone of a nearer foe that threatens ("stopping in
+    /// threatening EZ") and passes no foe in the fight (the ground is one line).
+    fn stop<const N: usize>(&self, f: &Fight<N>, actor: usize, foe: usize) -> u32 {
+        let (at, to_foe) = (&f.at, self.between(&f.at, actor, foe));
+        let foes = self.roster.team(self.roster.side_of[actor].other());
+        foes.filter(|&g| g != foe && !f.out[g])
+            .map(|g| {
+                let to_g = self.between(at, actor, g);
+                let edge = if threatens(&f.states[g]) {
+                    to_g.saturating_sub(self.melee_distance)
+                } else {
+                    to_g
+                };
+                to_foe.saturating_sub(edge)
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Whether `foe` is actively fighting in melee (an Evading target for a missile): able to
+    /// act and standing, with a foe of its own able to act within melee distance.
+    fn in_melee<const N: usize>(&self, f: &Fight<N>, foe: usize) -> bool {
+        let s = &f.states[foe];
+        let its_foes = self.roster.team(self.roster.side_of[foe].other());
+        s.can_act()
+            && !s.prone
+            && its_foes.clone().any(|g| {
+                !f.out[g]
+                    && f.states[g].can_act()
+                    && self.between(&f.at, foe, g) <= self.melee_distance
+            })
+    }
+
+    /// Who stands near `target` when `actor` shoots at it: every other fighter in the fight,
+    /// by where it stands on the line (docs, "Sides of several fighters", step 2): within five
+    /// feet of it (at most eight, the squares around its own), in its 15-foot area (within
+    /// seven feet; at most eight besides it, the rest beside the area along the line), and in
+    /// the areas before and beyond it along the line (within 22 feet).
+    fn crowd<const N: usize>(&self, f: &Fight<N>, actor: usize, target: usize) -> Crowd {
+        let mut crowd = Crowd::ALONE;
+        let at = &f.at;
+        let here = self.on_line(at, target);
+        let toward = if self.on_line(at, actor) >= here {
+            1
+        } else {
+            -1
+        };
+        let side = self.roster.side_of[actor];
+        let mut overflow = 0;
+        for g in (0..self.roster.len()).filter(|&g| g != actor && g != target && !f.out[g]) {
+            if self.roster.side_of[g] == side {
+                crowd.allies |= 1 << g;
+            }
+            let offset = (self.on_line(at, g) - here) * toward;
+            if offset.abs() <= 5 && crowd.near.count() < 8 {
+                crowd.near.push(g);
+            }
+            if offset.abs() <= 7 && crowd.area.count() < 8 {
+                crowd.area.push(g);
+            } else if offset.abs() <= 7 {
+                // Beside the area along the line: d8 3, then 7, by turns.
+                crowd.beside[if overflow % 2 == 0 { 2 } else { 6 }].push(g);
+                overflow += 1;
+            } else if offset.abs() <= 22 {
+                // Before the area (toward the shooter): d8 5; beyond it: d8 1.
+                crowd.beside[if offset > 0 { 4 } else { 0 }].push(g);
+            }
+        }
+        crowd
     }
 
     /// One fight of the point's fighters, its end and the healing of every survivor, in a
@@ -125,8 +208,10 @@ impl ZoneD100 {
     }
 
     /// Whom `actor` engages: a foe picked by its policy when its turn goes to a shot, a step or
-    /// a strike; a turn spent standing up or taking up the weapon (or unable to act: the end
-    /// of its turn only) is beside the first foe in the fight. `None` when no foe is left.
+    /// a strike, among those in its Engagement Zone while a foe threatens it there ("foes they
+    /// threaten within their Engagement Zone": an engaged fighter does not walk off); a turn
+    /// spent standing up or taking up the weapon (or unable to act: the end of its turn only)
+    /// is beside the first foe in the fight.
     fn foe_of<const N: usize, D: Dice, L: Log>(
         &self,
         f: &mut Fight<N>,
@@ -134,25 +219,47 @@ impl ZoneD100 {
         round: u32,
         dice: &mut D,
         log: &mut L,
-    ) -> Option<usize> {
+    ) -> Pick {
         let (roster, n) = (&self.roster, self.roster.len());
         let s = &f.states[actor];
         let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
         if s.can_act() && !busy {
             let hurt = |foe: usize| injury_levels(&f.states[foe]);
             let target = Stream::new(Purpose::Target, actor, round);
-            roster.choose(
-                actor,
-                &f.out[..n],
-                hurt,
-                &mut f.kept[..n],
-                (dice, target),
-                log,
-            )
+            let engaged = self.threatening(&f.states[..n], &f.at[..n], &f.out[..n], actor) > 0;
+            let at = &f.at;
+            let reach = |g: usize| !engaged || self.between(at, actor, g) <= self.melee_distance;
+            let field = (&f.out[..n], reach);
+            roster.choose(actor, field, hurt, &mut f.kept[..n], (dice, target), log)
         } else {
             let foes = roster.team(roster.side_of[actor].other());
-            foes.clone().find(|&foe| !f.out[foe])
+            foes.clone()
+                .find(|&foe| !f.out[foe])
+                .map_or(Pick::NoFoeLeft, Pick::Foe)
         }
+    }
+
+    /// `actor`'s turn with no foe to attack (every one it could reach already faces the most
+    /// attackers allowed): it waits, and its turn ends as every turn does.
+    fn wait<const N: usize, D: Dice, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        actor: usize,
+        round: u32,
+        dice: &mut D,
+        log: &mut L,
+    ) {
+        let turn = Stream::new(Purpose::Turn, actor, round);
+        dice.stream(turn);
+        f.states[actor].moved = false;
+        let foes = self.roster.team(self.roster.side_of[actor].other());
+        let beside = foes.clone().find(|&g| !f.out[g]).unwrap_or(actor);
+        let mut bout = Bout {
+            places: [actor, beside],
+            states: &mut f.states,
+        };
+        self.melee
+            .end_of_turn((Side::A, turn), &mut bout, dice, log);
     }
 
     /// `actor`'s turn in `round`: the duel's own turn of the fighter on the foe it engages,
@@ -179,15 +286,21 @@ impl ZoneD100 {
         if dice.exhausted() {
             return Turn::Over((None, None));
         }
-        let Some(foe) = self.foe_of(f, actor, round, dice, log) else {
-            return Turn::Over((None, None));
+        let foe = match self.foe_of(f, actor, round, dice, log) {
+            Pick::Foe(foe) => foe,
+            Pick::CrowdedOut => {
+                self.wait(f, actor, round, dice, log);
+                return self.who_is_out(f, [actor, actor, actor], log);
+            }
+            Pick::NoFoeLeft => return Turn::Over((None, None)),
         };
-        self.strike_or_shoot(f, [actor, foe], round, dice, log, tally);
-        self.who_is_out(f, [actor, foe], log)
+        let struck = self.strike_or_shoot(f, [actor, foe], round, dice, log, tally);
+        self.who_is_out(f, [actor, foe, struck.unwrap_or(foe)], log)
     }
 
     /// The duel's turn of `actor` on `foe`, the two a [`Bout`] of the fight's states, with the
-    /// ground between them and the foes threatening each (the Outnumbered Penalty).
+    /// ground between them, the foes threatening each (the Outnumbered Penalty) and who stands
+    /// near the foe; returns the place of another creature a stray missile struck, if one did.
     fn strike_or_shoot<const N: usize, D: Dice, L: Log>(
         &self,
         f: &mut Fight<N>,
@@ -196,16 +309,28 @@ impl ZoneD100 {
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
-    ) {
+    ) -> Option<usize> {
         let n = self.roster.len();
         for who in [actor, foe] {
             f.states[who].outnumbered = self
                 .threatening(&f.states[..n], &f.at[..n], &f.out[..n], who)
                 .saturating_sub(1);
         }
-        let at = &f.at;
-        let before = self.between(at, actor, foe);
-        let mut range = Range { distance: before };
+        let before = self.between(&f.at, actor, foe);
+        let m = &self.melee;
+        let shoots = m.fighter(actor).missile.is_some() && before > self.melee_distance;
+        let crowd = if shoots {
+            self.crowd(f, actor, foe)
+        } else {
+            Crowd::ALONE
+        };
+        let mut range = Range {
+            distance: before,
+            stop: self.stop(f, actor, foe),
+            foe_in_melee: shoots && self.in_melee(f, foe),
+            crowd: &crowd,
+            struck_elsewhere: None,
+        };
         let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
         let turn = Stream::new(Purpose::Turn, actor, round);
         dice.stream(turn);
@@ -226,19 +351,20 @@ impl ZoneD100 {
         f.states[foe].outnumbered = 0;
         let me = &mut f.at[actor];
         me.advanced += before.saturating_sub(range.distance);
+        range.struck_elsewhere
     }
 
-    /// Who is out after a turn: the turn may have felled the foe, or the actor by a
-    /// Counterstrike, a Mishap or the end of its turn. The fight is over when a side has no
-    /// one standing.
+    /// Who is out after a turn: the turn may have felled the foe (or `struck`, another creature
+    /// a stray missile hit), or the actor by a Counterstrike, a Mishap or the end of its turn.
+    /// The fight is over when a side has no one standing.
     fn who_is_out<const N: usize, L: Log>(
         &self,
         f: &mut Fight<N>,
-        [actor, foe]: [usize; 2],
+        [actor, foe, struck]: [usize; 3],
         log: &mut L,
     ) -> Turn {
         let roster = &self.roster;
-        for who in [actor, foe] {
+        for who in [actor, foe, struck] {
             if !f.out[who] && self.out(&f.states[who]) {
                 f.out[who] = true;
                 log.say(|| format!("{} is out of the fight", roster.fighter_names[who]));
@@ -254,7 +380,12 @@ impl ZoneD100 {
             (0, _) => Some(Side::B),
             _ => Some(Side::A),
         };
-        Turn::Over((winner, Some(if f.out[foe] { foe } else { actor })))
+        // Whose fall ended it: one of a side with no one standing.
+        let fallen = [foe, struck, actor]
+            .into_iter()
+            .find(|&i| f.out[i] && Some(roster.side_of[i]) != winner)
+            .unwrap_or(actor);
+        Turn::Over((winner, Some(fallen)))
     }
 
     /// The round limit with one side all down (INC, or helpless when the victor strikes the
@@ -420,6 +551,11 @@ aspect = "E"
 zone_die = 6
 reach = 4
 heft = 6
+[weapons.sling]
+base_range = 10
+impact_die = 6
+aspect = "B"
+load_rounds = 0
 [weapons.longbow]
 base_range = 120
 impact_die = 12
@@ -503,7 +639,8 @@ impales = true
             "start_distance = 40\napproach = 20\nmelee_distance = 5",
             archer,
         );
-        let told = story(&model, &[99, 99, 97, 96, 99]);
+        // (The Archer's miss rolls a d20 and a d10 for the Brigand beside the Knight: 20, 3.)
+        let told = story(&model, &[99, 20, 3, 99, 97, 96, 99]);
         crate::log::assert_in_order(
             &told,
             &[
@@ -554,5 +691,174 @@ impales = true
             told.starts_with("order of action: Knight, Brigand 1, Brigand 2"),
             "{told}"
         );
+    }
+
+    /// Side b as a Brigand (Initiative `brigand_initiative`) and an Archer with `missile`
+    /// (Missile ML75), written in the order `archer_first` says.
+    fn brigand_and_archer(brigand_initiative: i32, missile: &str, archer_first: bool) -> String {
+        let brigand = format!(
+            "[[b]]\nname = \"Brigand\"\nmelee_ml = 55\ndodge_ml = 45\nshock_ml = 55\ninitiative_ml = {brigand_initiative}\nweapon = \"broadsword\"\ndefence = \"dodge\"\n"
+        );
+        let archer = format!(
+            "[[b]]\nname = \"Archer\"\nmelee_ml = 50\ndodge_ml = 55\nshock_ml = 60\ninitiative_ml = 50\nmissile = \"{missile}\"\nmissile_ml = 75\nweapon = \"broadsword\"\ndefence = \"dodge\"\n"
+        );
+        if archer_first {
+            archer + &brigand
+        } else {
+            brigand + &archer
+        }
+    }
+
+    /// The story of one fight on these dice, as far as they go.
+    fn as_far_as(model: &ZoneD100, dice: &[u32]) -> String {
+        let mut scripted = ScriptedDice::new(dice.to_vec());
+        let mut log = VecLog::default();
+        let mut tally = Tally::new(model.shape());
+        model.trial(&mut scripted, &mut log, &mut tally);
+        log.lines.join("\n")
+    }
+
+    #[test]
+    fn a_missed_shot_at_a_foe_fighting_an_ally_may_strike_the_ally() {
+        // Direct · L117–119: "MISS the attack misses the target. If the EML was greater than
+        // 05, the attack might strike a nearby target. Count how many other targets are within
+        // five feet of the intended one ... If the d20 result is less than or equal to the
+        // target count, then a nearby creature is hit." Missile 3 · L60: "Evading: actively
+        // fighting in melee". The Archer shoots at the Knight, whom the Brigand (its ally)
+        // fights at 0 feet: the Knight is Evading (Dodge 45: −20, EML 75 + 10 PB − 20 = 65), a
+        // target count of 1; a d20 of 1 strikes the Brigand.
+        let model = point(
+            "start_distance = 40\napproach = 20\nmelee_distance = 5",
+            &brigand_and_archer(55, "longbow", false),
+        );
+        let told = as_far_as(&model, &[99, 1, 3, 1, 1, 12, 100]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Brigand closes to 0 feet",
+                "Archer shoots at 20 feet (Direct PB, Evading target): EML65: 99 F: a miss of the target; 1 on the die against a target count of 1: a creature there is hit",
+                "the missile strikes Brigand",
+                "  hits ZN1 skull",
+                "KIA",
+                "Brigand is out of the fight",
+            ],
+        );
+        // A d20 past the count: the roll is told, no one is hit.
+        let told = as_far_as(&model, &[99, 2, 3]);
+        assert!(
+            told.contains("99 F: a miss of the target; 2 on the die against a target count of 1: no one else is hit")
+                && !told.contains("the missile strikes"),
+            "{told}"
+        );
+    }
+
+    #[test]
+    fn an_engaged_fighter_fights_the_foes_in_its_engagement_zone_and_does_not_walk_off() {
+        // Melee 1 · L175: "Aware characters can make a melee strike with a readied weapon
+        // against foes they threaten within their Engagement Zone." The Knight keeps to the
+        // Archer (written first), but once the Brigand threatens him at 0 feet he fights the
+        // Brigand: the Archer, 20 feet off, is beyond his reach.
+        let model = point(
+            "start_distance = 40\napproach = 20\nmelee_distance = 5",
+            &brigand_and_archer(55, "longbow", true),
+        );
+        let told = as_far_as(&model, &[99, 20, 3, 99, 97]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Knight picks Archer: the first foe standing",
+                "Knight closes to 20 feet",
+                "Brigand closes to 0 feet",
+                "round 2",
+                "Knight picks Brigand: the first foe standing, kept while it stands of 1 of 2 foes standing (1 beyond its reach)",
+                "Knight attacks Brigand",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_move_stops_on_entering_a_threatening_foes_engagement_zone() {
+        // Melee 3 · L360: "... move at least ten feet (up to half Move), stopping in threatening
+        // EZ." The Brigand (Initiative 70) closes 30 of the 60 feet first; the Knight, keeping
+        // to the Archer behind him, closes only the 25 feet that bring him within the Brigand's
+        // 5: 35 feet from the Archer, not 30, and never past the Brigand.
+        let model = point(
+            "start_distance = 60\napproach = 30\nmelee_distance = 5",
+            &brigand_and_archer(70, "longbow", true),
+        );
+        let told = as_far_as(&model, &[99, 20, 3]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Brigand closes to 30 feet",
+                "Knight picks Archer",
+                "Knight closes to 35 feet",
+                "Archer shoots at 35 feet (Direct PB, Evading target)",
+                "a target count of 1",
+            ],
+        );
+    }
+
+    #[test]
+    fn a_volley_into_a_melee_counts_every_creature_in_the_area_and_the_d20_names_the_one_hit() {
+        // Volley · L153–155: "POTENTIAL STRIKE the missile lands in the 15-foot area. Count the
+        // targets within it ... ROLL D20 & D10. If the d20 roll is less than or equal to the
+        // target count, then one creature within the 15-foot area is hit. The d20 roll itself
+        // indicates the precise target struck among several." A sling (Base Range 10) at 20
+        // feet is Volley 2; the Knight and the Brigand fighting him make a count of 2: a d20
+        // of 2 strikes the Brigand, of 1 the Knight.
+        let model = point(
+            "start_distance = 40\napproach = 20\nmelee_distance = 5",
+            &brigand_and_archer(55, "sling", false),
+        );
+        let told = as_far_as(&model, &[41, 2, 3]);
+        crate::log::assert_in_order(
+            &told,
+            &[
+                "Archer shoots at 20 feet (Volley 2, Evading target)",
+                "41 S: a potential strike; 2 on the die against a target count of 2: a creature there is hit",
+                "the missile strikes Brigand",
+            ],
+        );
+        let told = as_far_as(&model, &[41, 1, 3]);
+        assert!(
+            told.contains("41 S: a strike, 1 star(s)") && !told.contains("the missile strikes"),
+            "{told}"
+        );
+    }
+
+    #[test]
+    fn who_stands_near_a_target_is_read_from_the_line() {
+        // Our reading of "within five feet", "the 15-foot area" and "eight adjacent 15-foot
+        // areas" on the one-line ground (docs, "Sides of several fighters", step 2): the Knight
+        // (place 0, side a) shoots at Brigand 1 (place 1) of four; Brigand 2 level with it,
+        // Brigand 3 seven feet behind it, Brigand 4 fifteen feet behind it.
+        let model = point("start_distance = 100", &brigands(4, 55));
+        let mut f = Fight::<8> {
+            states: [State::default(); 8],
+            at: [AtRange::default(); 8],
+            out: [false; 8],
+            kept: [usize::MAX; 8],
+            turn: 0,
+        };
+        f.at[1].advanced = 30;
+        f.at[2].advanced = 30;
+        f.at[3].advanced = 23;
+        f.at[4].advanced = 15;
+        let crowd = model.crowd(&f, 0, 1);
+        assert_eq!(crowd.near.count(), 1, "Brigand 2 only");
+        assert_eq!(crowd.near.nth(1), Some(2));
+        assert_eq!(
+            (crowd.area.count(), crowd.area.nth(2)),
+            (2, Some(3)),
+            "Brigands 2 and 3"
+        );
+        assert_eq!(
+            crowd.beside[0].nth(1),
+            Some(4),
+            "beyond the target (d8 1): Brigand 4"
+        );
+        assert_eq!(crowd.beside.iter().map(|p| p.count()).sum::<u32>(), 1);
+        assert_eq!(crowd.allies, 0, "the Knight has no ally");
     }
 }

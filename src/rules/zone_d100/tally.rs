@@ -312,7 +312,12 @@ impl ZoneD100 {
         tally.record_hit(r.striker, u32::from(r.il), !r.missed);
         tally.record_extra(GLANCING, u64::from(r.glancing));
         if let (Some(zone), true) = (r.zone, r.il > 0) {
-            tally.record_extra(injury_column(r.striker.other(), zone, r.il), 1);
+            let injured = if r.on_ally {
+                r.striker
+            } else {
+                r.striker.other()
+            };
+            tally.record_extra(injury_column(injured, zone, r.il), 1);
         }
     }
 }
