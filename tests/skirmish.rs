@@ -379,3 +379,46 @@ fn a_limit_of_attackers_on_one_defender_is_swept_and_keeps_the_rest_waiting_in_e
         );
     }
 }
+
+#[test]
+fn zone_d100s_trace_of_an_archer_shooting_into_the_melee_shows_the_stray_roll_and_the_ally_hit() {
+    // Issue 66: "`trace` of an archer shooting at a foe engaged with the archer's ally shows the
+    // stray-missile roll and, when it comes, the ally hit". The shipped knight and archer
+    // against three brigands: the Archer's misses at a brigand fighting the Knight roll against
+    // the creatures within five feet, and some seed's roll strikes the Knight.
+    let mut rolled = false;
+    let mut ally_hit = false;
+    for seed in 1..=60 {
+        let o = duelsim(&[
+            "trace",
+            "scenarios/zone-d100/knight-and-archer-vs-brigands.toml",
+            "--point",
+            "1",
+            "--seed",
+            &seed.to_string(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let story = String::from_utf8_lossy(&o.stdout).into_owned();
+        let lines: Vec<&str> = story.lines().collect();
+        for (k, line) in lines.iter().enumerate() {
+            if line.starts_with("Archer shoots")
+                && line.contains("a miss of the target; ")
+                && line.contains(" on the die against a target count of ")
+            {
+                rolled = true;
+                if line.ends_with("a creature there is hit")
+                    && lines.get(k + 1) == Some(&"the missile strikes Knight")
+                {
+                    ally_hit = true;
+                }
+            }
+        }
+        if rolled && ally_hit {
+            break;
+        }
+    }
+    assert!(
+        rolled && ally_hit,
+        "rolled {rolled}, the Knight hit {ally_hit}"
+    );
+}

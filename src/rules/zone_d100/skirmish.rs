@@ -861,4 +861,28 @@ impales = true
         assert_eq!(crowd.beside.iter().map(|p| p.count()).sum::<u32>(), 1);
         assert_eq!(crowd.allies, 0, "the Knight has no ally");
     }
+
+    #[test]
+    fn the_fall_that_ends_the_fight_is_of_the_side_left_with_no_one_standing() {
+        // Docs, "Sides of several fighters", step 6: "`end_*` columns read the fighter whose
+        // fall ended the fight". The Knight (0) fells Brigand 1 (1) and falls to its
+        // Counterstrike in the same turn, Brigand 2 (2) standing: the Brigands win, and the
+        // fall that ended the fight is the Knight's, not Brigand 1's.
+        let model = point("", &brigands(2, 55));
+        let mut f = Fight::<4> {
+            states: [State::default(); 4],
+            at: [AtRange::default(); 4],
+            out: [false; 4],
+            kept: [usize::MAX; 4],
+            turn: 0,
+        };
+        f.states[0].dead = true;
+        f.states[1].dead = true;
+        match model.who_is_out(&mut f, [0, 1, 1], &mut crate::log::NoLog) {
+            Turn::Over((winner, fallen)) => {
+                assert_eq!((winner, fallen), (Some(Side::B), Some(0)));
+            }
+            Turn::Taken => panic!("the Knight's side has no one standing"),
+        }
+    }
 }
