@@ -233,57 +233,78 @@ impl Roster {
         if !L::ON && held < out.len() && !out[held] && reach(held) {
             return Pick::Foe(held);
         }
+        // With no limit, no foe is ever crowded: that choice is made once, not at every foe.
+        let field = (out, reach);
+        if self.max_attackers == usize::MAX {
+            self.choose_anew::<false, D, L>(attacker, field, hurt, engaged, (dice, key), log)
+        } else {
+            self.choose_anew::<true, D, L>(attacker, field, hurt, engaged, (dice, key), log)
+        }
+    }
+
+    /// [`Roster::choose`] past the kept foe: a pick among the foes open to `attacker`, with a
+    /// limit of attackers on one defender when `LIMITED`.
+    fn choose_anew<const LIMITED: bool, D: Dice, L: Log>(
+        &self,
+        attacker: usize,
+        (out, reach): (&[bool], impl Fn(usize) -> bool),
+        hurt: impl Fn(usize) -> u32,
+        engaged: &mut [usize],
+        (dice, key): (&mut D, Stream),
+        log: &mut L,
+    ) -> Pick {
+        let held = engaged[attacker];
         let foes = self.team(self.side_of[attacker].other());
         let policy = self.targets[attacker];
-        let crowded = |f: usize| self.attackers_on(f, attacker, out, engaged) >= self.max_attackers;
-        let open = |f: usize| !out[f] && reach(f) && !crowded(f);
-        // The foes open to it, and the first of them, in one pass.
-        let (mut standing, mut first) = (0, usize::MAX);
-        for f in foes.clone().filter(|&f| open(f)) {
-            if standing == 0 {
-                first = f;
+        // The foes in the fight, those open to it and the first of these, in one pass.
+        let (mut left, mut standing, mut first) = (0, 0, usize::MAX);
+        for f in foes.clone().filter(|&f| !out[f]) {
+            left += 1;
+            if reach(f) && !self.crowded::<LIMITED>(f, attacker, out, engaged) {
+                if standing == 0 {
+                    first = f;
+                }
+                standing += 1;
             }
-            standing += 1;
         }
         if standing == 0 {
-            let left = !foes.clone().all(|f| out[f]);
-            if left {
-                log.say(|| self.crowded_words(attacker, (out, &reach), &crowded));
+            if left > 0 {
+                log.say(|| self.crowded_words(attacker, (out, &reach), engaged));
             }
             engaged[attacker] = usize::MAX;
-            return if left {
+            return if left > 0 {
                 Pick::CrowdedOut
             } else {
                 Pick::NoFoeLeft
             };
         }
-        let keeps = matches!(policy, Target::Same | Target::Pair);
-        let alone = foes.clone().filter(|&f| !out[f]).nth(1).is_none();
-        if alone {
+        if left == 1 {
             engaged[attacker] = first;
             return Pick::Foe(first);
         }
+        let keeps = matches!(policy, Target::Same | Target::Pair);
         let chosen = if standing == 1 {
             first
         } else {
-            self.by_policy(
+            self.by_policy::<LIMITED, D>(
                 attacker,
                 (standing, first),
-                (out, &open, &hurt),
+                (out, &reach, &hurt),
                 engaged,
                 (dice, key),
             )
         };
         let took_anew = keeps && held != chosen;
         log.say(|| {
+            let open = |f| self.open::<LIMITED>(f, attacker, (out, &reach), engaged);
             let even = foes
                 .clone()
                 .filter(|&f| open(f))
                 .all(|f| hurt(f) == hurt(first));
-            let unfought =
-                took_anew && self.unfought(attacker, out, &open, engaged) == Some(chosen);
+            let unfought = took_anew
+                && self.unfought::<LIMITED>(attacker, (out, &reach), engaged) == Some(chosen);
             let why = self.choice_words(policy, (even, took_anew, unfought));
-            let among = self.among_words(attacker, standing, (out, &reach), &crowded);
+            let among = self.among_words(attacker, standing, (out, &reach), engaged);
             format!(
                 "{} picks {}: {why}{among} (target = {})",
                 self.fighter_names[attacker],
@@ -301,15 +322,16 @@ impl Roster {
     /// The foe `attacker`'s policy picks among the `standing` foes open to it (`open`; the
     /// first of them `first`, at least two; `out`: those out of the fight), `hurt` saying how
     /// hurt each is; a random pick's die from the stream `key`.
-    fn by_policy<D: Dice>(
+    fn by_policy<const LIMITED: bool, D: Dice>(
         &self,
         attacker: usize,
         (standing, first): (usize, usize),
-        (out, open, hurt): (&[bool], &impl Fn(usize) -> bool, &impl Fn(usize) -> u32),
+        (out, reach, hurt): (&[bool], &impl Fn(usize) -> bool, &impl Fn(usize) -> u32),
         engaged: &[usize],
         (dice, key): (&mut D, Stream),
     ) -> usize {
         let foes = self.team(self.side_of[attacker].other());
+        let open = |f| self.open::<LIMITED>(f, attacker, (out, reach), engaged);
         let policy = self.targets[attacker];
         let held = engaged[attacker];
         match policy {
@@ -337,7 +359,8 @@ impl Roster {
                 if held < MAX_FIGHTERS && open(held) {
                     held
                 } else if policy == Target::Pair {
-                    self.unfought(attacker, out, open, engaged).unwrap_or(first)
+                    self.unfought::<LIMITED>(attacker, (out, reach), engaged)
+                        .unwrap_or(first)
                 } else {
                     first
                 }
@@ -345,31 +368,56 @@ impl Roster {
         }
     }
 
+    /// Whether foe `f` is open to `attacker`: in the fight (`out`: those who are not), within
+    /// its reach and with room for another attacker (`engaged`: the foe each attacks).
+    #[inline]
+    fn open<const LIMITED: bool>(
+        &self,
+        f: usize,
+        attacker: usize,
+        (out, reach): (&[bool], &impl Fn(usize) -> bool),
+        engaged: &[usize],
+    ) -> bool {
+        !out[f] && reach(f) && !self.crowded::<LIMITED>(f, attacker, out, engaged)
+    }
+
+    /// Whether foe `f` already faces the most attackers allowed, `attacker` aside (never
+    /// unless `LIMITED`: a roster with a limit).
+    #[inline]
+    fn crowded<const LIMITED: bool>(
+        &self,
+        f: usize,
+        attacker: usize,
+        out: &[bool],
+        engaged: &[usize],
+    ) -> bool {
+        LIMITED
+            && self.max_attackers != usize::MAX
+            && self.attackers_on(f, attacker, out, engaged) >= self.max_attackers
+    }
+
     /// How many allies of `attacker` still in the fight attack `foe` (`engaged`: the foe each
-    /// attacks).
+    /// attacks); asked only when there is a limit.
+    #[inline]
     fn attackers_on(&self, foe: usize, attacker: usize, out: &[bool], engaged: &[usize]) -> usize {
-        if self.max_attackers == usize::MAX {
-            return 0;
-        }
         self.team(self.side_of[attacker])
             .filter(|&a| a != attacker && !out[a] && engaged_foe(engaged[a]) == Some(foe))
             .count()
     }
 
-    /// The first foe of `attacker` open to it (`open`) that no ally still in the fight
+    /// The first foe open to `attacker` ([`Roster::open`]) that no ally still in the fight
     /// (`out`: those who are not) attacks (`engaged`: the foe each attacks), if any: whom
     /// `pair` takes.
-    fn unfought(
+    fn unfought<const LIMITED: bool>(
         &self,
         attacker: usize,
-        out: &[bool],
-        open: &impl Fn(usize) -> bool,
+        (out, reach): (&[bool], &impl Fn(usize) -> bool),
         engaged: &[usize],
     ) -> Option<usize> {
         let side = self.side_of[attacker];
         let allies = self.team(side);
         self.team(side.other()).find(|&f| {
-            open(f)
+            self.open::<LIMITED>(f, attacker, (out, reach), engaged)
                 && !allies
                     .clone()
                     .any(|a| a != attacker && !out[a] && engaged_foe(engaged[a]) == Some(f))
@@ -404,8 +452,9 @@ impl Roster {
         attacker: usize,
         standing: usize,
         (out, reach): (&[bool], &impl Fn(usize) -> bool),
-        crowded: &impl Fn(usize) -> bool,
+        engaged: &[usize],
     ) -> String {
+        let crowded = |f| self.crowded::<true>(f, attacker, out, engaged);
         let foes = self.team(self.side_of[attacker].other());
         let total = foes.clone().filter(|&f| !out[f]).count();
         if total == standing {
@@ -445,8 +494,9 @@ impl Roster {
         &self,
         attacker: usize,
         (out, reach): (&[bool], &impl Fn(usize) -> bool),
-        crowded: &impl Fn(usize) -> bool,
+        engaged: &[usize],
     ) -> String {
+        let crowded = |f| self.crowded::<true>(f, attacker, out, engaged);
         let foes = self.team(self.side_of[attacker].other());
         let name = &self.fighter_names[attacker];
         let faces = self.faces_words();

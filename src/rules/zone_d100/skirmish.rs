@@ -226,9 +226,13 @@ impl ZoneD100 {
         if s.can_act() && !busy {
             let hurt = |foe: usize| injury_levels(&f.states[foe]);
             let target = Stream::new(Purpose::Target, actor, round);
-            let engaged = self.threatening(&f.states[..n], &f.at[..n], &f.out[..n], actor) > 0;
-            let at = &f.at;
-            let reach = |g: usize| !engaged || self.between(at, actor, g) <= self.melee_distance;
+            // A foe in melee distance is always in reach; one beyond it only while no foe
+            // threatens the actor there (asked only then: most turns are fought in melee).
+            let (states, at, out) = (&f.states[..n], &f.at[..n], &f.out[..n]);
+            let reach = |g: usize| {
+                self.between(at, actor, g) <= self.melee_distance
+                    || self.threatening(states, at, out, actor) == 0
+            };
             let field = (&f.out[..n], reach);
             roster.choose(actor, field, hurt, &mut f.kept[..n], (dice, target), log)
         } else {
@@ -319,16 +323,23 @@ impl ZoneD100 {
         let before = self.between(&f.at, actor, foe);
         let m = &self.melee;
         let shoots = m.fighter(actor).missile.is_some() && before > self.melee_distance;
+        // Who stands near the foe, worked out only for a shot.
+        let near_a_shot;
         let crowd = if shoots {
-            self.crowd(f, actor, foe)
+            near_a_shot = self.crowd(f, actor, foe);
+            &near_a_shot
         } else {
-            Crowd::ALONE
+            &Crowd::ALONE
         };
         let mut range = Range {
             distance: before,
-            stop: self.stop(f, actor, foe),
+            stop: if before > self.melee_distance {
+                self.stop(f, actor, foe)
+            } else {
+                0
+            },
             foe_in_melee: shoots && self.in_melee(f, foe),
-            crowd: &crowd,
+            crowd,
             struck_elsewhere: None,
         };
         let sides = [self.roster.side_of[actor], self.roster.side_of[foe]];
@@ -357,6 +368,7 @@ impl ZoneD100 {
     /// Who is out after a turn: the turn may have felled the foe (or `struck`, another creature
     /// a stray missile hit), or the actor by a Counterstrike, a Mishap or the end of its turn.
     /// The fight is over when a side has no one standing.
+    #[inline]
     fn who_is_out<const N: usize, L: Log>(
         &self,
         f: &mut Fight<N>,
@@ -364,11 +376,17 @@ impl ZoneD100 {
         log: &mut L,
     ) -> Turn {
         let roster = &self.roster;
+        let mut fell = false;
         for who in [actor, foe, struck] {
             if !f.out[who] && self.out(&f.states[who]) {
                 f.out[who] = true;
+                fell = true;
                 log.say(|| format!("{} is out of the fight", roster.fighter_names[who]));
             }
+        }
+        // A side's last standing can only have fallen in a turn where someone fell.
+        if !fell {
+            return Turn::Taken;
         }
         let standing = |side: Side| roster.team(side).filter(|&i| !f.out[i]).count();
         let (a, b) = (standing(Side::A), standing(Side::B));
