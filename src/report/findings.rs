@@ -183,8 +183,8 @@ fn swept_effects(run: &RunResult, sides: &[SideWords; 2]) -> String {
             );
         }
         return format!(
-            "{} wins {} with {} and {} with {}: {} moves {whose} by {spread:.0} points.",
-            sides[0].name,
+            "{} {} with {} and {} with {}: {} moves {whose} by {spread:.0} points.",
+            sides[0].wins(),
             share(run.tallies[lo].wins(Side::A), run.tallies[lo].trials),
             phrase(lo),
             share(run.tallies[hi].wins(Side::A), run.tallies[hi].trials),
@@ -244,9 +244,9 @@ fn swept_effects(run: &RunResult, sides: &[SideWords; 2]) -> String {
         .collect();
     let (lo, hi) = extremes(&rates);
     format!(
-        "{}. {} wins from {} ({}) to {} ({}).",
+        "{}. {} from {} ({}) to {} ({}).",
         said.join("; "),
-        sides[0].name,
+        sides[0].wins(),
         share(run.tallies[lo].wins(Side::A), run.tallies[lo].trials),
         point_words(run, lo),
         share(run.tallies[hi].wins(Side::A), run.tallies[hi].trials),

@@ -45,17 +45,24 @@ fn row_chart<'a, DB: DrawingBackend>(
     x_format: &dyn Fn(&f64) -> String,
 ) -> Result<RowChart<'a, DB>> {
     let n = rows.len().max(1);
+    // The rows' title runs up beside their labels; one longer than the rows are high (two swept
+    // values' titles over few rows) goes in lines, one value's title each, rather than past the
+    // chart's top.
+    let area_height = area.dim_in_pixel().1;
+    let (lines, size) = desc_lines(y_label, area_height);
+    let desc_width = (size + 10) * lines.len() as u32;
     let mut chart = ChartBuilder::on(area)
         .margin_right(30)
         .x_label_area_size(60)
-        .y_label_area_size(row_label_width(rows) + if y_label.is_empty() { 0 } else { 30 })
+        .y_label_area_size(row_label_width(rows) + desc_width)
         .build_cartesian_2d(x_range, -0.5..n as f64 - 0.5)
         .map_err(err)?;
     let y_format = |y: &f64| row_label(rows, *y);
+    let one_line = lines.len() == 1 && size == DESC_PX;
     chart
         .configure_mesh()
         .x_desc(x_label)
-        .y_desc(y_label)
+        .y_desc(if one_line { y_label } else { "" })
         .axis_desc_style((FONT, 20))
         .label_style((FONT, 17))
         .y_labels(n + 1)
@@ -66,7 +73,48 @@ fn row_chart<'a, DB: DrawingBackend>(
         .bold_line_style(RGBColor(205, 205, 205))
         .draw()
         .map_err(err)?;
+    if !one_line {
+        // Lines centred on the whole chart's height, which they may all use.
+        let centre = area_height as i32 / 2;
+        let style = TextStyle::from((FONT, size).into_font())
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        for (k, line) in lines.iter().enumerate() {
+            let x = 8 + (size as i32 + 10) * k as i32 + size as i32 / 2;
+            area.draw_text(line, &style, (x, centre)).map_err(err)?;
+        }
+    }
     Ok(chart)
+}
+
+/// The size of a row chart's axis titles, in pixels.
+const DESC_PX: u32 = 20;
+
+/// The lines a rows' title `label` is drawn in beside a chart area `height` pixels high, and
+/// their size: one line, centred on the rows, when it fits beside them (the area less the value
+/// axis below); else a line per swept value's title (they are joined by " / ") centred on the
+/// area, smaller if need be but never under 17 pixels, the rows' labels' own size. None for no
+/// title.
+fn desc_lines(label: &str, height: u32) -> (Vec<String>, u32) {
+    if label.is_empty() {
+        return (Vec::new(), DESC_PX);
+    }
+    if text_width(label, DESC_PX) <= height.saturating_sub(60) {
+        return (vec![label.to_owned()], DESC_PX);
+    }
+    let room = height.saturating_sub(10);
+    let lines: Vec<String> = label.split(" / ").map(str::to_owned).collect();
+    let longest = lines
+        .iter()
+        .map(|l| text_width(l, DESC_PX))
+        .max()
+        .unwrap_or(0);
+    let size = if longest <= room {
+        DESC_PX
+    } else {
+        (DESC_PX * room / longest.max(1)).max(17)
+    };
+    (lines, size)
 }
 
 /// A row chart's drawing context: values across, rows down.
