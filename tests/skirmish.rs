@@ -422,3 +422,52 @@ fn zone_d100s_trace_of_an_archer_shooting_into_the_melee_shows_the_stray_roll_an
         "rolled {rolled}, the Knight hit {ally_hit}"
     );
 }
+
+#[test]
+fn the_target_policy_and_the_limit_are_compared_and_the_limit_balanced() {
+    // Issue 66: "The new target policy and the attacker limit work in every ruleset, can be
+    // swept, compared and balanced". The fencer against three thugs: every point of the target
+    // policy and the limit against the baseline of neither, on the same dice; then the limit at
+    // which the fencer wins one fight in a hundred.
+    let dir = scratch("compare-limit");
+    let duel = "scenarios/wound-levels/bruiser-vs-fencer.toml";
+    let tail = "\n[sweep]\n\"a.target\" = [\"same\", \"pair\"]\n\"rules.max_attackers\" = [0, 1]\n[compare]\nbaseline = { \"a.target\" = \"same\", \"rules.max_attackers\" = 0 }\n";
+    let file = rewritten(duel, &dir, "count = 3\n", tail);
+    let o = duelsim(&[
+        "run",
+        &file.to_string_lossy(),
+        "--trials",
+        "4000",
+        "-o",
+        &dir.join("cmp").to_string_lossy(),
+    ]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(said.contains("on the same dice"), "{said}");
+    let (header, rows) = summary(&dir.join("cmp/summary.csv"));
+    let delta = column(&header, "a_win_delta");
+    let limit = column(&header, "rules.max_attackers");
+    let baseline: Vec<&Vec<String>> = rows.iter().filter(|r| r[limit] == "0").collect();
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(
+        baseline.iter().any(|r| r[delta].parse::<f64>() == Ok(0.0)),
+        "the baseline's own delta is 0: {rows:?}"
+    );
+    let dir = scratch("balance-limit");
+    let tail = "\n[balance]\npath = \"rules.max_attackers\"\nfrom = 1\nto = 3\ntarget = { b_win_rate = 0.5 }\n";
+    let file = rewritten(duel, &dir, "count = 3\n", tail);
+    let o = duelsim(&[
+        "run",
+        &file.to_string_lossy(),
+        "--trials",
+        "4000",
+        "-o",
+        &dir.join("bal").to_string_lossy(),
+    ]);
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        said.contains("max attackers (rules) from 1 to 3") && said.contains("Fencer ×3 wins"),
+        "{said}"
+    );
+}
