@@ -467,7 +467,8 @@ fn the_target_policy_and_the_limit_are_compared_and_the_limit_balanced() {
     let said = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(
-        said.contains("max attackers (rules) from 1 to 3") && said.contains("Fencer ×3 wins"),
+        said.contains("max attackers (rules) from 1 to 3 makes the fight even")
+            && said.contains("Fencer ×3 wins"),
         "{said}"
     );
 }

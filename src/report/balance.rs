@@ -38,6 +38,17 @@ pub struct Searched {
     pub answer: Answer,
 }
 
+/// What a search's points fight, in words: "fight" when any has a side of several or the
+/// search is over a side's number, else "duel".
+fn fought(scenario: &Scenario, balance: &Balance) -> &'static str {
+    let several = (scenario.points.iter()).any(|p| p.model.shape().sides.iter().any(|&n| n > 1));
+    if several || balance.path.ends_with("count") {
+        "fight"
+    } else {
+        "duel"
+    }
+}
+
 /// Writes the outputs of a finished run of searches into `dir` (one search, or one per sweep
 /// point in point order). Returns each search's answer in words, as the report says it.
 pub fn write(
@@ -58,6 +69,7 @@ pub fn write(
         .first()
         .map_or(["a", "b"], |p| p.model.names());
     let title = super::words::axis_title(&balance.path, names, scenario.ruleset);
+    let fight = fought(scenario, balance);
     let rate_name = TARGETS[balance.rate];
     let keys: Vec<&str> = searched
         .first()
@@ -110,19 +122,19 @@ pub fn write(
             tallies.push(tally);
         }
         answers.push(super::run::BalancePoint {
-            words: s.answer.words(balance, &title, names),
+            words: s.answer.words(balance, &title, names, fight),
             swept: s.swept,
             answer: s.answer,
         });
     }
     let words: Vec<String> = answers.iter().map(|a| a.words.clone()).collect();
     let marks = super::run::BalanceMarks {
-        rate: Answer::rate_words(balance, names),
+        rate: Answer::rate_words(balance, names, fight),
         index: balance.rate,
         target: balance.target,
         answer: None,
         range: (balance.from, balance.to),
-        goal: Answer::goal(balance, names),
+        goal: Answer::goal(balance, names, fight),
         points: answers,
     };
     let evaluations = Evaluations {
@@ -247,16 +259,17 @@ fn write_one(
         Some((_, model, _)) => {
             let names = model.names();
             let title = super::words::axis_title(&balance.path, names, scenario.ruleset);
+            let fight = fought(scenario, balance);
             let marks = super::run::BalanceMarks {
-                rate: Answer::rate_words(balance, names),
+                rate: Answer::rate_words(balance, names, fight),
                 index: balance.rate,
                 target: balance.target,
                 answer: answer.value(),
                 range: (balance.from, balance.to),
-                goal: Answer::goal(balance, names),
+                goal: Answer::goal(balance, names, fight),
                 points: Vec::new(),
             };
-            (answer.words(balance, &title, names), Some(marks))
+            (answer.words(balance, &title, names, fight), Some(marks))
         }
         None => (answer.text(balance), None),
     };

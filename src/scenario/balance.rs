@@ -78,24 +78,25 @@ impl Answer {
     }
 
     /// What reaching the target does, in words: "makes the duel even" (a win rate of one half),
-    /// else "brings the share of duels where Knight dies to 25%".
-    pub fn goal(b: &Balance, names: [&str; 2]) -> String {
-        let outcome = Answer::rate_words(b, names);
+    /// else "brings the share of duels where Knight dies to 25%"; `fight` is what is fought,
+    /// "duel" or "fight" (sides of several).
+    pub fn goal(b: &Balance, names: [&str; 2], fight: &str) -> String {
+        let outcome = Answer::rate_words(b, names, fight);
         if b.rate <= 1 && b.target == 0.5 {
-            "makes the duel even".to_owned()
+            format!("makes the {fight} even")
         } else {
             let target = format!("{:.4}", 100.0 * b.target);
             let target = target.trim_end_matches('0').trim_end_matches('.');
-            format!("brings the share of duels where {outcome} to {target}%")
+            format!("brings the share of {fight}s where {outcome} to {target}%")
         }
     }
 
     /// The rate searched, in words: "Knight wins", "the duel is drawn", "Knight dies".
-    pub fn rate_words(b: &Balance, names: [&str; 2]) -> String {
+    pub fn rate_words(b: &Balance, names: [&str; 2], fight: &str) -> String {
         match b.rate {
             0 => format!("{} wins", names[0]),
             1 => format!("{} wins", names[1]),
-            2 => "the duel is drawn".to_owned(),
+            2 => format!("the {fight} is drawn"),
             3 => format!("{} dies", names[0]),
             _ => format!("{} dies", names[1]),
         }
@@ -151,8 +152,9 @@ impl Answer {
 
     /// The answer as a designer reads it in a rulebook: "Spearman's melee ML 50-51 makes the
     /// duel even: Knight wins 50.7% [50.4, 51.0] at 50, 49.7% [49.4, 50.0] at 51". `title` is
-    /// the path in words ("Spearman's melee ML"), `names` the fighters'.
-    pub fn words(&self, b: &Balance, title: &str, names: [&str; 2]) -> String {
+    /// the path in words ("Spearman's melee ML"), `names` the fighters', `fight` what they fight
+    /// ("duel", or "fight" for sides of several).
+    pub fn words(&self, b: &Balance, title: &str, names: [&str; 2], fight: &str) -> String {
         let pct = |r: Rate| {
             format!(
                 "{:.1}% [{:.1}, {:.1}]",
@@ -161,8 +163,8 @@ impl Answer {
                 100.0 * r.2
             )
         };
-        let outcome = Answer::rate_words(b, names);
-        let goal = Answer::goal(b, names);
+        let outcome = Answer::rate_words(b, names, fight);
+        let goal = Answer::goal(b, names, fight);
         let mut words = match self.found {
             Found::Unreachable([(lo, f_lo), (hi, f_hi)]) => format!(
                 "No {title} from {} to {} {goal}: {outcome} {} at {} and {} at {}.",
