@@ -537,6 +537,8 @@ mod tests {
     //! Sides of several, driven with scripted dice (`docs/rules/zone-d100.md`, "Sides of
     //! several fighters"). Results of 99, 98 ... fail every test here and end in no digit of a
     //! Mishap; 95 is a CF with a Stumble.
+    use super::super::body::Zone;
+    use super::super::tally::injury_column;
     use super::*;
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
@@ -760,6 +762,16 @@ impales = true
                 "KIA",
                 "Brigand is out of the fight",
             ],
+        );
+        // The injury counts to the side of the one struck, the Archer's own (b), with the
+        // strike as b's: b_injuries_head_grievous, not a's.
+        let mut scripted = ScriptedDice::new(vec![99, 1, 3, 1, 1, 12, 100]);
+        let mut tally = Tally::new(model.shape());
+        model.trial(&mut scripted, &mut crate::log::NoLog, &mut tally);
+        let head_g4 = |side| injury_column(side, Zone::Head, 4);
+        assert_eq!(
+            (tally.extra[head_g4(Side::B)], tally.extra[head_g4(Side::A)]),
+            (1, 0)
         );
         // A d20 past the count: the roll is told, no one is hit.
         let told = as_far_as(&model, &[99, 2, 3]);

@@ -296,7 +296,7 @@ const _: () = assert!(
 );
 
 /// The count of an injury of level `il` to `zone` of the fighter of side `injured`.
-fn injury_column(injured: Side, zone: Zone, il: u8) -> usize {
+pub(super) fn injury_column(injured: Side, zone: Zone, il: u8) -> usize {
     let z = match zone {
         Zone::Head => 0,
         Zone::Arm => 1,
