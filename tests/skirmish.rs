@@ -377,6 +377,10 @@ fn a_limit_of_attackers_on_one_defender_is_swept_and_keeps_the_rest_waiting_in_e
             ),
             "{duel}\n{story}"
         );
+        if duel.contains("wound-levels") {
+            // Its declarations say who waits, not a stale foe.
+            assert!(story.contains(" waits"), "{duel}\n{story}");
+        }
     }
 }
 

@@ -500,12 +500,12 @@ impl Roster {
         let foes = self.team(self.side_of[attacker].other());
         let name = &self.fighter_names[attacker];
         let faces = self.faces_words();
-        if foes.clone().filter(|&f| !out[f]).all(crowded) {
-            format!("{name} attacks no one: every foe standing {faces}")
-        } else if foes.clone().filter(|&f| !out[f] && reach(f)).all(crowded) {
-            format!("{name} attacks no one: every foe in its reach {faces}")
-        } else {
+        if !foes.clone().any(|f| !out[f] && reach(f)) {
             format!("{name} attacks no one: no foe standing is in its reach")
+        } else if foes.clone().filter(|&f| !out[f]).all(crowded) {
+            format!("{name} attacks no one: every foe standing {faces}")
+        } else {
+            format!("{name} attacks no one: every foe in its reach {faces}")
         }
     }
 }

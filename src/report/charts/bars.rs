@@ -49,7 +49,7 @@ fn row_chart<'a, DB: DrawingBackend>(
     // values' titles over few rows) goes in lines, one value's title each, rather than past the
     // chart's top.
     let area_height = area.dim_in_pixel().1;
-    let (lines, size) = desc_lines(y_label, area_height);
+    let (lines, size, one_line) = desc_lines(y_label, area_height);
     let desc_width = (size + 10) * lines.len() as u32;
     let mut chart = ChartBuilder::on(area)
         .margin_right(30)
@@ -58,7 +58,6 @@ fn row_chart<'a, DB: DrawingBackend>(
         .build_cartesian_2d(x_range, -0.5..n as f64 - 0.5)
         .map_err(err)?;
     let y_format = |y: &f64| row_label(rows, *y);
-    let one_line = lines.len() == 1 && size == DESC_PX;
     chart
         .configure_mesh()
         .x_desc(x_label)
@@ -90,21 +89,22 @@ fn row_chart<'a, DB: DrawingBackend>(
 /// The size of a row chart's axis titles, in pixels.
 const DESC_PX: u32 = 20;
 
-/// The lines a rows' title `label` is drawn in beside a chart area `height` pixels high, and
-/// their size: one line, centred on the rows, when it fits beside them (the area less the value
-/// axis below); else a line per swept value's title (they are joined by " / ") centred on the
-/// area, smaller if need be but never under 17 pixels, the rows' labels' own size. None for no
-/// title.
-fn desc_lines(label: &str, height: u32) -> (Vec<String>, u32) {
+/// The lines a rows' title `label` is drawn in beside a chart area `height` pixels high, their
+/// size, and whether it is one line centred on the rows (plotters' own axis title): when it
+/// fits beside them (the area less the value axis below). Else a line per swept value's title
+/// (they are joined by " / ") centred on the area, smaller if need be but never under 17
+/// pixels, the rows' labels' own size, and a line still too long at that size broken between
+/// words. None for no title.
+fn desc_lines(label: &str, height: u32) -> (Vec<String>, u32, bool) {
     if label.is_empty() {
-        return (Vec::new(), DESC_PX);
+        return (Vec::new(), DESC_PX, true);
     }
     if text_width(label, DESC_PX) <= height.saturating_sub(60) {
-        return (vec![label.to_owned()], DESC_PX);
+        return (vec![label.to_owned()], DESC_PX, true);
     }
     let room = height.saturating_sub(10);
-    let lines: Vec<String> = label.split(" / ").map(str::to_owned).collect();
-    let longest = lines
+    let parts: Vec<&str> = label.split(" / ").collect();
+    let longest = parts
         .iter()
         .map(|l| text_width(l, DESC_PX))
         .max()
@@ -114,7 +114,24 @@ fn desc_lines(label: &str, height: u32) -> (Vec<String>, u32) {
     } else {
         (DESC_PX * room / longest.max(1)).max(17)
     };
-    (lines, size)
+    let mut lines = Vec::new();
+    for part in parts {
+        let mut line = String::new();
+        for word in part.split(' ') {
+            let longer = if line.is_empty() {
+                word.to_owned()
+            } else {
+                format!("{line} {word}")
+            };
+            if !line.is_empty() && text_width(&longer, size) > room {
+                lines.push(std::mem::replace(&mut line, word.to_owned()));
+            } else {
+                line = longer;
+            }
+        }
+        lines.push(line);
+    }
+    (lines, size, false)
 }
 
 /// A row chart's drawing context: values across, rows down.
@@ -372,5 +389,31 @@ mod tests {
             "-0.0001 [0.0000, 0.0000]"
         );
         assert_eq!(interval_label(0.0, 0.0, 0.0), "0.0 [0.0, 0.0]");
+    }
+
+    #[test]
+    fn a_rows_title_too_long_for_the_rows_goes_in_lines_that_fit_the_chart() {
+        // Fits beside the rows: plotters' own title, one line.
+        assert_eq!(
+            desc_lines("fighter", 320),
+            (vec!["fighter".to_owned()], 20, true)
+        );
+        // Two swept values' titles over few rows: a line each, drawn by us.
+        let (lines, size, one) = desc_lines("Brigand ×5's target / max attackers (rules)", 320);
+        assert_eq!((lines.len(), size, one), (2, 20, false));
+        // One title longer than the rows are high but not the chart: still ours, centred on
+        // the chart, not plotters' centred on the rows.
+        let title = "fighter: Brigands on side";
+        assert!(text_width(title, 20) > 260 && text_width(title, 20) <= 310);
+        assert!(!desc_lines(title, 320).2);
+        // Too long even at 17 pixels: broken between words, every line within the chart.
+        let long = "the most gallant and long-named Knight of the Order's melee skill level";
+        let (lines, size, _) = desc_lines(long, 200);
+        assert_eq!(size, 17);
+        assert!(lines.len() > 1, "{lines:?}");
+        assert!(
+            lines.iter().all(|l| text_width(l, size) <= 190),
+            "{lines:?}"
+        );
     }
 }

@@ -88,7 +88,17 @@ impl D6Pool {
         let target = Stream::new(Purpose::Target, actor, round);
         let foe = match f.field.choose((roster, actor), hurt, (dice, target), log) {
             Pick::Foe(foe) => foe,
-            Pick::CrowdedOut => return Turn::Taken,
+            Pick::CrowdedOut => {
+                // A turn that waits is a turn without an attack: what its last attack left
+                // (a whiff, a berserk attack, dice spent on a parry) ends with it, a stun stays
+                // until the next attack against it.
+                let standing = &mut f.states[actor].standing;
+                *standing = Standing {
+                    stunned: standing.stunned,
+                    ..Standing::default()
+                };
+                return Turn::Taken;
+            }
             Pick::NoFoeLeft => return Turn::Over(None),
         };
         let key = Stream::new(Purpose::Attack, actor, round);

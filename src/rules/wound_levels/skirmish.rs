@@ -178,6 +178,8 @@ impl WoundLevels {
             let chosen =
                 (self.roster).choose(i, field, hurt, &mut f.kept[..n], (dice, target), log);
             let Pick::Foe(foe) = chosen else {
+                // It waits: no foe (its own place stands for none).
+                f.foe_of[i] = i;
                 continue;
             };
             f.foe_of[i] = foe;
@@ -219,11 +221,12 @@ impl WoundLevels {
             let list: Vec<String> = acting
                 .iter()
                 .rev()
-                .map(|&i| {
-                    format!(
+                .map(|&i| match f.foe_of[i] {
+                    foe if foe == i => format!("{} waits", roster.fighter_names[i]),
+                    foe => format!(
                         "{} declares {} (against {})",
-                        roster.fighter_names[i], f.plans[i], roster.fighter_names[f.foe_of[i]]
-                    )
+                        roster.fighter_names[i], f.plans[i], roster.fighter_names[foe]
+                    ),
                 })
                 .collect();
             format!("  {}", list.join("; "))

@@ -80,7 +80,17 @@ impl ZoneD100 {
                     } else {
                         self.approach
                     };
-                    range.distance = range.distance.saturating_sub(step).max(range.stop);
+                    let to = range.distance.saturating_sub(step).max(range.stop);
+                    if to == range.distance {
+                        // A foe in the way (sides of several only: in a duel `stop` is 0
+                        // and the distance above melee distance): no move, not a Moving
+                        // target.
+                        log.say(|| {
+                            format!("{} cannot close: a foe stands in the way", m.names[me])
+                        });
+                        return m.end_of_turn((actor, turn), states, dice, log);
+                    }
+                    range.distance = to;
                     states[actor].moved = true;
                     states[actor].evading = evade;
                     log.say(|| {

@@ -223,7 +223,8 @@ impl ZoneD100 {
         let (roster, n) = (&self.roster, self.roster.len());
         let s = &f.states[actor];
         let busy = s.disarmed || (s.prone && !self.melee.legs_unusable(s));
-        if s.can_act() && !busy {
+        let able = s.can_act();
+        if able && !busy {
             let hurt = |foe: usize| injury_levels(&f.states[foe]);
             let target = Stream::new(Purpose::Target, actor, round);
             // A foe in melee distance is always in reach; one beyond it only while no foe
@@ -236,6 +237,11 @@ impl ZoneD100 {
             let field = (&f.out[..n], reach);
             roster.choose(actor, field, hurt, &mut f.kept[..n], (dice, target), log)
         } else {
+            // One unable to act (INC, UNC) attacks no one: it gives up its place beside its
+            // foe, which another may take under a limit of attackers.
+            if !able {
+                f.kept[actor] = usize::MAX;
+            }
             let foes = roster.team(roster.side_of[actor].other());
             foes.clone()
                 .find(|&foe| !f.out[foe])
