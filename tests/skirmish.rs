@@ -57,6 +57,20 @@ fn run(file: &Path, out: &Path, trials: &str) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// `run` of `file` into `out` with `trials` a point, not quiet: what it says on the terminal.
+fn run_told(file: &Path, out: &Path, trials: &str) -> String {
+    let o = duelsim(&[
+        "run",
+        &file.to_string_lossy(),
+        "--trials",
+        trials,
+        "-o",
+        &out.to_string_lossy(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 /// The shipped duel of every ruleset with sides of several.
 const DUELS: &[&str] = &[
     "scenarios/twin-d20/knight-vs-brigand.toml",
@@ -431,22 +445,13 @@ fn zone_d100s_trace_of_an_archer_shooting_into_the_melee_shows_the_stray_roll_an
 fn the_target_policy_and_the_limit_are_compared_and_the_limit_balanced() {
     // Issue 66: "The new target policy and the attacker limit work in every ruleset, can be
     // swept, compared and balanced". The fencer against three thugs: every point of the target
-    // policy and the limit against the baseline of neither, on the same dice; then the limit at
-    // which the fencer wins one fight in a hundred.
+    // policy and the limit against the baseline of neither, on the same dice; then a search
+    // over the limit for the fencers' even fight.
     let dir = scratch("compare-limit");
     let duel = "scenarios/wound-levels/bruiser-vs-fencer.toml";
     let tail = "\n[sweep]\n\"a.target\" = [\"same\", \"pair\"]\n\"rules.max_attackers\" = [0, 1]\n[compare]\nbaseline = { \"a.target\" = \"same\", \"rules.max_attackers\" = 0 }\n";
     let file = rewritten(duel, &dir, "count = 3\n", tail);
-    let o = duelsim(&[
-        "run",
-        &file.to_string_lossy(),
-        "--trials",
-        "4000",
-        "-o",
-        &dir.join("cmp").to_string_lossy(),
-    ]);
-    let said = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = run_told(&file, &dir.join("cmp"), "4000");
     assert!(said.contains("on the same dice"), "{said}");
     let (header, rows) = summary(&dir.join("cmp/summary.csv"));
     let delta = column(&header, "a_win_delta");
@@ -460,16 +465,7 @@ fn the_target_policy_and_the_limit_are_compared_and_the_limit_balanced() {
     let dir = scratch("balance-limit");
     let tail = "\n[balance]\npath = \"rules.max_attackers\"\nfrom = 1\nto = 3\ntarget = { b_win_rate = 0.5 }\n";
     let file = rewritten(duel, &dir, "count = 3\n", tail);
-    let o = duelsim(&[
-        "run",
-        &file.to_string_lossy(),
-        "--trials",
-        "4000",
-        "-o",
-        &dir.join("bal").to_string_lossy(),
-    ]);
-    let said = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = run_told(&file, &dir.join("bal"), "4000");
     assert!(
         said.contains("max attackers (rules) from 1 to 3 makes the fight even")
             && said.contains("Fencer ×3 wins"),
