@@ -114,6 +114,14 @@ pub trait Dice {
         let _ = stream;
     }
 
+    /// Draws from now on the dice of the next encounter of a campaign: every stream named after
+    /// it starts from the encounter's own seed, so an encounter's fight and the rest after it
+    /// never roll the dice of an encounter before (which names the same streams). The first
+    /// encounter draws the trial's own dice, so a campaign of one encounter is the fight die
+    /// for die. Only the fast source does anything: the others replay or walk one order.
+    #[inline]
+    fn next_encounter(&mut self) {}
+
     /// True once a scripted source has run out: rules stop their loops when it is set.
     /// Always false for random sources, so the check compiles away.
     #[inline]
@@ -406,7 +414,19 @@ impl Dice for FastDice {
     fn stream(&mut self, stream: Stream) {
         self.state = self.seed.wrapping_add(stream.start());
     }
+
+    /// The next encounter's seed is wyrand's output from this one's, moved by a constant of its
+    /// own (no stream's start is that far from a seed in the same few bits): as far from the
+    /// seeds of other trials and encounters as two trials' seeds are from each other.
+    #[inline]
+    fn next_encounter(&mut self) {
+        self.seed = wyrand(self.seed ^ ENCOUNTER_MIX);
+        self.state = self.seed;
+    }
 }
+
+/// What [`FastDice::next_encounter`] mixes into a seed before wyrand's output.
+const ENCOUNTER_MIX: u64 = 0x8ebc_6af0_9c88_c6e3;
 
 /// Checks that the rules never draw a stream's dice twice in a trial (a stream named again
 /// after dice were drawn from it would roll the same dice again), around another source (for
@@ -491,6 +511,14 @@ impl<D: Dice> Dice for StreamCheck<D> {
     fn stream(&mut self, stream: Stream) {
         self.name(stream);
         self.inner.stream(stream);
+    }
+
+    fn next_encounter(&mut self) {
+        // Another encounter's streams are other dice: each may be named once again.
+        self.current = None;
+        self.drawn = 0;
+        self.used.clear();
+        self.inner.next_encounter();
     }
 
     fn exhausted(&self) -> bool {
@@ -885,6 +913,11 @@ impl<D: Dice> Dice for CountingDice<D> {
     #[inline]
     fn stream(&mut self, stream: Stream) {
         self.inner.stream(stream);
+    }
+
+    #[inline]
+    fn next_encounter(&mut self) {
+        self.inner.next_encounter();
     }
 
     fn exhausted(&self) -> bool {

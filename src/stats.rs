@@ -311,6 +311,9 @@ pub enum ExtraKind {
     MeanPerPatient,
     /// A mean per trial (`<name>_mean`).
     MeanPerTrial,
+    /// A mean over the count of another extra (its index in [`Tally::extra`]): a campaign's
+    /// fighters standing at an encounter's start, over the campaigns that reach it.
+    MeanOf(usize),
 }
 
 /// A ruleset-specific count: what it is called in `summary.csv` and how it is reported.

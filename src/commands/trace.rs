@@ -118,6 +118,11 @@ impl<D: Dice> Dice for TraceDice<'_, D> {
         self.inner.stream(stream);
     }
 
+    // A campaign's next encounter draws from its own seed, as in a run.
+    fn next_encounter(&mut self) {
+        self.inner.next_encounter();
+    }
+
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
     }

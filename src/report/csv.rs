@@ -154,6 +154,16 @@ pub fn summary_row(
                     optional(mean),
                 );
             }
+            ExtraKind::MeanOf(over) => {
+                let over = t.extra.get(over).copied().unwrap_or(0);
+                let mean = (over > 0).then(|| count as f64 / over as f64);
+                push(
+                    &mut h,
+                    &mut r,
+                    &format!("{}_mean", extra.name),
+                    optional(mean),
+                );
+            }
             ExtraKind::MeanPerPatient => {
                 let mean = (pooled.patients > 0).then(|| count as f64 / pooled.patients as f64);
                 push(

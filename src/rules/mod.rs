@@ -7,6 +7,7 @@
 //! scenario becomes each one's model, and the [`Model`] that holds any of them. Nothing here
 //! reads files or runs threads.
 
+pub mod campaign;
 pub mod d6_pool;
 pub mod guard_pierce;
 pub mod registry;

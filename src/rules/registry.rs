@@ -11,11 +11,12 @@
 //! [`Registered`] impl) and one line in the list of [`for_each_model!`](crate::for_each_model),
 //! from which [`Model`], [`RULESETS`] and the dispatch macros are made (see `CONTRIBUTING.md`).
 
+use super::campaign::{Campaign, Carried, Encounter, Seats};
 use super::{About, Registered, RegisteredRecovery, Ruleset};
 use crate::exact::Table;
 use crate::scenario::error::{InputError, Source};
 use crate::scenario::schema::Parameter;
-use crate::scenario::{self, Rulesets};
+use crate::scenario::{self, Kind, Rulesets};
 use crate::stats::{Side, TallyShape};
 use std::path::Path;
 
@@ -28,7 +29,7 @@ use std::path::Path;
 macro_rules! for_each_model {
     ($($callback:ident)::+ ! ($($args:tt)*)) => {
         $($callback)::+ ! { $($args)*;
-            TwinD20($crate::rules::twin_d20::TwinD20),
+            TwinD20($crate::rules::twin_d20::TwinD20) ~ TwinD20Campaign,
             GuardPierce($crate::rules::guard_pierce::GuardPierce),
             ZoneD100($crate::rules::zone_d100::ZoneD100) + ZoneD100Recovery($crate::rules::zone_d100::recovery::Recovery),
             WoundLevels($crate::rules::wound_levels::WoundLevels),
@@ -40,13 +41,17 @@ macro_rules! for_each_model {
 /// Makes [`Model`] (a boxed variant per model, and `From` each model), and [`RULESETS`] (each
 /// ruleset's [`About`], how its files compile and its recovery scenarios) from the list.
 macro_rules! define_models {
-    (; $($variant:ident($model:ty) $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
+    (; $($variant:ident($model:ty) $(~ $campaign:ident)? $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
         /// A compiled model of one ruleset (or of a ruleset's recovery scenario), ready to run.
         #[derive(Clone, Debug)]
         pub enum Model {
             $(
                 #[doc = concat!("A `", stringify!($model), "`.")]
                 $variant(Box<$model>),
+                $(
+                    #[doc = concat!("A campaign of `", stringify!($model), "`.")]
+                    $campaign(Box<$crate::rules::campaign::Campaign<$model>>),
+                )?
                 $(
                     #[doc = concat!("A `", stringify!($recovery_model), "`.")]
                     $recovery(Box<$recovery_model>),
@@ -61,6 +66,13 @@ macro_rules! define_models {
                 }
             }
             $(
+                impl From<Box<$crate::rules::campaign::Campaign<$model>>> for Model {
+                    fn from(model: Box<$crate::rules::campaign::Campaign<$model>>) -> Model {
+                        Model::$campaign(model)
+                    }
+                }
+            )?
+            $(
                 impl From<Box<$recovery_model>> for Model {
                     fn from(model: Box<$recovery_model>) -> Model {
                         Model::$recovery(model)
@@ -69,9 +81,20 @@ macro_rules! define_models {
             )?
         )*
 
+        impl Model {
+            /// The outline of a campaign (its encounters, party and columns); `None` for a
+            /// fight or a recovery.
+            pub fn campaign(&self) -> Option<&$crate::rules::campaign::Outline> {
+                match self {
+                    $($(Model::$campaign(c) => Some(&c.outline),)?)*
+                    _ => None,
+                }
+            }
+        }
+
         /// Every ruleset, in the order the shared rules README lists them.
         pub const RULESETS: &[RulesetInfo] = &[
-            $( entry::<$model>(recovery_kind!($($recovery_model)?)), )*
+            $( entry::<$model>(recovery_kind!($($recovery_model)?), campaign_kind!($model $(, $campaign)?)), )*
         ];
     };
 }
@@ -86,6 +109,16 @@ macro_rules! recovery_kind {
             build: build_recovery::<$recovery_model>,
             keys: <$recovery_model as RegisteredRecovery>::KEYS,
         })
+    };
+}
+
+/// How a ruleset's campaigns compile, or `None` when the list gives it none.
+macro_rules! campaign_kind {
+    ($model:ty) => {
+        None
+    };
+    ($model:ty, $campaign:ident) => {
+        Some(build_campaign::<$model> as Build)
     };
 }
 
@@ -105,13 +138,19 @@ macro_rules! with_model {
 #[doc(hidden)]
 macro_rules! __with_model_arms {
     ($model:expr, $m:ident, $body:expr;
-     $($variant:ident($inner:ty) $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
+     $($variant:ident($inner:ty) $(~ $campaign:ident)? $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
         match $model {
             $(
                 $crate::rules::registry::Model::$variant(boxed) => {
                     let $m: &$inner = &**boxed;
                     $body
                 }
+                $(
+                    $crate::rules::registry::Model::$campaign(boxed) => {
+                        let $m: &$crate::rules::campaign::Campaign<$inner> = &**boxed;
+                        $body
+                    }
+                )?
                 $(
                     $crate::rules::registry::Model::$recovery(boxed) => {
                         let $m: &$recovery_model = &**boxed;
@@ -140,7 +179,7 @@ macro_rules! with_model_pair {
 #[doc(hidden)]
 macro_rules! __with_model_pair_arms {
     ($a:expr, $b:expr, $m:ident, $n:ident, $body:expr, $otherwise:expr;
-     $($variant:ident($inner:ty) $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
+     $($variant:ident($inner:ty) $(~ $campaign:ident)? $(+ $recovery:ident($recovery_model:ty))?),* $(,)?) => {
         match ($a, $b) {
             $(
                 ($crate::rules::registry::Model::$variant(x), other) => match other {
@@ -150,6 +189,16 @@ macro_rules! __with_model_pair_arms {
                     }
                     _ => $otherwise,
                 },
+                $(
+                    ($crate::rules::registry::Model::$campaign(x), other) => match other {
+                        $crate::rules::registry::Model::$campaign(y) => {
+                            type C = $crate::rules::campaign::Campaign<$inner>;
+                            let ($m, $n): (&C, &C) = (&**x, &**y);
+                            $body
+                        }
+                        _ => $otherwise,
+                    },
+                )?
                 $(
                     ($crate::rules::registry::Model::$recovery(x), other) => match other {
                         $crate::rules::registry::Model::$recovery(y) => {
@@ -223,6 +272,8 @@ pub struct RulesetInfo {
     pub build: Build,
     /// Its recovery scenarios, if its text has a healing sequence to run alone.
     pub recovery: Option<RecoveryKind>,
+    /// How its campaign scenarios compile, when it runs campaigns.
+    pub campaign: Option<Build>,
     /// More text for `duelsim rulesets <id>` after the parameters (e.g. the armour locations).
     pub listing_note: Option<fn() -> String>,
     /// Its page `docs/rules/<id>.md`, built into the binary: the report shows its assumptions.
@@ -237,7 +288,10 @@ pub struct RulesetInfo {
 
 /// The registry's entry of a ruleset: its [`About`], its files compiled by
 /// [`Registered::from_file`], and `recovery`.
-const fn entry<R: Registered>(recovery: Option<RecoveryKind>) -> RulesetInfo
+const fn entry<R: Registered>(
+    recovery: Option<RecoveryKind>,
+    campaign: Option<Build>,
+) -> RulesetInfo
 where
     Model: From<Box<R>>,
 {
@@ -261,6 +315,7 @@ where
         parameters,
         build: build_duel::<R>,
         recovery,
+        campaign,
         listing_note,
         rules_page,
         hit_words,
@@ -277,6 +332,86 @@ where
     scenario::build::<R::File, _>(source, R::ABOUT.id, |file, source| {
         Ok(Model::from(Box::new(R::from_file(file, source)?)))
     })
+}
+
+/// Compiles a campaign scenario of ruleset `R`: each encounter's text (the file with that
+/// encounter's foes as side `b`) read as a fight's file, its errors placed at the encounter.
+fn build_campaign<R: Registered + Carried + Clone>(source: &Source) -> Result<Scenario, InputError>
+where
+    Model: From<Box<Campaign<R>>>,
+{
+    let read = scenario::campaign::read(source)?;
+    let mut fights: Vec<scenario::Scenario<R>> = Vec::with_capacity(read.encounters.len());
+    for (k, e) in read.encounters.iter().enumerate() {
+        let inner = Source {
+            path: source.path,
+            text: &e.text,
+        };
+        let fight =
+            scenario::build::<R::File, _>(&inner, R::ABOUT.id, |file, s| R::from_file(file, s))
+                .map_err(|err| scenario::campaign::placed(source, k, &e.name, err))?;
+        fights.push(fight);
+    }
+    let Some(first) = fights.first() else {
+        return Err(source.error_at(
+            source.span_of(&["encounter"]),
+            Some("encounter"),
+            "is empty; expected at least one [[encounter]]",
+        ));
+    };
+    let party_size = first.points[0].model.roster().sides[0];
+    let party_names: Vec<String> =
+        first.points[0].model.roster().fighter_names[..party_size].to_vec();
+    let party_side = first.points[0].model.roster().side_names[0].clone();
+    let mut encounters = Vec::with_capacity(fights.len());
+    let mut foe_names = Vec::new();
+    let several = fights.len() > 1;
+    for (fight, e) in fights.iter().zip(&read.encounters) {
+        let roster = fight.points[0].model.roster();
+        let foes = roster.sides[1];
+        let seats = Seats {
+            party: party_size,
+            foe_first: party_size + foe_names.len(),
+        };
+        foe_names.extend(
+            roster.fighter_names[party_size..party_size + foes]
+                .iter()
+                .map(|n| {
+                    if several {
+                        format!("{n} ({})", e.name)
+                    } else {
+                        n.clone()
+                    }
+                }),
+        );
+        encounters.push(Encounter {
+            fight: fight.points[0].model.clone(),
+            name: e.name.clone(),
+            rest_days: e.rest_days,
+            seats,
+        });
+    }
+    let foes_side = if several {
+        "their foes".to_owned()
+    } else {
+        first.points[0].model.roster().side_names[1].clone()
+    };
+    let campaign = Campaign::new(
+        encounters,
+        &party_names,
+        [party_side, foes_side],
+        read.turn_back_below,
+        foe_names,
+    );
+    let mut base = fights.swap_remove(0);
+    let mut identity = source.text.to_owned();
+    for (_, text) in &base.sources.catalogues {
+        identity.push('\u{0}');
+        identity.push_str(text);
+    }
+    base.source_hash = scenario::sha256_hex(identity.as_bytes());
+    base.sources.text = source.text.to_owned();
+    Ok(base.map_models(|_| Model::from(Box::new(campaign.clone()))))
 }
 
 /// Compiles a recovery scenario of model `R`.
@@ -325,18 +460,27 @@ impl Rulesets for Registry {
         parameters(id).unwrap_or(&[])
     }
 
-    fn build(id: &str, recovery: bool, source: &Source) -> Result<Scenario, InputError> {
+    fn with_campaign() -> Vec<&'static str> {
+        RULESETS
+            .iter()
+            .filter(|r| r.campaign.is_some())
+            .map(|r| r.id)
+            .collect()
+    }
+
+    fn build(id: &str, kind: Kind, source: &Source) -> Result<Scenario, InputError> {
         let Some(info) = info(id) else {
             return Err(InputError::plain(format!(
                 "no ruleset '{id}' in the registry"
             )));
         };
-        match (recovery, info.recovery) {
-            (true, Some(kind)) => (kind.build)(source),
-            (true, None) => Err(InputError::plain(format!(
-                "the ruleset '{id}' has no recovery scenarios"
+        match (kind, info.recovery, info.campaign) {
+            (Kind::Recovery, Some(recovery), _) => (recovery.build)(source),
+            (Kind::Campaign, _, Some(build)) => build(source),
+            (Kind::Duel, _, _) => (info.build)(source),
+            _ => Err(InputError::plain(format!(
+                "the ruleset '{id}' has no {kind:?} scenarios"
             ))),
-            (false, _) => (info.build)(source),
         }
     }
 }

@@ -45,6 +45,15 @@ impl<const N: usize> Field<N> {
         }
     }
 
+    /// Fighter `i` of `roster` takes no part from the start (dead, or too hurt to fight, before
+    /// a campaign's next encounter): out, and not standing for its side.
+    pub fn sit_out(&mut self, roster: &Roster, i: usize) {
+        if !self.out[i] {
+            self.out[i] = true;
+            self.standing[roster.side_of[i].index()] -= 1;
+        }
+    }
+
     /// The foe `actor`'s target policy picks among those still in the fight (`hurt`: how hurt
     /// each is), or none when none is left or every foe already faces the most attackers
     /// allowed; a die, when one is rolled, from the stream `key`.

@@ -9,6 +9,7 @@
 
 pub mod balance;
 pub mod bounds;
+pub mod campaign;
 pub mod characters;
 pub mod compare;
 pub mod error;
@@ -37,13 +38,24 @@ pub trait Rulesets {
     /// The documented parameters of ruleset `id` (a sweep writes their defaults in).
     fn parameters(id: &str) -> &'static [Parameter];
 
+    /// The ids that also read `kind = "campaign"` scenarios (encounters in a row).
+    fn with_campaign() -> Vec<&'static str>;
+
     /// Reads the whole of `source` (whose `ruleset` is `id`) with that ruleset's schema and
     /// compiles it into a scenario of one point (or one per healer set, for a recovery).
-    fn build(
-        id: &str,
-        recovery: bool,
-        source: &Source,
-    ) -> Result<Scenario<Self::Model>, InputError>;
+    fn build(id: &str, kind: Kind, source: &Source) -> Result<Scenario<Self::Model>, InputError>;
+}
+
+/// What a scenario runs: `kind = "duel"` (the default: a fight of two fighters or two sides),
+/// `"recovery"` (a patient healing, no fight) or `"campaign"` (a party's encounters in a row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A fight, and its survivors' healing.
+    Duel,
+    /// One patient's healing.
+    Recovery,
+    /// Encounters in a row, with rest between.
+    Campaign,
 }
 
 /// One point of a scenario: the values swept to reach it and its compiled model.
@@ -557,17 +569,25 @@ pub(crate) fn parse_one<R: Rulesets>(
             unknown_name("ruleset", ruleset.get_ref(), &ids),
         ));
     };
-    let recovery = match &envelope.kind {
-        None => false,
-        Some(k) if k.get_ref() == "duel" => false,
-        Some(k) if k.get_ref() == "recovery" && R::with_recovery().contains(&id) => true,
-        Some(k) if k.get_ref() == "recovery" => {
+    let kinds = ["duel", "recovery", "campaign"];
+    let kind = match &envelope.kind {
+        None => Kind::Duel,
+        Some(k) if k.get_ref() == "duel" => Kind::Duel,
+        Some(k) if k.get_ref() == "recovery" && R::with_recovery().contains(&id) => Kind::Recovery,
+        Some(k) if k.get_ref() == "campaign" && R::with_campaign().contains(&id) => Kind::Campaign,
+        Some(k) if k.get_ref() == "recovery" || k.get_ref() == "campaign" => {
+            let which = if k.get_ref() == "recovery" {
+                R::with_recovery()
+            } else {
+                R::with_campaign()
+            };
             return Err(source.error_at(
                 Some(k.span()),
                 Some("kind"),
                 format!(
-                    "recovery scenarios are supported for {} only, not '{id}'",
-                    R::with_recovery().join(", ")
+                    "{} scenarios are supported for {} only, not '{id}'",
+                    k.get_ref(),
+                    which.join(", ")
                 ),
             ));
         }
@@ -575,11 +595,11 @@ pub(crate) fn parse_one<R: Rulesets>(
             return Err(source.error_at(
                 Some(k.span()),
                 Some("kind"),
-                unknown_name("kind", k.get_ref(), &["duel", "recovery"]),
+                unknown_name("kind", k.get_ref(), &kinds),
             ));
         }
     };
-    R::build(id, recovery, &source)
+    R::build(id, kind, &source)
 }
 
 /// Reads the whole file with one ruleset's schema `F` and compiles it with `compile`: the

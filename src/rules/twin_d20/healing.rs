@@ -67,15 +67,27 @@ impl TwinD20 {
     pub fn recover_of<D: Dice, L: Log>(
         &self,
         i: usize,
+        wounds: WoundCircles,
+        dice: &mut D,
+        log: &mut L,
+    ) -> Recovery {
+        self.recover_from(i, wounds, 0, dice, log)
+    }
+
+    /// The healing timeline of fighter number `i` whose healing has already run `rested` days
+    /// (a campaign's rests): its Recovery rolls keep their days, and its days to whole count
+    /// from now.
+    #[inline(always)]
+    pub fn recover_from<D: Dice, L: Log>(
+        &self,
+        i: usize,
         mut wounds: WoundCircles,
+        rested: u32,
         dice: &mut D,
         log: &mut L,
     ) -> Recovery {
         let HealingPlan {
-            interval,
-            horizon,
-            medicine,
-            medicine_rolls,
+            interval, horizon, ..
         } = self.plan;
         let toughness = self.fighters[i].toughness as i32;
         dice.stream(Stream::new(super::Purpose::Recovery, i, 0));
@@ -86,38 +98,14 @@ impl TwinD20 {
                 wounds.list()
             )
         });
-        let mut day = 0;
-        while day + interval <= horizon && !dice.exhausted() {
-            day += interval;
-            let mut bonus = 0;
-            for _ in 0..medicine_rolls {
-                bonus = bonus.max(attribute_roll(dice, medicine, MEDICINE_DICE));
-            }
-            let value = toughness + bonus as i32;
-            let result = attribute_roll(dice, value, RECOVERY_DICE);
-            let highest = wounds.highest();
-            wounds.lower_highest(result);
-            if L::ON {
-                if medicine_rolls > 0 {
-                    log.say(|| format!("day {day}: Medicine {medicine} adds {bonus} to Toughness"));
-                }
-                log.say(|| match result {
-                    0 => format!("day {day}: Recovery roll with {value} fails: no healing"),
-                    _ => format!(
-                        "day {day}: Recovery roll with {value}: {result} success; Wound {highest} lowered to {}; wounds now {:?}",
-                        highest.saturating_sub(result),
-                        wounds.list()
-                    ),
-                });
-            }
-            if !wounds.any() {
-                log.say(|| format!("{} is whole after {day} days", self.roster.fighter_names[i]));
-                return Recovery {
-                    days_to_whole: Some(day),
-                    died: false,
-                    impairment: 0,
-                };
-            }
+        if let Some(day) =
+            self.recovery_rolls(i, &mut wounds, (rested, rested + horizon), dice, log)
+        {
+            return Recovery {
+                days_to_whole: Some(day),
+                died: false,
+                impairment: 0,
+            };
         }
         log.say(|| {
             format!(
@@ -131,6 +119,68 @@ impl TwinD20 {
             died: false,
             impairment: 0,
         }
+    }
+
+    /// Fighter `i`'s Recovery rolls on the days after `from` up to `to` (days counted from the
+    /// start of its healing) that fall on its interval, each with the healer's Medicine first;
+    /// the day counted from `from` on which it is whole, or `None` while wounds remain. The
+    /// dice come from the stream the caller named.
+    #[inline(always)]
+    pub(super) fn recovery_rolls<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        wounds: &mut WoundCircles,
+        (from, to): (u32, u32),
+        dice: &mut D,
+        log: &mut L,
+    ) -> Option<u32> {
+        let HealingPlan {
+            interval,
+            medicine,
+            medicine_rolls,
+            ..
+        } = self.plan;
+        let toughness = self.fighters[i].toughness as i32;
+        // The first roll falls on the first multiple of the interval after `from`.
+        let mut day = from - from % interval;
+        while day + interval <= to && !dice.exhausted() {
+            day += interval;
+            let mut bonus = 0;
+            for _ in 0..medicine_rolls {
+                bonus = bonus.max(attribute_roll(dice, medicine, MEDICINE_DICE));
+            }
+            let value = toughness + bonus as i32;
+            let result = attribute_roll(dice, value, RECOVERY_DICE);
+            let highest = wounds.highest();
+            wounds.lower_highest(result);
+            if L::ON {
+                let shown = day - from;
+                if medicine_rolls > 0 {
+                    log.say(|| {
+                        format!("day {shown}: Medicine {medicine} adds {bonus} to Toughness")
+                    });
+                }
+                log.say(|| match result {
+                    0 => format!("day {shown}: Recovery roll with {value} fails: no healing"),
+                    _ => format!(
+                        "day {shown}: Recovery roll with {value}: {result} success; Wound {highest} lowered to {}; wounds now {:?}",
+                        highest.saturating_sub(result),
+                        wounds.list()
+                    ),
+                });
+            }
+            if !wounds.any() {
+                log.say(|| {
+                    format!(
+                        "{} is whole after {} days",
+                        self.roster.fighter_names[i],
+                        day - from
+                    )
+                });
+                return Some(day - from);
+            }
+        }
+        None
     }
 }
 
