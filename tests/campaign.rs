@@ -1,0 +1,274 @@
+//! Campaigns against the fights they are made of: a campaign of one encounter is the fight byte
+//! for byte; after a rest that heals every wound the next fight is a fresh one, within noise;
+//! and a campaign's outputs are the same bytes whatever the threads, shards or resumes.
+
+mod common;
+
+use common::duelsim;
+use std::path::{Path, PathBuf};
+use toml_edit::{ArrayOfTables, DocumentMut, Item, Table, value};
+
+/// Each ruleset that runs campaigns: its shipped duel, a shipped fight of sides of several
+/// (its `[sweep]` left out), and the `[rules]` switches of a first encounter that wounds but
+/// cannot kill.
+const RULESETS: &[(&str, &str, &str, &str)] = &[(
+    "twin-d20",
+    "scenarios/twin-d20/knight-vs-brigand.toml",
+    "scenarios/twin-d20/knights-pair-off.toml",
+    "aftermath = false",
+)];
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("duelsim-campaign-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A fight's file without its `[sweep]`, `[compare]` and `[balance]`, named `name`.
+fn fight_document(file: &str, name: &str) -> DocumentMut {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let mut doc: DocumentMut = read(&path)
+        .parse()
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    for key in ["sweep", "compare", "balance", "weights"] {
+        doc.remove(key);
+    }
+    doc["name"] = value(name);
+    doc
+}
+
+/// The campaign of `fight`'s party against `encounters` (each a table of an `[[encounter]]`).
+fn campaign_of(fight: &DocumentMut, name: &str, encounters: Vec<Table>) -> DocumentMut {
+    let mut doc = fight.clone();
+    doc.remove("b");
+    doc["name"] = value(name);
+    doc["kind"] = value("campaign");
+    let mut list = ArrayOfTables::new();
+    for e in encounters {
+        list.push(e);
+    }
+    doc.insert("encounter", Item::ArrayOfTables(list));
+    doc
+}
+
+/// The fight's own foes as an encounter's table, with `extra` keys.
+fn encounter(fight: &DocumentMut, extra: &str) -> Table {
+    let mut table: Table = extra
+        .parse::<DocumentMut>()
+        .unwrap_or_else(|e| panic!("{extra}: {e}"))
+        .as_table()
+        .clone();
+    // Written inline, so the table keeps no place of its own in the fight's file.
+    let foes = match &fight["b"] {
+        Item::Table(t) => Item::Value(t.clone().into_inline_table().into()),
+        Item::ArrayOfTables(list) => {
+            let mut inline = toml_edit::Array::new();
+            for t in list.iter() {
+                inline.push(t.clone().into_inline_table());
+            }
+            Item::Value(inline.into())
+        }
+        other => other.clone(),
+    };
+    table.insert("b", foes);
+    table
+}
+
+/// Runs `doc` (written into `dir`) with `args`; the output folder.
+fn run(dir: &Path, doc: &DocumentMut, args: &[&str]) -> PathBuf {
+    let name = doc["name"].as_str().unwrap_or("x").to_owned();
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, doc.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.join(&name);
+    let file = file.to_string_lossy().into_owned();
+    let out_text = out.to_string_lossy().into_owned();
+    let mut all = vec!["run", file.as_str(), "-q", "-o", out_text.as_str()];
+    all.extend_from_slice(args);
+    let o = duelsim(&all);
+    assert!(
+        o.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&o.stderr),
+        doc
+    );
+    out
+}
+
+/// `summary.csv`'s first row as (column, cell) pairs.
+fn summary(out: &Path) -> Vec<(String, String)> {
+    let text = read(&out.join("summary.csv"));
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    head.iter()
+        .zip(row)
+        .map(|(h, c)| ((*h).to_owned(), c.to_owned()))
+        .collect()
+}
+
+fn cell(row: &[(String, String)], name: &str) -> f64 {
+    row.iter()
+        .find(|(k, _)| k == name)
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
+
+#[test]
+fn a_campaign_of_one_encounter_with_no_rest_is_the_fight_byte_for_byte() {
+    let dir = scratch("one");
+    for &(ruleset, duel, several, _) in RULESETS {
+        for (k, file) in [duel, several].into_iter().enumerate() {
+            let fight = fight_document(file, &format!("{ruleset}-{k}-fight"));
+            let campaign = campaign_of(
+                &fight,
+                &format!("{ruleset}-{k}-campaign"),
+                vec![encounter(&fight, "")],
+            );
+            let args = ["--trials", "20000"];
+            let (f, c) = (run(&dir, &fight, &args), run(&dir, &campaign, &args));
+            // Every column of the fight's summary is the campaign's, cell for cell.
+            let (fight_row, campaign_row) = (summary(&f), summary(&c));
+            for (column, value) in &fight_row {
+                let theirs = campaign_row.iter().find(|(h, _)| h == column);
+                assert_eq!(
+                    theirs.map(|(_, v)| v),
+                    Some(value),
+                    "{ruleset} {file}: column {column}"
+                );
+            }
+            assert!(
+                fight_row.len() > 30,
+                "{ruleset}: {} columns",
+                fight_row.len()
+            );
+            // Its distributions (rounds, damage per hit, days to whole) and fighters too.
+            for table in ["distributions.csv", "fighters.csv"] {
+                if f.join(table).exists() {
+                    assert!(
+                        read(&f.join(table)) == read(&c.join(table)),
+                        "{ruleset} {file}: {table}"
+                    );
+                }
+            }
+            // And the campaign says it was reached by every campaign.
+            assert_eq!(cell(&campaign_row, "encounter1_reached_rate"), 1.0);
+        }
+    }
+}
+
+#[test]
+fn after_a_rest_that_heals_every_wound_the_next_fight_is_a_fresh_one_within_noise() {
+    let dir = scratch("rest");
+    for &(ruleset, duel, _, harmless) in RULESETS {
+        let fight = fight_document(duel, &format!("{ruleset}-fresh"));
+        let first = encounter(
+            &fight,
+            &format!("rest_days = 3650\nrules = {{ {harmless} }}\n"),
+        );
+        let campaign = campaign_of(
+            &fight,
+            &format!("{ruleset}-rested"),
+            vec![first, encounter(&fight, "")],
+        );
+        let trials = ["--trials", "100000"];
+        let fresh = summary(&run(&dir, &fight, &trials));
+        let rested = summary(&run(&dir, &campaign, &trials));
+        let n_fresh = cell(&fresh, "trials");
+        let reached = cell(&rested, "encounter2_reached_rate") * cell(&rested, "trials");
+        assert!(
+            reached > 10_000.0,
+            "{ruleset}: {reached} campaigns reach the second fight"
+        );
+        // The share of second fights the party loses, against the fresh fight's b wins; and
+        // its deaths in the second fight, against the fresh fight's.
+        let checks = [
+            (
+                "beaten",
+                cell(&rested, "encounter2_beaten_rate") * cell(&rested, "trials") / reached,
+                cell(&fresh, "b_win_rate"),
+            ),
+            (
+                "a death",
+                cell(&rested, "encounter2_death_rate") * cell(&rested, "trials") / reached,
+                cell(&fresh, "a_dead_rate"),
+            ),
+        ];
+        for (what, p_rested, p_fresh) in checks {
+            let pooled = (p_rested * reached + p_fresh * n_fresh) / (reached + n_fresh);
+            let se = (pooled * (1.0 - pooled) * (1.0 / reached + 1.0 / n_fresh)).sqrt();
+            let z = (p_rested - p_fresh) / se.max(1e-12);
+            assert!(
+                z.abs() < 4.5,
+                "{ruleset} {what}: {p_rested:.4} after the rest against {p_fresh:.4} fresh (z = {z:.2})"
+            );
+        }
+        // The first fight did wound: the healing had work to do.
+        assert!(cell(&rested, "rest_days_mean") > 0.0);
+    }
+}
+
+#[test]
+fn a_campaign_is_the_same_bytes_across_threads_shards_and_resume() {
+    let dir = scratch("bytes");
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knights-ride-out.toml");
+    let text = read(&shipped).replace("trials = 100_000", "trials = 30_000")
+        + "\n[sweep]\n\"encounter[1].rest_days\" = [0, 7, 28]\n";
+    let file = dir.join("ride.toml");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let file = file.to_string_lossy().into_owned();
+    let go = |out: &Path, extra: &[&str]| {
+        let out = out.to_string_lossy().into_owned();
+        let mut args = vec!["run", file.as_str(), "-q", "-o", out.as_str()];
+        args.extend_from_slice(extra);
+        let o = duelsim(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let one = dir.join("one");
+    go(&one, &["--threads", "1"]);
+    let two = dir.join("two");
+    go(&two, &["--threads", "2"]);
+    let mut shards = Vec::new();
+    for k in 1..=3 {
+        let out = dir.join(format!("shard{k}"));
+        go(&out, &["--shard", &format!("{k}/3")]);
+        shards.push(out.to_string_lossy().into_owned());
+    }
+    let merged = dir.join("merged");
+    let merged_text = merged.to_string_lossy().into_owned();
+    let mut args = vec!["merge", "-q", "-o", merged_text.as_str()];
+    args.extend(shards.iter().map(String::as_str));
+    let o = duelsim(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A run stopped by Ctrl-C once its journal is written, then resumed.
+    let resumed = dir.join("resumed");
+    let resumed_text = resumed.to_string_lossy().into_owned();
+    let journal = resumed.join(".partial");
+    let _ = common::interrupted_run(
+        &["run", &file, "-q", "--threads", "1", "-o", &resumed_text],
+        "",
+        &journal,
+        std::time::Duration::from_millis(150),
+    );
+    go(&resumed, &["--resume"]);
+    for table in ["summary.csv", "distributions.csv", "fighters.csv"] {
+        let whole = read(&one.join(table));
+        assert!(whole == read(&two.join(table)), "{table}: threads");
+        assert!(whole == read(&merged.join(table)), "{table}: merged shards");
+        assert!(
+            whole == read(&resumed.join(table)),
+            "{table}: stopped and resumed"
+        );
+    }
+    // Other encounters' dice: with no rest the wood is fought on other dice than with a week's,
+    // and the later encounters' rates move with it.
+    let text = read(&one.join("summary.csv"));
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3);
+    assert_ne!(rows[0], rows[1]);
+}
