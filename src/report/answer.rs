@@ -66,6 +66,13 @@ pub fn text(run: &RunResult) -> String {
     let mut out = String::new();
     let who = if first.model.is_recovery() {
         format!("the healing of {}", names[0])
+    } else if let Some(outline) = first.model.campaign() {
+        let [a, _] = super::words::side_words(run);
+        format!(
+            "{} through {}",
+            a.name,
+            super::words::counted(outline.encounters.len() as u64, "encounter", "encounters")
+        )
     } else {
         let [a, b] = super::words::side_words(run);
         format!("{} against {}", a.name, b.name)
@@ -73,6 +80,9 @@ pub fn text(run: &RunResult) -> String {
     if run.tallies.len() == 1 && first.swept.is_empty() {
         let t = &run.tallies[0];
         let _ = writeln!(out, "{}: {who}, {} trials", s.name, t.trials);
+        if let Some(outline) = first.model.campaign() {
+            let _ = writeln!(out, "  {}", super::campaign::headline(run, t, outline));
+        }
         let rows: Vec<Vec<String>> = rates
             .iter()
             .map(|r| {

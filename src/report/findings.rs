@@ -52,6 +52,14 @@ pub(crate) fn of(run: &RunResult) -> Findings {
         };
     }
     let swept = s.points[0].swept.len();
+    if let Some(outline) = s.points[0].model.campaign()
+        && swept == 0
+    {
+        return Findings {
+            headline: super::campaign::headline(run, &run.tallies[0], outline),
+            answers: &["outcomes"],
+        };
+    }
     match swept {
         0 => Findings {
             headline: one_fight(run, &run.tallies[0], &sides),

@@ -6,6 +6,7 @@
 
 pub mod answer;
 pub mod balance;
+pub(crate) mod campaign;
 pub mod charts;
 pub mod csv;
 pub mod exact;

@@ -11,7 +11,7 @@ use crate::stats::{Side, Tally, wilson};
 pub(super) struct Rate {
     pub(super) stem: &'static str,
     pub(super) title: String,
-    pub(super) count: fn(&Tally) -> (u64, u64),
+    pub(super) count: Box<dyn Fn(&Tally) -> (u64, u64)>,
 }
 
 /// The headline rates of this run: the duel's (not for a recovery scenario) and the healing's
@@ -22,61 +22,64 @@ pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
     let who = Words::of(run).patients();
     let info = crate::rules::registry::info(run.scenario.ruleset);
     let mut rates = Vec::new();
-    if !recovery {
+    let campaign = (run.scenario.points.first()).and_then(|p| p.model.campaign());
+    if let Some(outline) = campaign {
+        rates.extend(super::campaign::rates(run, outline));
+    } else if !recovery {
         rates.extend([
             Rate {
                 stem: "a_win_rate",
                 title: sides[0].wins(),
-                count: |t| (t.wins(Side::A), t.trials),
+                count: Box::new(|t| (t.wins(Side::A), t.trials)),
             },
             Rate {
                 stem: "b_win_rate",
                 title: sides[1].wins(),
-                count: |t| (t.wins(Side::B), t.trials),
+                count: Box::new(|t| (t.wins(Side::B), t.trials)),
             },
             Rate {
                 stem: "draw_rate",
                 title: "draws".to_owned(),
-                count: |t| (t.draws(), t.trials),
+                count: Box::new(|t| (t.draws(), t.trials)),
             },
             Rate {
                 stem: "a_dead_rate",
                 title: sides[0].dies(),
-                count: |t| (t.dead[0], t.fighter_trials(0)),
+                count: Box::new(|t| (t.dead[0], t.fighter_trials(0))),
             },
             Rate {
                 stem: "b_dead_rate",
                 title: sides[1].dies(),
-                count: |t| (t.dead[1], t.fighter_trials(1)),
+                count: Box::new(|t| (t.dead[1], t.fighter_trials(1))),
             },
         ]);
     }
     rates.push(Rate {
         stem: "unhealed_rate",
         title: format!("{who} unhealed at the horizon"),
-        count: |t| {
+        count: Box::new(|t| {
             let r = t.recovery_pooled();
             (r.unhealed, r.patients)
-        },
+        }),
     });
     if info.is_none_or(|i| i.recovery_deaths) {
         rates.push(Rate {
             stem: "recovery_death_rate",
             title: format!("{who} who die in recovery"),
-            count: |t| {
+            count: Box::new(|t| {
                 let r = t.recovery_pooled();
                 (r.deaths, r.patients)
-            },
+            }),
         });
     }
     if info.is_none_or(|i| i.impairment) {
         rates.push(Rate {
             stem: "impairment_rate",
             title: format!("{who} left with lasting impairment"),
-            count: |t| {
+            count: Box::new(|t| {
                 let r = t.recovery_pooled();
                 (r.impaired, r.patients)
-            },
+            }),
         });
     }
     rates

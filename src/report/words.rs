@@ -13,6 +13,8 @@ pub(crate) struct Words {
     pub recovery: bool,
     /// A side holds several fighters at some point: fights, not duels.
     pub skirmish: bool,
+    /// A campaign: encounters in a row, not one fight.
+    pub campaign: bool,
 }
 
 /// How the report names one side in its headings.
@@ -24,6 +26,8 @@ pub(crate) struct SideWords {
     pub name: String,
     /// Several fighters at some point.
     pub several: bool,
+    /// A campaign's party or foes: the party "comes through", not "wins".
+    pub campaign: bool,
 }
 
 impl SideWords {
@@ -36,8 +40,16 @@ impl SideWords {
         }
     }
 
-    /// "Knight wins", "Brigands win".
+    /// "Knight wins", "Brigands win"; a campaign's party "comes through" (wins its last
+    /// fight), its foes "beat" it.
     pub(crate) fn wins(&self) -> String {
+        if self.campaign {
+            return match (self.name.as_str(), self.several) {
+                ("their foes", _) => "the party is beaten".to_owned(),
+                (name, true) => format!("{name} come through"),
+                (name, false) => format!("{name} comes through"),
+            };
+        }
         if self.several {
             format!("{} win", self.name)
         } else {
@@ -48,6 +60,9 @@ impl SideWords {
     /// The share a rate counts, in words: "duels Knight wins", "fights the Brigands win".
     pub(crate) fn wins_share(&self, run: &RunResult) -> String {
         let trials = Words::of(run).trials();
+        if self.campaign {
+            return format!("{trials} where {}", self.wins());
+        }
         if self.several {
             format!("{trials} the {} win", self.name)
         } else {
@@ -69,7 +84,15 @@ impl SideWords {
 /// Both sides of a run in words for headings (see [`SideWords`]).
 pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
     let points = &run.scenario.points;
-    Side::BOTH.map(|side| {
+    let campaign = Words::of(run).campaign;
+    let mut words = Side::BOTH.map(|side| {
+        if campaign && side == Side::B {
+            return SideWords {
+                name: "their foes".to_owned(),
+                several: true,
+                campaign,
+            };
+        }
         let k = side.index();
         let size = |p: &crate::scenario::Point<crate::rules::registry::Model>| {
             p.model.shape().sides[k] as usize
@@ -78,6 +101,7 @@ pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
             return SideWords {
                 name: String::new(),
                 several: false,
+                campaign,
             };
         };
         let n = size(largest);
@@ -85,6 +109,7 @@ pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
             return SideWords {
                 name: largest.model.names()[k].to_owned(),
                 several: false,
+                campaign,
             };
         }
         // Each kind of fighter on the side (its fighters' names without their numbers), in
@@ -137,8 +162,13 @@ pub(crate) fn side_words(run: &RunResult) -> [SideWords; 2] {
         SideWords {
             name,
             several: true,
+            campaign,
         }
-    })
+    });
+    if campaign {
+        words[0].campaign = true;
+    }
+    words
 }
 
 impl Words {
@@ -155,12 +185,14 @@ impl Words {
                 .points
                 .iter()
                 .any(|p| p.model.shape().sides.iter().any(|&n| n > 1)),
+            campaign: (run.scenario.points.first()).is_some_and(|p| p.model.campaign().is_some()),
         }
     }
 
     /// One trial: "duel", "fight" (sides of several) or "patient".
     pub(crate) fn trial(self) -> &'static str {
         match (self.recovery, self.skirmish) {
+            _ if self.campaign => "campaign",
             (true, _) => "patient",
             (false, true) => "fight",
             (false, false) => "duel",
@@ -170,6 +202,7 @@ impl Words {
     /// Trials: "duels", "fights" or "patients".
     pub(crate) fn trials(self) -> &'static str {
         match (self.recovery, self.skirmish) {
+            _ if self.campaign => "campaigns",
             (true, _) => "patients",
             (false, true) => "fights",
             (false, false) => "duels",
@@ -248,6 +281,9 @@ pub(crate) fn plural(name: &str) -> String {
 /// modifier", and `rules.damage[6]` names the table entry from the key's documentation
 /// ("damage for three+ 6s (Critical Strike)").
 pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String {
+    if let Some((k, rest)) = in_encounter(path) {
+        return encounter_title(k, rest, ruleset);
+    }
     let (section, rest) = path.split_once('.').unwrap_or(("", path));
     match section {
         // zone-d100's healers are named by their skill, as the text names them.
@@ -298,6 +334,47 @@ pub(crate) fn axis_title(path: &str, names: [&str; 2], ruleset: &str) -> String 
         (None, Some(i)) => format!("{} entry {i} ({section})", key_words(key)),
         (None, None) if section.is_empty() => key_words(key),
         (None, None) => format!("{} ({section})", key_words(key)),
+    }
+}
+
+/// A campaign's path into one encounter (`encounter[1].b.count`): the encounter's number from 1
+/// and the path within it.
+fn in_encounter(path: &str) -> Option<(usize, &str)> {
+    let rest = path.strip_prefix("encounter[")?;
+    let (k, rest) = rest.split_once("].")?;
+    Some((k.parse::<usize>().ok()? + 1, rest))
+}
+
+/// A path into encounter `k` in words: "foes in encounter 2" (`b.count`), "days of rest after
+/// encounter 2", "foes' attack in encounter 3", "max attackers in encounter 3".
+fn encounter_title(k: usize, rest: &str, ruleset: &str) -> String {
+    let (section, key) = rest.split_once('.').unwrap_or(("", rest));
+    match (section, key) {
+        ("", "rest_days") => format!("days of rest after encounter {k}"),
+        ("b", "count") => format!("foes in encounter {k}"),
+        (group, "count") if group.starts_with("b[") => {
+            let entry = group[2..]
+                .trim_end_matches(']')
+                .parse::<usize>()
+                .unwrap_or(0);
+            format!("foes of group {} in encounter {k}", entry + 1)
+        }
+        ("b", key) => format!("foes' {} in encounter {k}", key_words(key)),
+        (group, key) if group.starts_with("b[") => {
+            let entry = group[2..]
+                .trim_end_matches(']')
+                .parse::<usize>()
+                .unwrap_or(0);
+            format!(
+                "foes' {} (group {}) in encounter {k}",
+                key_words(key),
+                entry + 1
+            )
+        }
+        _ => format!(
+            "{} in encounter {k}",
+            axis_title(rest, ["party", "foes"], ruleset)
+        ),
     }
 }
 
@@ -369,6 +446,15 @@ pub(crate) fn value_phrase(key: &str, value: &str, names: [&str; 2], ruleset: &s
             }
         }
         _ if key == "weights" => value_words(key, value, names, ruleset),
+        // A campaign's encounter: "3 foes in encounter 2", "7 days of rest after encounter 2".
+        _ if in_encounter(key).is_some() => {
+            let title = axis_title(key, names, ruleset);
+            match title.strip_prefix("foes in ") {
+                Some(rest) => format!("{value} foes in {rest}"),
+                None if title.starts_with("days of rest") => format!("{value} {title}"),
+                None => format!("{title} {value}"),
+            }
+        }
         _ => format!("{} {value}", axis_title(key, names, ruleset)),
     }
 }
@@ -381,6 +467,7 @@ pub(crate) fn side_names(run: &RunResult) -> [SideWords; 2] {
         run.scenario.points[0].model.names().map(|name| SideWords {
             name: name.to_owned(),
             several: false,
+            campaign: false,
         })
     } else {
         side_words(run)

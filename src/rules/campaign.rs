@@ -234,7 +234,7 @@ static INTERNED: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
 static INTERNED_EXTRAS: Mutex<Vec<&'static [Extra]>> = Mutex::new(Vec::new());
 
 /// `name` as a `'static` string, made once.
-fn intern(name: String) -> &'static str {
+pub(crate) fn intern(name: String) -> &'static str {
     let mut kept = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(&s) = kept.iter().find(|&&s| s == name) {
         return s;
