@@ -7,11 +7,14 @@ use super::run::RunResult;
 use super::words::{Words, axis_title, point_phrase, side_words, value_words};
 use crate::stats::{Side, Tally, wilson};
 
+/// How a rate is read from a tally: its count and what it is a share of.
+pub(super) type Counted = Box<dyn Fn(&Tally) -> (u64, u64)>;
+
 /// A headline rate: its file stem, its heading in words, and its count and base in a tally.
 pub(super) struct Rate {
     pub(super) stem: &'static str,
     pub(super) title: String,
-    pub(super) count: Box<dyn Fn(&Tally) -> (u64, u64)>,
+    pub(super) count: Counted,
 }
 
 /// The headline rates of this run: the duel's (not for a recovery scenario) and the healing's
