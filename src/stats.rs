@@ -314,6 +314,9 @@ pub enum ExtraKind {
     /// A mean over the count of another extra (its index in [`Tally::extra`]): a campaign's
     /// fighters standing at an encounter's start, over the campaigns that reach it.
     MeanOf(usize),
+    /// A share of the count of another extra (its index in [`Tally::extra`]), with its
+    /// interval: a ruleset's share of fights, over a campaign's fights.
+    ShareOf(usize),
 }
 
 /// A ruleset-specific count: what it is called in `summary.csv` and how it is reported.

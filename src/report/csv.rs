@@ -154,6 +154,10 @@ pub fn summary_row(
                     optional(mean),
                 );
             }
+            ExtraKind::ShareOf(over) => {
+                let over = t.extra.get(over).copied().unwrap_or(0);
+                push_rate(&mut h, &mut r, extra.name, count, over)
+            }
             ExtraKind::MeanOf(over) => {
                 let over = t.extra.get(over).copied().unwrap_or(0);
                 let mean = (over > 0).then(|| count as f64 / over as f64);

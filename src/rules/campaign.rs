@@ -19,7 +19,7 @@ use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::stats::{Extra, ExtraKind, Recovery, Side, Tally, TallyShape};
+use crate::stats::{Extra, ExtraKind, Side, Tally, TallyShape};
 use std::sync::Mutex;
 
 /// How one encounter's fight ended, in the places of its roster (the party's first, then its
@@ -99,13 +99,14 @@ pub trait Carried: Ruleset + Sized {
     ) -> bool;
 
     /// Party fighter `i`'s healing timeline from `condition` to its end (whole, dead, or the
-    /// horizon), as a fight's wounded survivors heal.
+    /// horizon), counted as a fight counts its wounded survivors' (side `a`, place `i`).
     fn heal<D: Dice, L: Log>(
         &self,
         i: usize,
         condition: Self::Condition,
         dice_and_log: (&mut D, &mut L),
-    ) -> Recovery;
+        tally: &mut Tally,
+    );
 
     /// Who fights on which side, the party's places first.
     fn roster(&self) -> &crate::rules::roster::Roster;
@@ -181,9 +182,32 @@ impl CampaignColumns {
         self.tail() + 2
     }
 
-    /// Every column: the ruleset's extras, then the campaign's, named for `summary.csv`.
+    /// Fights fought, summed: what the ruleset's own shares of fights are shares of.
+    pub fn fights(self) -> usize {
+        self.tail() + 3
+    }
+
+    /// Fighters of each side in the fights fought (the party's standing at each start, every
+    /// encounter's foes), summed: what the ruleset's own shares of a side are shares of.
+    pub fn fought(self, side: Side) -> usize {
+        self.tail() + 4 + side.index()
+    }
+
+    /// Every column: the ruleset's extras, then the campaign's, named for `summary.csv`. The
+    /// ruleset's counts per fight are shares of the fights fought (and of the fighters in them),
+    /// not of campaigns: a campaign fights several.
     fn extras(self, ruleset: &'static [Extra]) -> &'static [Extra] {
-        let mut all = ruleset.to_vec();
+        let mut all: Vec<Extra> = (ruleset.iter())
+            .map(|e| Extra {
+                name: e.name,
+                kind: match e.kind {
+                    ExtraKind::ShareOfTrials => ExtraKind::ShareOf(self.fights()),
+                    ExtraKind::ShareOfSide(side) => ExtraKind::ShareOf(self.fought(side)),
+                    ExtraKind::MeanPerTrial => ExtraKind::MeanOf(self.fights()),
+                    other => other,
+                },
+            })
+            .collect();
         for e in 1..=self.encounters {
             let reached = all.len();
             let name = |what: &str| intern(format!("encounter{e}_{what}"));
@@ -223,6 +247,13 @@ impl CampaignColumns {
             name: "wounded_at_end",
             kind: ExtraKind::MeanPerTrial,
         });
+        for (name, kind) in [
+            ("fights", ExtraKind::MeanPerTrial),
+            ("party_fought", ExtraKind::MeanPerTrial),
+            ("foes_fought", ExtraKind::MeanPerTrial),
+        ] {
+            all.push(Extra { name, kind });
+        }
         intern_extras(all)
     }
 }
@@ -454,6 +485,8 @@ impl<R: Carried> Campaign<R> {
         }
         log.say(|| format!("{}: {} of the party stand", encounter.name, standing));
         tally.record_extras(c.of(e, 0), [1, standing as u64]);
+        let foes = encounter.fight.shape().sides[1] as usize;
+        tally.record_extras(c.fights(), [1, standing as u64, foes as u64]);
         let ended = encounter.fight.fight_on(
             &mut m.party[..p],
             &m.alive[..p],
@@ -470,7 +503,6 @@ impl<R: Carried> Campaign<R> {
                 m.alive[i] &= !ended.dead[i];
             }
         }
-        let foes = encounter.fight.shape().sides[1] as usize;
         for j in p..p + foes {
             let seat = encounter.seats.of(j);
             tally.record_fighter(seat, ended.out[j], ended.dead[j]);
@@ -569,8 +601,7 @@ impl<R: Carried> Campaign<R> {
         let Some(last) = last else { return };
         for i in 0..self.party {
             if m.alive[i] && R::wounded(&m.party[i]) {
-                let recovery = last.heal(i, m.party[i], (dice, log));
-                tally.record_recovery_of(i, Side::A, &recovery);
+                last.heal(i, m.party[i], (dice, log), tally);
             }
         }
     }

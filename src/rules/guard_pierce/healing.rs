@@ -30,16 +30,27 @@ impl GuardPierce {
     pub fn recover<D: Dice, L: Log>(
         &self,
         me: usize,
-        mut rows: WoundRows,
+        rows: WoundRows,
         dice: &mut D,
         log: &mut L,
         infections: &mut u64,
     ) -> Recovery {
+        self.recover_from(me, rows, 0, (dice, log), infections)
+    }
+
+    /// [`GuardPierce::recover`] for a survivor whose recovery has already run `rested` days (a
+    /// campaign's rests): its rolls keep their days, and its days to whole count from now.
+    pub fn recover_from<D: Dice, L: Log>(
+        &self,
+        me: usize,
+        mut rows: WoundRows,
+        rested: u32,
+        (dice, log): (&mut D, &mut L),
+        infections: &mut u64,
+    ) -> Recovery {
         let f = &self.members[me];
-        let track = &f.track;
         let interval = self.healing.interval_days.u32();
         let horizon = self.healing.horizon_days.u32();
-        let medical = self.healing.medical.i32();
         let name = &self.roster.fighter_names[me];
         log.say(|| {
             format!(
@@ -48,9 +59,55 @@ impl GuardPierce {
                 rows_of(rows.injury)
             )
         });
-        let mut day = 0;
-        while day + interval <= horizon && !dice.exhausted() {
-            day += interval;
+        let span = (rested, rested + horizon);
+        match self.recovery_rolls(me, &mut rows, span, (dice, log), infections) {
+            Rolled::Whole(day) => Recovery {
+                days_to_whole: Some(day),
+                died: false,
+                impairment: 0,
+            },
+            Rolled::Died => Recovery {
+                days_to_whole: None,
+                died: true,
+                impairment: 0,
+            },
+            Rolled::Wounded => {
+                log.say(|| {
+                    format!(
+                        "{name} still has Injury {:?} at the horizon ({horizon} days)",
+                        rows_of(rows.injury)
+                    )
+                });
+                Recovery {
+                    days_to_whole: None,
+                    died: false,
+                    impairment: 0,
+                }
+            }
+        }
+    }
+
+    /// The recovery rolls of the survivor at place `me` on the days after `from` up to `to`
+    /// (counted from the start of its recovery) that fall on the interval, from the stream the
+    /// caller named: whole on a day (counted from `from`), dead of an infection, or still
+    /// wounded.
+    pub(super) fn recovery_rolls<D: Dice, L: Log>(
+        &self,
+        me: usize,
+        rows: &mut WoundRows,
+        (from, to): (u32, u32),
+        (dice, log): (&mut D, &mut L),
+        infections: &mut u64,
+    ) -> Rolled {
+        let f = &self.members[me];
+        let track = &f.track;
+        let interval = self.healing.interval_days.u32();
+        let medical = self.healing.medical.i32();
+        let name = &self.roster.fighter_names[me];
+        let mut at_day = from - from % interval;
+        while at_day + interval <= to && !dice.exhausted() {
+            at_day += interval;
+            let day = at_day - from;
             let help = if medical > 0 {
                 attribute_roll(dice, medical, MEDICAL_DICE)
             } else {
@@ -68,11 +125,7 @@ impl GuardPierce {
                 let died = at >= track.dead_from || (at > track.worst && medical == 0);
                 if died {
                     log.say(|| format!("{name} dies of the infection"));
-                    return Recovery {
-                        days_to_whole: None,
-                        died: true,
-                        impairment: 0,
-                    };
+                    return Rolled::Died;
                 }
             } else if result > f.strength {
                 log.say(|| format!("day {day}: recovery roll on {value}: {result} success above Strength {}: no healing", f.strength));
@@ -81,26 +134,23 @@ impl GuardPierce {
                 log.say(|| format!("day {day}: recovery roll on {value}: {}: Injury {highest} drops five rows; Injury {:?}", if result > 0 { format!("{result}") } else { "fails".to_owned() }, rows_of(rows.injury)));
                 if rows.injury == 0 {
                     log.say(|| format!("{name} is whole after {day} days"));
-                    return Recovery {
-                        days_to_whole: Some(day),
-                        died: false,
-                        impairment: 0,
-                    };
+                    return Rolled::Whole(day);
                 }
             }
         }
-        log.say(|| {
-            format!(
-                "{name} still has Injury {:?} at the horizon ({horizon} days)",
-                rows_of(rows.injury)
-            )
-        });
-        Recovery {
-            days_to_whole: None,
-            died: false,
-            impairment: 0,
-        }
+        Rolled::Wounded
     }
+}
+
+/// How a run of recovery rolls ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Rolled {
+    /// Whole on this day (counted from the run's start).
+    Whole(u32),
+    /// Dead of an infection.
+    Died,
+    /// Still wounded.
+    Wounded,
 }
 
 #[cfg(test)]

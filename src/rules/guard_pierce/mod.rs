@@ -25,6 +25,7 @@
 //!   clears all Stun (L53).
 
 pub mod attack;
+mod campaign;
 pub mod exchange;
 pub mod healing;
 pub mod schema;
@@ -188,9 +189,12 @@ impl GuardPierce {
             );
             std::array::from_fn(|row| attack::hit_faces_by_row(atk, def, &rules, row))
         }));
+        // A duel reads the tables above; its fighters' turn tables serve a campaign's fight of
+        // a side of one against a side of one, which runs as a fight of several.
+        let turn_tables = fighters.iter().map(|f| TurnTable::new(f, &rules)).collect();
         GuardPierce {
             hit_faces_by_row,
-            turn_tables: Box::new([]),
+            turn_tables,
             fighters,
             roster: Roster::duel(names.clone()),
             members: std::array::from_fn(|i| fighters[i.min(1)]),

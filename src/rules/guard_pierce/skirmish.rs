@@ -24,28 +24,28 @@ use crate::stats::{DuelOutcome, Side, Tally};
 /// A fighter's turn (what it does, and its halves of the hit faces, attacking and defending)
 /// changes only when its wounds are marked or cleared, so the fight keeps it between turns, as
 /// the duel keeps its hit faces. Each is an array of its own: a turn's first read is one byte.
-struct Fight<const N: usize> {
+pub(super) struct Fight<const N: usize> {
     /// Each fighter's Injury and Stun rows.
-    rows: [WoundRows; N],
+    pub(super) rows: [WoundRows; N],
     /// What each does on its turn, as its rows make it.
-    acts: [Acts; N],
+    pub(super) acts: [Acts; N],
     /// Each one's halves of the hit faces, as its rows make them.
     halves: [FaceHalves; N],
     /// Who is out, the foe each keeps to, how many of each side stand.
-    field: Field<N>,
+    pub(super) field: Field<N>,
 }
 
 impl<const N: usize> Fight<N> {
     /// The fighter at `place` with its turn as its rows now make it.
     #[inline(always)]
-    fn ready(&mut self, model: &GuardPierce, place: usize) {
+    pub(super) fn ready(&mut self, model: &GuardPierce, place: usize) {
         (self.acts[place], self.halves[place]) = model.ready(place, &self.rows[place]);
     }
 }
 
 /// What a fighter does on its turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Acts {
+pub(super) enum Acts {
     Attacks,
     Recovers,
     /// Out of the fight: unable to act, or dead.
@@ -90,15 +90,21 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) {
-        let roster = &self.roster;
+        let mut f = self.fresh_fight::<N>();
+        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
+        self.recover_survivors(&f, &dead, dice, log, tally);
+    }
+
+    /// A fight about to begin: every fighter unhurt, attacking (Recover needs Stun) on its
+    /// halves with no Wound; the places past the roster's are no one, out of the fight.
+    pub(super) fn fresh_fight<const N: usize>(&self) -> Fight<N> {
         let unused = FaceHalves {
             within_value: HitFaces::NONE,
             beating_guard: HitFaces::NONE,
         };
-        // Unhurt, every fighter attacks (Recover needs Stun) on its halves with no Wound; the
-        // places past the roster's are no one, out of the fight.
-        let n = roster.len();
-        let mut f = Fight::<N> {
+        let n = self.roster.len();
+        let f = Fight::<N> {
             rows: [WoundRows::default(); N],
             acts: std::array::from_fn(|i| if i < n { Acts::Attacks } else { Acts::Out }),
             halves: std::array::from_fn(|i| {
@@ -106,18 +112,28 @@ impl GuardPierce {
                     .get(i)
                     .map_or(unused, |t| t.halves_by_row[0])
             }),
-            field: Field::new(roster),
+            field: Field::new(&self.roster),
         };
         debug_assert!((0..n).all(|i| self.ready(i, &f.rows[i]) == (f.acts[i], f.halves[i])));
+        f
+    }
+
+    /// The rounds of a fight from where `f` stands: who strikes first, then every turn until
+    /// a side is out or the round limit. The winner (none on a draw) and the rounds fought.
+    pub(super) fn fight_rounds<const N: usize, D: Dice, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let roster = &self.roster;
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        let (winner, rounds) =
-            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-                self.turn_in_fight(&mut f, a, r, d, l, tally)
-            });
-        let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
-        self.recover_survivors(&f, &dead, dice, log, tally);
+        in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+            self.turn_in_fight(f, a, r, d, l, tally)
+        })
     }
 
     /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the
@@ -200,11 +216,37 @@ impl GuardPierce {
         log: &mut L,
         tally: &mut Tally,
     ) -> [bool; N] {
+        let (dead, deaths) = self.fates(f, [false; N], log, tally);
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: deaths,
+        });
+        let n = self.roster.len();
+        for (i, (&out, &gone)) in f.field.out.iter().zip(&dead).take(n).enumerate() {
+            tally.record_fighter(i, out, gone);
+        }
+        dead
+    }
+
+    /// The fate of everyone who fought (not those `sat_out`): who is dead, who is dying (and
+    /// dies without timely medical attention); a minute's rest clears all Stun. Counts the
+    /// dying; returns who died and each side's dead.
+    pub(super) fn fates<const N: usize, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        sat_out: [bool; N],
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> ([bool; N], [u32; 2]) {
         let roster = &self.roster;
         let mut dead = [false; N];
         let (mut deaths, mut dying_of) = ([0u32; 2], [0u64; 2]);
         let mut died_dying = false;
         for (i, gone) in dead.iter_mut().enumerate().take(roster.len()) {
+            if sat_out[i] {
+                continue;
+            }
             let r = &mut f.rows[i];
             let track = &self.members[i].track;
             let side = roster.side_of[i].index();
@@ -236,15 +278,7 @@ impl GuardPierce {
         tally.record_extra(EXTRA_DYING, dying_of[0]);
         tally.record_extra(EXTRA_DYING + 1, dying_of[1]);
         tally.record_extra(EXTRA_DIED_DYING, u64::from(died_dying));
-        tally.record_duel(&DuelOutcome {
-            winner,
-            rounds,
-            dead: deaths,
-        });
-        for (i, (&out, &gone)) in f.field.out.iter().zip(&dead).take(roster.len()).enumerate() {
-            tally.record_fighter(i, out, gone);
-        }
-        dead
+        (dead, deaths)
     }
 
     /// Every injured survivor's recovery, with infection: the duel's, on its own dice.
@@ -258,14 +292,26 @@ impl GuardPierce {
     ) {
         for (i, &gone) in dead.iter().enumerate().take(self.roster.len()) {
             if !gone && f.rows[i].injury != 0 {
-                let mut infections = 0;
-                dice.stream(Stream::new(Purpose::Recovery, i, 0));
-                let recovery = self.recover(i, f.rows[i], dice, log, &mut infections);
-                tally.record_recovery_of(i, self.roster.side_of[i], &recovery);
-                tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
-                tally.record_extra(EXTRA_INFECTIONS, infections);
+                self.recover_counted(i, (i, f.rows[i], 0), (dice, log), tally);
             }
         }
+    }
+
+    /// The recovery of the survivor at place `i` with these `rows`, its recovery `rested` days
+    /// along already, counted at the tally's place `seat`: the timeline and its infections.
+    pub(super) fn recover_counted<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        (seat, rows, rested): (usize, WoundRows, u32),
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) {
+        let mut infections = 0;
+        dice.stream(Stream::new(Purpose::Recovery, i, 0));
+        let recovery = self.recover_from(i, rows, rested, (dice, log), &mut infections);
+        tally.record_recovery_of(seat, self.roster.side_of[i], &recovery);
+        tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
+        tally.record_extra(EXTRA_INFECTIONS, infections);
     }
 }
 

@@ -12,7 +12,7 @@ use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
 use crate::rules::rounds::Field;
-use crate::stats::{Recovery, Side, Tally};
+use crate::stats::{Side, Tally};
 
 /// What a twin-d20 fighter carries between fights.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,8 +100,10 @@ impl Carried for TwinD20 {
         i: usize,
         c: Condition,
         (dice, log): (&mut D, &mut L),
-    ) -> Recovery {
-        self.recover_from(i, c.wounds, c.rested, dice, log)
+        tally: &mut Tally,
+    ) {
+        let recovery = self.recover_from(i, c.wounds, c.rested, dice, log);
+        tally.record_recovery_of(i, Side::A, &recovery);
     }
 
     fn roster(&self) -> &crate::rules::roster::Roster {
@@ -272,7 +274,14 @@ mod tests {
         // Healing after the campaign goes on from day 7: the next roll on day 14, 7 days on.
         let mut scripted = ScriptedDice::new(vec![3, 20]);
         let mut log = VecLog::default();
-        let recovery = model.heal(0, c, (&mut scripted, &mut log));
-        assert_eq!(recovery.days_to_whole, Some(7), "{:?}", log.lines);
+        let mut tally = Tally::new(model.shape());
+        model.heal(0, c, (&mut scripted, &mut log), &mut tally);
+        assert_eq!(tally.recovery[0].patients, 1);
+        assert_eq!(
+            tally.recovery[0].days_to_whole.bins()[7],
+            1,
+            "whole 7 days on: {:?}",
+            log.lines
+        );
     }
 }
