@@ -64,9 +64,9 @@ impl GuardPierce {
                 c.rows = f.rows[i];
             }
         }
-        for j in party.len()..n {
-            if !dead[j] && f.rows[j].injury != 0 {
-                self.recover_counted(j, (seats.of(j), f.rows[j], 0), (dice, log), tally);
+        for (j, rows) in f.rows.iter().enumerate().take(n).skip(party.len()) {
+            if !dead[j] && rows.injury != 0 {
+                self.recover_counted(j, (seats.of(j), *rows, 0), (dice, log), tally);
             }
         }
         ended
@@ -220,8 +220,10 @@ mod tests {
     fn rest_runs_the_recovery_rolls_of_its_days_and_an_infection_can_kill() {
         // L55-L64: a recovery roll every interval on the highest Injury; a result equal to an
         // Injury infects: a new Injury, marked as usual, and no healing.
-        let mut healing = Healing::default();
-        healing.interval_days = crate::scenario::fields::Ranged::new(7);
+        let healing = Healing {
+            interval_days: crate::scenario::fields::Ranged::new(7),
+            ..Healing::default()
+        };
         let model = ledger_point(
             fighter(14, 5, 15, 5),
             fighter(14, 5, 15, 5),
