@@ -21,6 +21,11 @@ const RULESETS: &[(&str, &str, &str)] = &[
         "scenarios/guard-pierce/cudgel-vs-sword.toml",
         "scenarios/guard-pierce/duellists-pair-off.toml",
     ),
+    (
+        "wound-levels",
+        "scenarios/wound-levels/bruiser-vs-fencer.toml",
+        "scenarios/wound-levels/fencers-pair-off.toml",
+    ),
 ];
 
 fn scratch(name: &str) -> PathBuf {

@@ -88,6 +88,19 @@ pub trait Carried: Ruleset + Sized {
         tally: &mut Tally,
     ) -> Ended;
 
+    /// What befalls party fighter `i`'s wounds right after a fight that is not the campaign's
+    /// last, whatever the rest after it (wound-levels' deterioration until help arrives). True
+    /// when it dies of them. Nothing, by default.
+    fn tend<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        condition: &mut Self::Condition,
+        dice_and_log: (&mut D, &mut L),
+    ) -> bool {
+        let _ = (i, condition, dice_and_log);
+        false
+    }
+
     /// `days` of rest for party fighter `i`: its healing goes on from where it stands. True
     /// when it dies of its wounds.
     fn rest<D: Dice, L: Log>(
@@ -541,13 +554,17 @@ impl<R: Carried> Campaign<R> {
         tally.record_extra(self.columns.rest_days(), u64::from(days));
         if days == 0 {
             log.say(|| "straight on, with no rest".to_owned());
-            return;
+        } else {
+            log.say(|| format!("the party rests {days} days"));
         }
-        log.say(|| format!("the party rests {days} days"));
         let mut deaths = 0;
         for i in 0..self.party {
             if m.alive[i] && R::wounded(&m.party[i]) {
-                let died = encounter.fight.rest(i, &mut m.party[i], days, (dice, log));
+                let fight = &encounter.fight;
+                let mut died = fight.tend(i, &mut m.party[i], (dice, log));
+                if !died && days > 0 {
+                    died = fight.rest(i, &mut m.party[i], days, (dice, log));
+                }
                 m.alive[i] = !died;
                 deaths += u32::from(died);
             }

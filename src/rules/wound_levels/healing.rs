@@ -21,12 +21,31 @@ impl WoundLevels {
         log: &mut L,
         terminal: &mut bool,
     ) -> Recovery {
+        if self.until_help(me, &mut damage, (dice, log), terminal) {
+            return Recovery {
+                days_to_whole: None,
+                died: true,
+                impairment: 0,
+            };
+        }
+        self.heal_from(me, damage, 0, (dice, log))
+    }
+
+    /// The deterioration of the text's levels 5 and 6 until help arrives: true when the
+    /// survivor at place `me` dies before it does; `terminal` is set when it reaches Terminal.
+    pub(super) fn until_help<D: Dice, L: Log>(
+        &self,
+        me: usize,
+        damage: &mut u32,
+        (dice, log): (&mut D, &mut L),
+        terminal: &mut bool,
+    ) -> bool {
         let h = &self.healing;
         let help = h.help_minutes.u32();
         let name = &self.roster.fighter_names[me];
         let mut minute = 0u32;
         loop {
-            let level = Self::level(damage);
+            let level = Self::level(*damage);
             let step = match level {
                 5 => h.critical_check_minutes.u32(),
                 6 => h.terminal_check_minutes.u32(),
@@ -37,7 +56,7 @@ impl WoundLevels {
                 break;
             }
             minute += step;
-            let (ok, total) = self.physique_check(me, damage, dice, "dF (Physique check)");
+            let (ok, total) = self.physique_check(me, *damage, dice, "dF (Physique check)");
             log.say(|| {
                 format!(
                     "minute {minute}: {name} at level {level}: Physique check {total}: {}",
@@ -45,48 +64,68 @@ impl WoundLevels {
                 )
             });
             if !ok {
-                damage = damage.max(level) + 1;
-                if Self::level(damage) >= 7 {
+                *damage = (*damage).max(level) + 1;
+                if Self::level(*damage) >= 7 {
                     log.say(|| format!("{name} dies before help arrives"));
-                    return Recovery {
-                        days_to_whole: None,
-                        died: true,
-                        impairment: 0,
-                    };
+                    return true;
                 }
             }
         }
         log.say(|| {
             format!(
                 "{name} is stabilized at level {} and heals",
-                Self::level(damage)
+                Self::level(*damage)
             )
         });
-        let every = h.days_per_check.u32();
-        let mut day = 0;
-        while day + every <= h.horizon_days.u32() && !dice.exhausted() {
-            day += every;
-            let (ok, total) = self.physique_check(me, damage, dice, "dF (healing check)");
-            damage -= u32::from(ok);
+        false
+    }
+
+    /// The healing of a stabilized survivor whose healing has run `rested` days already: a
+    /// healing check every `healing.days_per_check` days to the horizon; its days to whole
+    /// count from now.
+    pub(super) fn heal_from<D: Dice, L: Log>(
+        &self,
+        me: usize,
+        mut damage: u32,
+        rested: u32,
+        (dice, log): (&mut D, &mut L),
+    ) -> Recovery {
+        let span = (rested, rested + self.healing.horizon_days.u32());
+        Recovery {
+            days_to_whole: self.healing_checks(me, &mut damage, span, (dice, log)),
+            died: false,
+            impairment: 0,
+        }
+    }
+
+    /// The healing checks of the survivor at place `me` on the days after `from` up to `to`
+    /// (counted from the start of its healing) that fall on `healing.days_per_check`: the day
+    /// (counted from `from`) on which it is whole, or `None` while wounded.
+    pub(super) fn healing_checks<D: Dice, L: Log>(
+        &self,
+        me: usize,
+        damage: &mut u32,
+        (from, to): (u32, u32),
+        (dice, log): (&mut D, &mut L),
+    ) -> Option<u32> {
+        let every = self.healing.days_per_check.u32();
+        let mut at = from - from % every;
+        while at + every <= to && !dice.exhausted() {
+            at += every;
+            let day = at - from;
+            let (ok, total) = self.physique_check(me, *damage, dice, "dF (healing check)");
+            *damage -= u32::from(ok);
             log.say(|| {
                 format!(
                     "day {day}: healing check {total}: {}; damage {damage}",
                     if ok { "heals a level" } else { "no healing" }
                 )
             });
-            if damage == 0 {
-                return Recovery {
-                    days_to_whole: Some(day),
-                    died: false,
-                    impairment: 0,
-                };
+            if *damage == 0 {
+                return Some(day);
             }
         }
-        Recovery {
-            days_to_whole: None,
-            died: false,
-            impairment: 0,
-        }
+        None
     }
 }
 

@@ -28,6 +28,7 @@
 
 pub mod actions;
 pub mod attack;
+mod campaign;
 pub mod exchange;
 pub mod healing;
 pub mod movement;

@@ -22,15 +22,15 @@ use crate::stats::{DuelOutcome, Side, Tally};
 /// Where a fight of several stands between its phases: every fighter's wounds and
 /// ammunition, melee range per pair of foes, who is out or dead, and this turn's initiative
 /// order, foes, declarations and dodges left.
-struct Fight {
+pub(super) struct Fight {
     /// Each fighter's wounds and ammunition.
-    states: [State; MAX_FIGHTERS],
+    pub(super) states: [State; MAX_FIGHTERS],
     /// Melee range, per pair of foes: bit `j` of `engaged[i]`.
     engaged: [u32; MAX_FIGHTERS],
     /// Out of the fight (Terminal or worse at the end of a turn).
-    out: [bool; MAX_FIGHTERS],
+    pub(super) out: [bool; MAX_FIGHTERS],
     /// Dead (Mortal at the end of a turn).
-    dead: [bool; MAX_FIGHTERS],
+    pub(super) dead: [bool; MAX_FIGHTERS],
     /// The foe each keeps to, for the target policies that keep one.
     kept: [usize; MAX_FIGHTERS],
     /// The foe each declared against this turn.
@@ -61,6 +61,20 @@ impl WoundLevels {
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut f = self.start_fight();
+        let (winner, rounds) = self.fight_turns(&mut f, dice, log, tally);
+        self.record_fight(&f, winner, rounds, tally);
+        self.aftermath_of_all(&f, dice, log, tally);
+    }
+
+    /// The turns of a fight from where `f` stands, until a side has no one left in it or the
+    /// turn limit: the winner (none on a draw) and the turns fought.
+    pub(super) fn fight_turns<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
         let mut winner = None;
         let mut rounds = 0;
         for turn in 1..=self.round_limit {
@@ -68,23 +82,22 @@ impl WoundLevels {
                 break;
             }
             rounds = turn;
-            self.roll_initiative(&mut f, turn, dice, log);
-            self.declare_all(&mut f, turn, dice, log);
-            self.evade(&mut f, log);
-            self.act_all(&mut f, turn, dice, log, tally);
-            self.move_all(&mut f, turn, dice, log);
-            if let Some(end) = self.end_of_fight_turn(&mut f, log) {
+            self.roll_initiative(f, turn, dice, log);
+            self.declare_all(f, turn, dice, log);
+            self.evade(f, log);
+            self.act_all(f, turn, dice, log, tally);
+            self.move_all(f, turn, dice, log);
+            if let Some(end) = self.end_of_fight_turn(f, log) {
                 winner = end;
                 break;
             }
         }
-        self.record_fight(&f, winner, rounds, tally);
-        self.aftermath_of_all(&f, dice, log, tally);
+        (winner, rounds)
     }
 
     /// The fight before its first turn: every fighter whole, with its clip and spare clips, in
     /// melee range of every foe when the rules start them engaged.
-    fn start_fight(&self) -> Fight {
+    pub(super) fn start_fight(&self) -> Fight {
         let states = self.members.map(|f| State::start(&f));
         Fight {
             states,
@@ -385,18 +398,30 @@ impl WoundLevels {
         log: &mut L,
         tally: &mut Tally,
     ) {
-        let roster = &self.roster;
-        for i in 0..roster.len() {
+        for i in 0..self.roster.len() {
             let damage = f.states[i].damage;
             if !f.dead[i] && damage > 0 {
-                let mut terminal = false;
-                dice.stream(Stream::new(Purpose::Aftermath, i, 0));
-                let r = self.aftermath(i, damage, dice, log, &mut terminal);
-                tally.record_recovery_of(i, roster.side_of[i], &r);
-                tally.record_extra(0, u64::from(r.died));
-                tally.record_extra(1, u64::from(terminal));
+                self.aftermath_counted(i, (i, damage), (dice, log), tally);
             }
         }
+    }
+
+    /// The aftermath of the wounded survivor at place `i` with `damage`, counted at the
+    /// tally's place `seat`: deterioration until help, healing, and whether it died or reached
+    /// Terminal.
+    pub(super) fn aftermath_counted<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        (seat, damage): (usize, u32),
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) {
+        let mut terminal = false;
+        dice.stream(Stream::new(Purpose::Aftermath, i, 0));
+        let r = self.aftermath(i, damage, dice, log, &mut terminal);
+        tally.record_recovery_of(seat, self.roster.side_of[i], &r);
+        tally.record_extra(0, u64::from(r.died));
+        tally.record_extra(1, u64::from(terminal));
     }
 }
 
