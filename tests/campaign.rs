@@ -26,6 +26,11 @@ const RULESETS: &[(&str, &str, &str)] = &[
         "scenarios/wound-levels/bruiser-vs-fencer.toml",
         "scenarios/wound-levels/fencers-pair-off.toml",
     ),
+    (
+        "d6-pool",
+        "scenarios/d6-pool/berserker-vs-shieldwall.toml",
+        "scenarios/d6-pool/berserkers-pair-off.toml",
+    ),
 ];
 
 fn scratch(name: &str) -> PathBuf {
@@ -175,7 +180,12 @@ fn a_campaign_of_one_encounter_with_no_rest_is_the_fight_byte_for_byte() {
 fn after_a_rest_that_heals_every_wound_the_next_fight_is_a_fresh_one_within_noise() {
     let dir = scratch("rest");
     for &(ruleset, duel, _) in RULESETS {
-        let fight = fight_document(duel, &format!("{ruleset}-fresh"));
+        let mut fight = fight_document(duel, &format!("{ruleset}-fresh"));
+        // d6-pool heals only by its heal dice unless natural healing is on: with it, ten years
+        // heal every wound.
+        if ruleset == "d6-pool" {
+            fight["healing"]["natural_days_per_point"] = value(7);
+        }
         // Whoever reaches the second fight lived through the first and the rest after it, and
         // ten years of rest heal every wound: the second fight is a fresh one.
         let first = encounter(&fight, "rest_days = 3650\n");

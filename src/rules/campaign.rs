@@ -70,9 +70,15 @@ impl Seats {
 /// What a ruleset gives a campaign: a fighter's carried condition, a fight begun from the
 /// party's conditions, rest, and the healing that ends a campaign.
 pub trait Carried: Ruleset + Sized {
-    /// What one fighter carries out of a fight into the next: its wounds, and how far its
-    /// healing has come. `Default` is a fresh fighter.
+    /// What one fighter carries out of a fight into the next: its wounds, its pools, and how
+    /// far its healing has come.
     type Condition: Copy + Default + std::fmt::Debug;
+
+    /// Party fighter `i` before the campaign's first fight: unhurt, its pools full.
+    fn fresh(&self, i: usize) -> Self::Condition {
+        let _ = i;
+        Self::Condition::default()
+    }
 
     /// Fights this point's fight with the party (its first `party.len()` places) in the
     /// conditions `party`, those not `present` (dead before) taking no part and those unable
@@ -444,6 +450,11 @@ impl<R: Carried> Ruleset for Campaign<R> {
             dead: [0; 2],
             rounds: 0,
         };
+        if let Some(first) = self.encounters.first() {
+            for (i, c) in m.party.iter_mut().enumerate().take(self.party) {
+                *c = first.fight.fresh(i);
+            }
+        }
         let mut finish = Finish::Through(None);
         for (e, encounter) in self.encounters.iter().enumerate() {
             if e > 0 {

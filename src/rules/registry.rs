@@ -33,7 +33,7 @@ macro_rules! for_each_model {
             GuardPierce($crate::rules::guard_pierce::GuardPierce) ~ GuardPierceCampaign,
             ZoneD100($crate::rules::zone_d100::ZoneD100) + ZoneD100Recovery($crate::rules::zone_d100::recovery::Recovery),
             WoundLevels($crate::rules::wound_levels::WoundLevels) ~ WoundLevelsCampaign,
-            D6Pool($crate::rules::d6_pool::D6Pool),
+            D6Pool($crate::rules::d6_pool::D6Pool) ~ D6PoolCampaign,
         }
     };
 }

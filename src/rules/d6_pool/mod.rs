@@ -27,6 +27,7 @@
 pub mod attack;
 pub mod attack_table;
 pub mod block;
+mod campaign;
 pub mod exchange;
 pub mod healing;
 pub mod schema;

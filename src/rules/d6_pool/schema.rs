@@ -226,6 +226,10 @@ pub struct Healing {
     pub natural_days_per_point: Ranged<0, 365>,
     /// Days followed before a fighter below full health counts as unhealed.
     pub horizon_days: Ranged<1, 3650>,
+    /// In a campaign: a rest of at least this many days refills the heal dice, luck dice and
+    /// ammunition at its end (0: never). The sheet keeps "your remaining" dice and says nothing
+    /// of refilling them; without a rest what is spent stays spent.
+    pub refill_rest_days: Ranged<0, 3650>,
 }
 
 impl Default for Healing {
@@ -234,6 +238,7 @@ impl Default for Healing {
             heal_dice_per_day: Ranged::new(1),
             natural_days_per_point: Ranged::new(0),
             horizon_days: Ranged::new(365),
+            refill_rest_days: Ranged::new(1),
         }
     }
 }
@@ -332,6 +337,12 @@ pub const PARAMETERS: &[Parameter] = &[
         key: "horizon_days",
         default: "365",
         doc: "days followed before a survivor below full health counts as unhealed",
+    },
+    Parameter {
+        section: "healing",
+        key: "refill_rest_days",
+        default: "1",
+        doc: "in a campaign, a rest of at least this many days refills the heal dice, luck dice and ammunition at its end (0: never)",
     },
     Parameter {
         section: "a / b",

@@ -20,11 +20,11 @@ use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between attacks: every fighter's health and pools, who is
 /// out, the foe each keeps to, and how many of each side stand.
-struct Fight {
+pub(super) struct Fight {
     /// Each fighter's health, pools and standing.
-    states: [State; MAX_FIGHTERS],
+    pub(super) states: [State; MAX_FIGHTERS],
     /// Who is out, the foe each keeps to, how many of each side stand.
-    field: Field,
+    pub(super) field: Field,
 }
 
 impl D6Pool {
@@ -33,6 +33,14 @@ impl D6Pool {
     // as it was.
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        let mut f = self.fresh_fight();
+        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        self.record_fight(&f, winner, rounds, log, tally);
+        self.heal_survivors(&f, dice, log, tally);
+    }
+
+    /// A fight about to begin: every fighter at full health with its pools.
+    pub(super) fn fresh_fight(&self) -> Fight {
         let roster = &self.roster;
         let mut f = Fight {
             states: [State::start(&self.members[0]); MAX_FIGHTERS],
@@ -41,15 +49,25 @@ impl D6Pool {
         for (s, member) in f.states.iter_mut().zip(&self.members).take(roster.len()) {
             *s = State::start(member);
         }
+        f
+    }
+
+    /// The rounds of a fight from where `f` stands: who strikes first, then every turn until
+    /// a side is out or the round limit. The winner (none on a draw) and the rounds fought.
+    pub(super) fn fight_rounds<D: Dice, L: Log>(
+        &self,
+        f: &mut Fight,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let roster = &self.roster;
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        let (winner, rounds) =
-            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-                self.turn_in_fight(&mut f, a, r, d, l, tally)
-            });
-        self.record_fight(&f, winner, rounds, log, tally);
-        self.heal_survivors(&f, dice, log, tally);
+        in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+            self.turn_in_fight(f, a, r, d, l, tally)
+        })
     }
 
     /// `actor`'s turn in `round`: lost to a stun (with `rules.stun_loses_attack`), else the
@@ -136,13 +154,7 @@ impl D6Pool {
     ) {
         let roster = &self.roster;
         let dead_at = self.rules.dead_at.i32();
-        let mut deaths = [0u32; 2];
-        for (i, s) in f.states[..roster.len()].iter().enumerate() {
-            if s.health <= dead_at {
-                deaths[roster.side_of[i].index()] += 1;
-                log.say(|| format!("{} is dead at health {}", roster.fighter_names[i], s.health));
-            }
-        }
+        let deaths = self.deaths(f, &[false; MAX_FIGHTERS], log);
         tally.record_duel(&DuelOutcome {
             winner,
             rounds,
@@ -151,6 +163,21 @@ impl D6Pool {
         for (i, s) in f.states[..roster.len()].iter().enumerate() {
             tally.record_fighter(i, f.field.out[i], s.health <= dead_at);
         }
+    }
+
+    /// Each side's dead at the fight's end (at `dead_at` or below), told; those `absent` (dead
+    /// before it) are not counted again.
+    pub(super) fn deaths<L: Log>(&self, f: &Fight, absent: &[bool], log: &mut L) -> [u32; 2] {
+        let roster = &self.roster;
+        let dead_at = self.rules.dead_at.i32();
+        let mut deaths = [0u32; 2];
+        for (i, s) in f.states[..roster.len()].iter().enumerate() {
+            if s.health <= dead_at && !absent[i] {
+                deaths[roster.side_of[i].index()] += 1;
+                log.say(|| format!("{} is dead at health {}", roster.fighter_names[i], s.health));
+            }
+        }
+        deaths
     }
 
     /// The heal dice of every wounded survivor: the duel's, on its own dice.
@@ -171,12 +198,25 @@ impl D6Pool {
             .take(roster.len())
         {
             if state.health > dead_at && state.health < me.health {
-                dice.stream(Stream::new(Purpose::Heal, i, 0));
-                let (recovery, spent) = self.recover(i, state.health, me.heal, dice, log);
-                tally.record_recovery_of(i, roster.side_of[i], &recovery);
-                tally.record_extra(EXTRA_HEAL, u64::from(spent));
+                self.heal_counted(i, (i, state.health, me.heal), (dice, log), tally);
             }
         }
+    }
+
+    /// The heal dice of the wounded survivor at place `i`, at `health` with `pool` heal dice
+    /// left, counted at the tally's place `seat`: its timeline and the dice spent.
+    pub(super) fn heal_counted<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        (seat, health, pool): (usize, i32, u32),
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> u32 {
+        dice.stream(Stream::new(Purpose::Heal, i, 0));
+        let (recovery, spent) = self.recover(i, health, pool, dice, log);
+        tally.record_recovery_of(seat, self.roster.side_of[i], &recovery);
+        tally.record_extra(EXTRA_HEAL, u64::from(spent));
+        spent
     }
 }
 
