@@ -86,8 +86,8 @@ impl Carried for D6Pool {
             out: f.field.out,
             dead: [false; MAX_FIGHTERS],
         };
-        for i in 0..n {
-            ended.dead[i] = !sat_out[i] && f.states[i].health <= dead_at;
+        for (i, (dead, s)) in ended.dead.iter_mut().zip(&f.states).enumerate().take(n) {
+            *dead = !sat_out[i] && s.health <= dead_at;
         }
         for (i, c) in party.iter_mut().enumerate() {
             if present[i] {
