@@ -29,14 +29,14 @@ fn party(run: &RunResult, outline: &Outline) -> String {
     }
 }
 
-/// An encounter as a sentence names it: "the wood, encounter 2 of 3".
+/// An encounter as a sentence names it: "encounter 2 of 3, the wood".
 fn encounter_words(outline: &Outline, e: usize) -> String {
     let count = outline.encounters.len();
     let name = &outline.encounters[e].0;
     if name.starts_with("encounter ") {
         format!("{name} of {count}")
     } else {
-        format!("{name}, encounter {} of {count}", e + 1)
+        format!("encounter {} of {count}, {name}", e + 1)
     }
 }
 
@@ -87,12 +87,12 @@ pub(super) fn rates(run: &RunResult, outline: &Outline) -> Vec<Rate> {
         let (death, beaten) = (c.of(e, 4), c.of(e, 6));
         rates.push(Rate {
             stem: intern(format!("encounter{}_death_rate", e + 1)),
-            title: format!("a death in {name}"),
+            title: format!("{name}: a death in the party"),
             count: Box::new(move |t: &Tally| (t.extra[death], t.trials)),
         });
         rates.push(Rate {
             stem: intern(format!("encounter{}_beaten_rate", e + 1)),
-            title: format!("beaten in {name}"),
+            title: format!("{name}: the party is beaten"),
             count: Box::new(move |t: &Tally| (t.extra[beaten], t.trials)),
         });
     }
@@ -194,9 +194,9 @@ pub(crate) fn headline(run: &RunResult, t: &Tally, outline: &Outline) -> String 
             encounter_words(outline, e)
         };
         let most = if (fight + rest) * 2 > total {
-            "Most deaths fall"
+            "Most deaths come"
         } else {
-            "Deaths fall most often"
+            "Deaths come most often"
         };
         sentence.push_str(&format!(
             " {most} in {place}: {} of them.",

@@ -118,14 +118,15 @@ pub trait Carried: Ruleset + Sized {
     ) -> bool;
 
     /// Party fighter `i`'s healing timeline from `condition` to its end (whole, dead, or the
-    /// horizon), counted as a fight counts its wounded survivors' (side `a`, place `i`).
+    /// horizon), counted as a fight counts its wounded survivors' (side `a`, place `i`). True
+    /// when it dies in it.
     fn heal<D: Dice, L: Log>(
         &self,
         i: usize,
         condition: Self::Condition,
         dice_and_log: (&mut D, &mut L),
         tally: &mut Tally,
-    );
+    ) -> bool;
 
     /// Who fights on which side, the party's places first.
     fn roster(&self) -> &crate::rules::roster::Roster;
@@ -611,26 +612,28 @@ impl<R: Carried> Campaign<R> {
             rounds,
             dead: m.dead,
         });
-        let last = self.encounters.last().map(|e| &e.fight);
-        let (mut survivors, mut wounded) = (0, 0);
+        let (mut alive, mut wounded) = (0, 0);
         for i in 0..self.party {
             tally.record_fighter(i, m.out[i], !m.alive[i]);
-            survivors += usize::from(m.alive[i]);
+            alive += usize::from(m.alive[i]);
             wounded += u64::from(m.alive[i] && R::wounded(&m.party[i]));
         }
-        tally.record_extra(c.survivors(survivors), 1);
         tally.record_extra(c.wounded_at_end(), wounded);
         log.say(|| {
             format!(
-                "the campaign ends: {survivors} of the party of {} alive",
+                "the campaign ends: {alive} of the party of {} alive, {wounded} of them wounded",
                 self.party
             )
         });
-        let Some(last) = last else { return };
-        for i in 0..self.party {
-            if m.alive[i] && R::wounded(&m.party[i]) {
-                last.heal(i, m.party[i], (dice, log), tally);
+        // The survivors are those who live through their last healing too.
+        let mut survivors = alive;
+        if let Some(last) = self.encounters.last().map(|e| &e.fight) {
+            for i in 0..self.party {
+                if m.alive[i] && R::wounded(&m.party[i]) {
+                    survivors -= usize::from(last.heal(i, m.party[i], (dice, log), tally));
+                }
             }
         }
+        tally.record_extra(c.survivors(survivors), 1);
     }
 }

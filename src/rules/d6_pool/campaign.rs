@@ -171,9 +171,11 @@ impl Carried for D6Pool {
         c: Condition,
         dice_and_log: (&mut D, &mut L),
         tally: &mut Tally,
-    ) {
+    ) -> bool {
         self.heal_counted(i, (i, c.health, c.heal), dice_and_log, tally);
         tally.record_extra(EXTRA_HEAL, u64::from(c.spent));
+        // The heal dice and natural healing heal or do nothing: no one dies of them.
+        false
     }
 
     fn roster(&self) -> &crate::rules::roster::Roster {

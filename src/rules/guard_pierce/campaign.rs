@@ -120,13 +120,14 @@ impl Carried for GuardPierce {
         c: Condition,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
-    ) {
+    ) -> bool {
         let mut infections = c.infections;
         dice.stream(Stream::new(Purpose::Recovery, i, 0));
         let recovery = self.recover_from(i, c.rows, c.rested, (dice, log), &mut infections);
         tally.record_recovery_of(i, Side::A, &recovery);
         tally.record_extra(EXTRA_INFECTED, u64::from(infections > 0));
         tally.record_extra(EXTRA_INFECTIONS, infections);
+        recovery.died
     }
 
     fn roster(&self) -> &crate::rules::roster::Roster {

@@ -101,9 +101,10 @@ impl Carried for TwinD20 {
         c: Condition,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
-    ) {
+    ) -> bool {
         let recovery = self.recover_from(i, c.wounds, c.rested, dice, log);
         tally.record_recovery_of(i, Side::A, &recovery);
+        recovery.died
     }
 
     fn roster(&self) -> &crate::rules::roster::Roster {

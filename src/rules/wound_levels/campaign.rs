@@ -116,7 +116,7 @@ impl Carried for WoundLevels {
         c: Condition,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
-    ) {
+    ) -> bool {
         if !c.stabilized {
             return self.aftermath_counted(i, (i, c.damage), (dice, log), tally);
         }
@@ -125,6 +125,7 @@ impl Carried for WoundLevels {
         tally.record_recovery_of(i, Side::A, &r);
         tally.record_extra(0, u64::from(r.died));
         tally.record_extra(1, u64::from(c.terminal));
+        r.died
     }
 
     fn roster(&self) -> &crate::rules::roster::Roster {

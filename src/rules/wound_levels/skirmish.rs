@@ -415,13 +415,14 @@ impl WoundLevels {
         (seat, damage): (usize, u32),
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
-    ) {
+    ) -> bool {
         let mut terminal = false;
         dice.stream(Stream::new(Purpose::Aftermath, i, 0));
         let r = self.aftermath(i, damage, dice, log, &mut terminal);
         tally.record_recovery_of(seat, self.roster.side_of[i], &r);
         tally.record_extra(0, u64::from(r.died));
         tally.record_extra(1, u64::from(terminal));
+        r.died
     }
 }
 
