@@ -2,10 +2,9 @@
 //! are beaten, encounter by encounter) and the sentence a report and the terminal open with,
 //! worked out from the campaign's own columns of the tally ([`crate::rules::campaign`]).
 
-use super::results::Rate;
 use super::run::RunResult;
 use super::words::side_words;
-use crate::rules::campaign::{Outline, intern};
+use crate::rules::campaign::Outline;
 use crate::stats::{Side, Tally, wilson};
 
 /// A count of the party in words: "one", "two" ... "ten", then digits.
@@ -38,65 +37,6 @@ fn encounter_words(outline: &Outline, e: usize) -> String {
     } else {
         format!("encounter {} of {count}, {name}", e + 1)
     }
-}
-
-/// The campaign's headline rates: coming through, beaten, turning back; how many of the party
-/// survive; where it suffers deaths and defeats, encounter by encounter.
-pub(super) fn rates(run: &RunResult, outline: &Outline) -> Vec<Rate> {
-    let sides = side_words(run);
-    let c = outline.columns;
-    let p = outline.party;
-    let mut rates = vec![
-        Rate {
-            stem: "a_win_rate",
-            title: sides[0].wins(),
-            count: Box::new(|t| (t.wins(Side::A), t.trials)),
-        },
-        Rate {
-            stem: "b_win_rate",
-            title: "the party is beaten".to_owned(),
-            count: Box::new(|t| (t.wins(Side::B), t.trials)),
-        },
-        Rate {
-            stem: "draw_rate",
-            title: if outline.turn_back_below > 1 {
-                "the party turns back, or its last fight is drawn".to_owned()
-            } else {
-                "its last fight is drawn".to_owned()
-            },
-            count: Box::new(|t| (t.draws(), t.trials)),
-        },
-    ];
-    for alive in (0..=p).rev() {
-        let title = match (p, p - alive) {
-            (1, 0) => format!("{} lives", sides[0].name),
-            (1, _) => format!("{} dies", sides[0].name),
-            (_, 0) => "the party ends whole".to_owned(),
-            (_, lost) if lost == p => "every one of the party dies".to_owned(),
-            (_, lost) => format!("the party loses {}", number(lost)),
-        };
-        let column = c.survivors(alive);
-        rates.push(Rate {
-            stem: intern(format!("survivors{alive}_rate")),
-            title,
-            count: Box::new(move |t: &Tally| (t.extra[column], t.trials)),
-        });
-    }
-    for e in 0..outline.encounters.len() {
-        let name = &outline.encounters[e].0;
-        let (death, beaten) = (c.of(e, 4), c.of(e, 6));
-        rates.push(Rate {
-            stem: intern(format!("encounter{}_death_rate", e + 1)),
-            title: format!("{name}: a death in the party"),
-            count: Box::new(move |t: &Tally| (t.extra[death], t.trials)),
-        });
-        rates.push(Rate {
-            stem: intern(format!("encounter{}_beaten_rate", e + 1)),
-            title: format!("{name}: the party is beaten"),
-            count: Box::new(move |t: &Tally| (t.extra[beaten], t.trials)),
-        });
-    }
-    rates
 }
 
 /// A share as a sentence says it, with its 95% interval: "38% [37, 39]".

@@ -3,8 +3,10 @@
 //! two values, a `[balance]`'s answers at each sweep point, and what a table's percentages are
 //! of with the widest interval among them.
 
+use super::campaign::number;
 use super::run::RunResult;
 use super::words::{Words, axis_title, point_phrase, side_words, value_words};
+use crate::rules::campaign::{Outline, intern};
 use crate::stats::{Side, Tally, wilson};
 
 /// How a rate is read from a tally: its count and what it is a share of.
@@ -27,7 +29,7 @@ pub(super) fn rates(run: &RunResult) -> Vec<Rate> {
     let mut rates = Vec::new();
     let campaign = (run.scenario.points.first()).and_then(|p| p.model.campaign());
     if let Some(outline) = campaign {
-        rates.extend(super::campaign::rates(run, outline));
+        rates.extend(campaign_rates(run, outline));
     } else if !recovery {
         rates.extend([
             Rate {
@@ -426,4 +428,63 @@ pub(super) fn fighters(run: &RunResult) -> Option<Fighters> {
         }
     }
     Some(Fighters { head, rows })
+}
+
+/// The campaign's headline rates: coming through, beaten, turning back; how many of the party
+/// survive; where it suffers deaths and defeats, encounter by encounter.
+fn campaign_rates(run: &RunResult, outline: &Outline) -> Vec<Rate> {
+    let sides = side_words(run);
+    let c = outline.columns;
+    let p = outline.party;
+    let mut rates = vec![
+        Rate {
+            stem: "a_win_rate",
+            title: sides[0].wins(),
+            count: Box::new(|t| (t.wins(Side::A), t.trials)),
+        },
+        Rate {
+            stem: "b_win_rate",
+            title: "the party is beaten".to_owned(),
+            count: Box::new(|t| (t.wins(Side::B), t.trials)),
+        },
+        Rate {
+            stem: "draw_rate",
+            title: if outline.turn_back_below > 1 {
+                "the party turns back, or its last fight is drawn".to_owned()
+            } else {
+                "its last fight is drawn".to_owned()
+            },
+            count: Box::new(|t| (t.draws(), t.trials)),
+        },
+    ];
+    for alive in (0..=p).rev() {
+        let title = match (p, p - alive) {
+            (1, 0) => format!("{} lives", sides[0].name),
+            (1, _) => format!("{} dies", sides[0].name),
+            (_, 0) => "the party ends whole".to_owned(),
+            (_, lost) if lost == p => "every one of the party dies".to_owned(),
+            (_, lost) => format!("the party loses {}", number(lost)),
+        };
+        let column = c.survivors(alive);
+        rates.push(Rate {
+            stem: intern(format!("survivors{alive}_rate")),
+            title,
+            count: Box::new(move |t: &Tally| (t.extra[column], t.trials)),
+        });
+    }
+    for e in 0..outline.encounters.len() {
+        let name = &outline.encounters[e].0;
+        let (death, beaten) = (c.of(e, 4), c.of(e, 6));
+        rates.push(Rate {
+            stem: intern(format!("encounter{}_death_rate", e + 1)),
+            title: format!("{name}: a death in the party"),
+            count: Box::new(move |t: &Tally| (t.extra[death], t.trials)),
+        });
+        rates.push(Rate {
+            stem: intern(format!("encounter{}_beaten_rate", e + 1)),
+            title: format!("{name}: the party is beaten"),
+            count: Box::new(move |t: &Tally| (t.extra[beaten], t.trials)),
+        });
+    }
+    rates
 }
