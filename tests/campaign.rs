@@ -291,3 +291,158 @@ fn a_campaign_is_the_same_bytes_across_threads_shards_and_resume() {
     assert_eq!(rows.len(), 3);
     assert_ne!(rows[0], rows[1]);
 }
+
+/// The shipped knights' campaign with `extra` tables, at 20,000 trials, written into `dir`.
+fn knights_with(dir: &Path, name: &str, extra: &str) -> String {
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knights-ride-out.toml");
+    let text = read(&shipped)
+        .replace("trials = 100_000", "trials = 20_000")
+        .replace("name = \"knights-ride-out\"", &format!("name = \"{name}\""))
+        + extra;
+    let file = dir.join(format!("{name}.toml"));
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    file.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_campaign_is_swept_compared_weighed_and_balanced_on_any_value_of_any_encounter() {
+    let dir = scratch("tools");
+    // The sign of a compared line's difference: "  foes in encounter 2 +1:  -13.3 [...]".
+    let sign = |l: &str| {
+        l.rsplit(':')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .chars()
+            .next()
+    };
+    let said = |file: &str, out: &str| {
+        let out = dir.join(out).to_string_lossy().into_owned();
+        let o = duelsim(&["run", file, "-o", &out]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    // A sweep of the rest after encounter 2 (counted from 0 in the path) and of the foes in
+    // encounter 2, in words; more brigands in the wood bring the party through less often.
+    let swept = knights_with(
+        &dir,
+        "swept",
+        "\n[sweep]\n\"encounter[1].b.count\" = [1, 5]\n\"encounter[1].rest_days\" = [0, 7]\n",
+    );
+    let text = said(&swept, "swept");
+    assert!(
+        text.contains("foes in encounter 2") && text.contains("days of rest after encounter 2"),
+        "{text}"
+    );
+    let rows = read(&dir.join("swept/summary.csv"));
+    let through: Vec<f64> = rows
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let head: Vec<&str> = rows.lines().next().unwrap_or_default().split(',').collect();
+            let at = head.iter().position(|h| *h == "a_win_rate").unwrap_or(0);
+            l.split(',')
+                .nth(at)
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(f64::NAN)
+        })
+        .collect();
+    assert!(through[0] > through[2] + 0.1, "{through:?}");
+    // Compared on the same dice: a week's rest against none.
+    let compared = knights_with(
+        &dir,
+        "compared",
+        "\n[sweep]\n\"encounter[1].rest_days\" = [0, 7]\n[compare]\nbaseline = { \"encounter[1].rest_days\" = 0 }\n",
+    );
+    let text = said(&compared, "compared");
+    let line = text
+        .lines()
+        .find(|l| l.contains("7 days of rest after encounter 2:"));
+    assert_eq!(line.and_then(sign), Some('+'), "{text}");
+    // Weighed: one more brigand in the wood costs the party.
+    let weighed = knights_with(
+        &dir,
+        "weighed",
+        "\n[weights]\n\"encounter[1].b.count\" = 1\n",
+    );
+    let text = said(&weighed, "weighed");
+    let line = text.lines().find(|l| l.contains("foes in encounter 2 +1:"));
+    assert_eq!(line.and_then(sign), Some('-'), "{text}");
+    // Balanced: how many brigands in the wood give a 10% chance of a death in the party.
+    let balanced = knights_with(
+        &dir,
+        "balanced",
+        "\n[balance]\npath = \"encounter[1].b.count\"\nfrom = 1\nto = 8\ntarget = { party_death_rate = 0.1 }\n",
+    );
+    let text = said(&balanced, "balanced");
+    assert!(
+        text.contains("brings the share of campaigns where a fighter of the party dies to 10%"),
+        "{text}"
+    );
+    // A fight has no party_death_rate: a_dead_rate is its rate.
+    let fight =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knight-vs-brigand.toml");
+    let text = read(&fight).replace("name = \"knight-vs-brigand\"", "name = \"kvb\"")
+        + "\n[balance]\npath = \"b.attack\"\nfrom = 1\nto = 20\ntarget = { party_death_rate = 0.1 }\n";
+    let file = dir.join("kvb.toml");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let o = duelsim(&["check", &file.to_string_lossy()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("balance.target.party_death_rate") && err.contains("campaign"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_campaign_file_with_a_mistake_in_an_encounter_is_refused_at_the_encounter() {
+    let dir = scratch("errors");
+    let shipped =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenarios/twin-d20/knights-ride-out.toml");
+    let good = read(&shipped);
+    for (from, to, field, expected) in [
+        // An unknown weapon in encounter 2's foes: named at that encounter's key.
+        (
+            "count = 3, attack = 12, defense = 8, toughness = 8, weapon = \"spear\"",
+            "count = 3, attack = 12, defense = 8, toughness = 8, weapon = \"speer\"",
+            "encounter[1].b.weapon",
+            "speer",
+        ),
+        // A rest after the last encounter.
+        (
+            "rules = { first_strike = \"b\" }",
+            "rules = { first_strike = \"b\" }\nrest_days = 3",
+            "encounter[2].rest_days",
+            "last encounter",
+        ),
+        // A key no encounter has.
+        (
+            "rest_days = 0           # straight",
+            "rest_dayz = 0           # straight",
+            "encounter[0].rest_dayz",
+            "expected name, b",
+        ),
+        // turn_back_below past a side.
+        (
+            "turn_back_below = 2",
+            "turn_back_below = 0",
+            "campaign.turn_back_below",
+            "from 1",
+        ),
+    ] {
+        assert!(good.contains(from), "{from}");
+        let file = dir.join("bad.toml");
+        std::fs::write(&file, good.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
+        let o = duelsim(&["check", &file.to_string_lossy()]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(field) && err.contains(expected),
+            "{field}: {err}"
+        );
+        assert!(err.contains("bad.toml:"), "the file and line: {err}");
+        assert!(common::is_headline_with_snippet(&err), "{err}");
+    }
+}

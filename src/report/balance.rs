@@ -38,9 +38,12 @@ pub struct Searched {
     pub answer: Answer,
 }
 
-/// What a search's points fight, in words: "fight" when any has a side of several or the
-/// search is over a side's number, else "duel".
+/// What a search's points fight, in words: "campaign" for a campaign, "fight" when any has a
+/// side of several or the search is over a side's number, else "duel".
 fn fought(scenario: &Scenario, balance: &Balance) -> &'static str {
+    if (scenario.points.first()).is_some_and(|p| p.model.campaign().is_some()) {
+        return "campaign";
+    }
     let several = (scenario.points.iter()).any(|p| p.model.shape().sides.iter().any(|&n| n > 1));
     if several || balance.path.ends_with("count") {
         "fight"

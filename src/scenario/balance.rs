@@ -28,13 +28,17 @@ use std::path::PathBuf;
 use toml_edit::Value;
 
 /// The rates a balance can aim at: name, and which count of the tally over its trials.
-pub const TARGETS: [&str; 5] = [
+pub const TARGETS: [&str; 6] = [
     "a_win_rate",
     "b_win_rate",
     "draw_rate",
     "a_dead_rate",
     "b_dead_rate",
+    "party_death_rate",
 ];
+
+/// [`TARGETS`]' campaign rate: the share of campaigns with a death in the party.
+pub const PARTY_DEATH: usize = 5;
 
 /// What a search found, with the values and rates it rests on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -98,6 +102,7 @@ impl Answer {
             1 => format!("{} wins", names[1]),
             2 => format!("the {fight} is drawn"),
             3 => format!("{} dies", names[0]),
+            PARTY_DEATH => "a fighter of the party dies".to_owned(),
             _ => format!("{} dies", names[1]),
         }
     }
@@ -502,6 +507,20 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
             ),
         )
     })?;
+    let campaign = toml_edit::Document::parse(source.text)
+        .ok()
+        .and_then(|d| {
+            d.get("kind")
+                .and_then(|k| k.as_str())
+                .map(|k| k == "campaign")
+        })
+        .unwrap_or(false);
+    if rate == PARTY_DEATH && !campaign {
+        return Err(bad(
+            &format!("balance.target.{name}"),
+            "is a campaign's rate (kind = \"campaign\"); expected a_dead_rate for a fight".into(),
+        ));
+    }
     let value = match value.as_value() {
         Some(Value::Float(f)) => *f.value(),
         Some(Value::Integer(i)) => *i.value() as f64,
@@ -530,12 +549,18 @@ pub fn read(source: &Source) -> Result<Option<Balance>, InputError> {
 /// 95% Wilson interval.
 pub fn rate(tally: &crate::stats::Tally, rate: usize) -> Rate {
     // Win and draw rates are shares of the trials; dead rates of each side's fighters.
+    // A campaign's party death: the campaigns that do not end with the whole party alive.
+    let whole = format!("survivors{}", tally.sides[0]);
+    let party_whole = (tally.extras.iter().zip(&tally.extra))
+        .find(|(e, _)| e.name == whole)
+        .map_or(tally.trials, |(_, &n)| n);
     let counts = [
         (tally.ends[0], tally.trials),
         (tally.ends[1], tally.trials),
         (tally.ends[2], tally.trials),
         (tally.dead[0], tally.fighter_trials(0)),
         (tally.dead[1], tally.fighter_trials(1)),
+        (tally.trials - party_whole.min(tally.trials), tally.trials),
     ];
     let (count, of) = counts[rate.min(counts.len() - 1)];
     crate::stats::wilson(count, of)
