@@ -436,7 +436,14 @@ fn headline(run: &RunResult, sides: &[SideWords; 2], precision: Precision) -> Ma
         let columns: Vec<(String, Count)> = [
             (sides[0].wins(), (|t| (t.wins(Side::A), t.trials)) as Count),
             (sides[1].wins(), |t| (t.wins(Side::B), t.trials)),
-            ("draws".to_owned(), |t| (t.draws(), t.trials)),
+            (
+                if words.campaign {
+                    "turns back or last fight drawn".to_owned()
+                } else {
+                    "draws".to_owned()
+                },
+                |t| (t.draws(), t.trials),
+            ),
             (sides[0].dies(), |t| (t.dead[0], t.fighter_trials(0))),
             (sides[1].dies(), |t| (t.dead[1], t.fighter_trials(1))),
         ]
@@ -503,9 +510,18 @@ fn headline(run: &RunResult, sides: &[SideWords; 2], precision: Precision) -> Ma
             })
         }
         @if let Some(duel) = duel {
-            h3 { (if words.skirmish { "The fight" } else { "The duel" }) }
+            h3 {
+                (if words.campaign {
+                    "How the campaign ends"
+                } else if words.skirmish {
+                    "The fight"
+                } else {
+                    "The duel"
+                })
+            }
             (duel.markup())
         }
+        (campaign_tables(run, precision))
         h3 { (if shown.duel { "Wounded survivors" } else { "Patients" }) }
         (healing.markup())
         @if run.tallies.len() > MAX_TABLE_ROWS {
@@ -513,6 +529,106 @@ fn headline(run: &RunResult, sides: &[SideWords; 2], precision: Precision) -> Ma
                 "The first " (MAX_TABLE_ROWS) " of " (run.tallies.len())
                 " points are shown; the CSV tables beside this page have them all."
             }
+        }
+    }
+}
+
+/// A campaign's own results: how many of the party survive, at every point; and, for one point,
+/// encounter by encounter, who reaches it, stands at its start and end, dies or is beaten there.
+/// Nothing for a fight.
+fn campaign_tables(run: &RunResult, precision: Precision) -> Markup {
+    let s = run.scenario;
+    let Some(outline) = s.points.first().and_then(|p| p.model.campaign()) else {
+        return html! {};
+    };
+    let (c, party) = (outline.columns, outline.party);
+    let shown = s.points.len().min(run.tallies.len()).min(MAX_TABLE_ROWS);
+    let mut head = point_header(s);
+    let keys = head.len();
+    head.extend((0..=party).rev().map(|alive| {
+        text(&match party - alive {
+            0 => "whole".to_owned(),
+            lost if lost == party => "none alive".to_owned(),
+            lost => format!("{} lost", super::campaign::number(lost)),
+        })
+    }));
+    let survivors = HtmlTable {
+        head,
+        rows: (s.points.iter().zip(&run.tallies))
+            .take(shown)
+            .map(|(p, t)| {
+                let mut row = point_cells(p, s.ruleset);
+                row.extend(
+                    (0..=party)
+                        .rev()
+                        .map(|alive| pct(t.extra[c.survivors(alive)], t.trials, precision)),
+                );
+                row
+            })
+            .collect(),
+        keys,
+        key_headers: false,
+    };
+    let one = (run.tallies.len() == 1).then(|| &run.tallies[0]);
+    let encounters = one.map(|t| {
+        let head = [
+            "encounter",
+            "reached",
+            "standing at its start (mean)",
+            "standing at its end (mean)",
+            "a death in the party",
+            "the party beaten",
+            "deaths in the rest after (mean)",
+        ]
+        .map(text)
+        .to_vec();
+        let of = |e: usize, k: usize| t.extra[c.of(e, k)];
+        let per_reached = |e: usize, k: usize| {
+            let reached = of(e, 0);
+            mean(
+                (reached > 0).then(|| of(e, k) as f64 / reached as f64),
+                reached,
+            )
+        };
+        let rows = (outline.encounters.iter().enumerate())
+            .map(|(e, (name, rest))| {
+                let rest_cell = if e + 1 == outline.encounters.len() {
+                    text("(the last)")
+                } else if *rest == 0 {
+                    text("(no rest)")
+                } else {
+                    per_reached(e, 5)
+                };
+                vec![
+                    text(&format!("{}. {name}", e + 1)),
+                    pct(of(e, 0), t.trials, precision),
+                    per_reached(e, 1),
+                    per_reached(e, 2),
+                    pct(of(e, 4), t.trials, precision),
+                    pct(of(e, 6), t.trials, precision),
+                    rest_cell,
+                ]
+            })
+            .collect();
+        HtmlTable {
+            head,
+            rows,
+            keys: 1,
+            key_headers: false,
+        }
+    });
+    html! {
+        h3 { "How many of the party live" }
+        p {
+            "The share of campaigns that end with the whole party alive, one lost, and so on: a death in a fight, in a rest, or in the healing after the last encounter."
+        }
+        (survivors.markup())
+        @if let Some(table) = encounters {
+            h3 { "Encounter by encounter" }
+            p {
+                "Reached, a death and beaten are shares of every campaign; the party standing and the deaths in a rest are means over the campaigns that reach the encounter."
+            }
+            (table.markup())
         }
     }
 }

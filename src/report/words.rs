@@ -73,6 +73,9 @@ impl SideWords {
     /// "Knight dies", "each of the Brigands dies" (a share of the side's fighters: the chance
     /// of each, which falls as fighters are added even as more die in all).
     pub(crate) fn dies(&self) -> String {
+        if self.campaign && self.name == "their foes" {
+            return "each of their foes dies".to_owned();
+        }
         if self.several {
             format!("each of the {} dies", self.name)
         } else {

@@ -50,11 +50,18 @@ pub(super) fn duel_outcomes(run: &RunResult) -> Chart {
             sides[0].name,
             sides[1].name
         ),
-        caption: format!(
-            "Share of {} won by each side and drawn (at the round limit), at each point.{}",
-            words.trials(),
-            shown_note(shown, run.tallies.len())
-        ),
+        caption: if words.campaign {
+            format!(
+                "Share of campaigns the party comes through (its last fight won), is beaten in, or turns back from or ends held to a draw, at each point.{}",
+                shown_note(shown, run.tallies.len())
+            )
+        } else {
+            format!(
+                "Share of {} won by each side and drawn (at the round limit), at each point.{}",
+                words.trials(),
+                shown_note(shown, run.tallies.len())
+            )
+        },
         height: stacked_height(rows.len()),
         width: WIDTH,
         plot: Plot::Stacked {
@@ -63,7 +70,14 @@ pub(super) fn duel_outcomes(run: &RunResult) -> Chart {
             segments: vec![
                 (sides[0].wins(), Ink::Side(0)),
                 (sides[1].wins(), Ink::Side(1)),
-                ("draw".into(), Ink::Draw),
+                (
+                    if words.campaign {
+                        "turns back or drawn".into()
+                    } else {
+                        "draw".into()
+                    },
+                    Ink::Draw,
+                ),
             ],
             rows,
         },

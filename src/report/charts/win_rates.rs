@@ -282,9 +282,15 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         .map(|(_, a)| *a)
         .collect();
     let caption = if single {
+        let words = crate::report::words::Words::of(run);
+        let ends = if words.campaign {
+            "the party comes through, is beaten, or turns back or ends drawn"
+        } else {
+            "won by each side and drawn"
+        };
         format!(
-            "Share of {} won by each side and drawn as {} varies; the shaded bands are 95% intervals.",
-            crate::report::words::Words::of(run).trials(),
+            "Share of {} {ends} as {} varies; the shaded bands are 95% intervals.",
+            words.trials(),
             axis_title(axes[k], names, run.scenario.ruleset)
         )
     } else {
