@@ -546,7 +546,7 @@ fn campaign_tables(run: &RunResult, precision: Precision) -> Markup {
     let mut head = point_header(s);
     let keys = head.len();
     head.extend((0..=party).rev().map(|alive| {
-        text(&match party - alive {
+        text(match party - alive {
             0 => "whole".to_owned(),
             lost if lost == party => "none alive".to_owned(),
             lost => format!("{} lost", super::campaign::number(lost)),
@@ -600,7 +600,7 @@ fn campaign_tables(run: &RunResult, precision: Precision) -> Markup {
                     per_reached(e, 5)
                 };
                 vec![
-                    text(&format!("{}. {name}", e + 1)),
+                    text(format!("{}. {name}", e + 1)),
                     pct(of(e, 0), t.trials, precision),
                     per_reached(e, 1),
                     per_reached(e, 2),
