@@ -192,6 +192,30 @@ fn bench_skirmishes(c: &mut Criterion) {
     }
 }
 
+/// A campaign (`campaign/<ruleset>`, the ruleset's shipped one) and each of its encounters
+/// alone (`campaign/<ruleset>-encounter-<k>`, a fresh fight with its healing): a campaign costs
+/// what its fights and healing cost, encounter by encounter, as far as it gets.
+fn bench_campaigns(c: &mut Criterion) {
+    for entry in registry::RULESETS {
+        let Some(file) = entry.examples.campaign else {
+            continue;
+        };
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let scenario = match registry::load(&path) {
+            Ok(s) => s,
+            Err(e) => panic!("the bench campaign must load: {e}"),
+        };
+        let model = &scenario.points[0].model;
+        duelsim::with_model!(model, m => bench_group(c, "campaign", entry.id, m));
+        let mut k = 0;
+        while let Some(fight) = model.encounter(k) {
+            let name = format!("{}-encounter-{}", entry.id, k + 1);
+            duelsim::with_model!(&fight, m => bench_group(c, "campaign", &name, m));
+            k += 1;
+        }
+    }
+}
+
 /// One chunk of 8192 trials of twin-d20 as `run` runs them (`engine::run_chunk_into`: each trial
 /// starts its own dice from the chunk's seed), to see what the engine adds to the trials.
 fn bench_chunk(c: &mut Criterion) {
@@ -276,8 +300,8 @@ criterion_group! {
     // No criterion plots: plotters is built with duelsim's bundled-font feature, and the
     // figures this bench is read for are the printed medians.
     config = Criterion::default().without_plots();
-    targets = bench_dice, bench_rulesets, bench_skirmishes, bench_chunk, bench_exact_grid,
-        bench_dice_again
+    targets = bench_dice, bench_rulesets, bench_skirmishes, bench_campaigns, bench_chunk,
+        bench_exact_grid, bench_dice_again
 }
 
 /// The median (ns) criterion saved for `group/name`, if this run measured it (written after

@@ -7,6 +7,10 @@
 //! point's index or `last` (the bench's recovery point), and SCENARIO may be `d20` to roll that
 //! many d20s instead (the cost of one die, as `dice/d20` benches it).
 //!
+//! With `TRIALS_ENCOUNTER=K` a campaign's encounter K (from 0) runs alone, a fresh fight with
+//! its healing; with `TRIALS_REPORT=1` a campaign prints the share of its trials reaching each
+//! encounter (`scripts/instructions` sets a campaign against its fights alone).
+//!
 //! With `TRIALS_SIDES=N` in the environment every side of the scenario is N fighters (as the
 //! `skirmish/<ruleset>` benches fight three against three), and with `TRIALS_REPORT=1` the
 //! fighter-rounds of a trial on average (every fighter of both sides, every round fought) are
@@ -109,7 +113,24 @@ fn main() -> ExitCode {
         eprintln!("trials: {scenario} has {} points", loaded.points.len());
         return ExitCode::from(2);
     };
-    duelsim::with_model!(&point.model, m => {
+    // With TRIALS_ENCOUNTER=K, a campaign's encounter K (from 0) alone: a fresh fight with its
+    // healing, what the campaign's cost is set against.
+    let encounter = std::env::var("TRIALS_ENCOUNTER")
+        .ok()
+        .filter(|k| !k.is_empty());
+    let model = match encounter.map(|k| {
+        k.parse::<usize>()
+            .ok()
+            .and_then(|k| point.model.encounter(k))
+    }) {
+        None => point.model.clone(),
+        Some(Some(fight)) => fight,
+        Some(None) => {
+            eprintln!("trials: TRIALS_ENCOUNTER must name an encounter of a campaign");
+            return ExitCode::from(2);
+        }
+    };
+    duelsim::with_model!(&model, m => {
         let mut tally = Tally::new(m.shape());
         // Each trial its own dice, as a run and the bench roll them: one source reused across
         // trials would name the same streams again and roll the same trial over and over, which
@@ -141,6 +162,16 @@ fn main() -> ExitCode {
             let fighters = f64::from(sides[0] + sides[1]);
             let rounds = tally.rounds.mean().unwrap_or(0.0);
             eprintln!("fighter-rounds per trial: {}", fighters * rounds);
+            // A campaign's share reaching each encounter, for the cost of its fights alone.
+            if let Some(outline) = model.campaign() {
+                let reached: Vec<String> = (0..outline.encounters.len())
+                    .map(|e| {
+                        let n = tally.extra[outline.columns.of(e, 0)];
+                        format!("{}", n as f64 / tally.trials.max(1) as f64)
+                    })
+                    .collect();
+                eprintln!("encounters reached per trial: {}", reached.join(" "));
+            }
         }
     });
     ExitCode::SUCCESS

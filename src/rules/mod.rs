@@ -128,6 +128,8 @@ pub struct Examples {
     pub duel: &'static str,
     /// A recovery scenario (`recovery/<id>`), for rulesets that read them.
     pub recovery: Option<&'static str>,
+    /// A campaign (`campaign/<id>`), for rulesets that run them.
+    pub campaign: Option<&'static str>,
     /// An `[exact] grid` scenario (`exact/grid-<cells>-<id>`), for rulesets with an exchange.
     pub grid: Option<&'static str>,
     /// The scenario `duelsim new <id>` starts from (one that needs no catalogue): its path

@@ -90,6 +90,18 @@ macro_rules! define_models {
                     _ => None,
                 }
             }
+
+            /// A campaign's encounter `k` (from 0) as a fight of its own, fresh, with its
+            /// healing: what a campaign's cost is set against (`campaign/<id>` benches).
+            pub fn encounter(&self, k: usize) -> Option<Model> {
+                match self {
+                    $($(Model::$campaign(c) => c
+                        .encounters
+                        .get(k)
+                        .map(|e| Model::$variant(Box::new(e.fight.clone()))),)?)*
+                    _ => None,
+                }
+            }
         }
 
         /// Every ruleset, in the order the shared rules README lists them.

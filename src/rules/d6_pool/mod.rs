@@ -432,6 +432,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/d6-pool/berserker-vs-shieldwall.toml",
         recovery: None,
+        campaign: Some("scenarios/d6-pool/berserkers-raid.toml"),
         grid: None,
         starter: (
             "scenarios/d6-pool/berserker-vs-shieldwall.toml",

@@ -426,6 +426,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/guard-pierce/cudgel-vs-sword.toml",
         recovery: None,
+        campaign: Some("scenarios/guard-pierce/duellists-night-watch.toml"),
         grid: Some("scenarios/guard-pierce/guard-table.toml"),
         starter: (
             "scenarios/guard-pierce/cudgel-vs-sword.toml",

@@ -495,6 +495,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/twin-d20/knight-vs-brigand.toml",
         recovery: None,
+        campaign: Some("scenarios/twin-d20/knights-ride-out.toml"),
         grid: Some("scenarios/twin-d20/to-hit-table.toml"),
         starter: (
             "scenarios/twin-d20/knight-vs-brigand.toml",

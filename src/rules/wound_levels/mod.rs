@@ -501,6 +501,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/wound-levels/knife-vs-pistol.toml",
         recovery: None,
+        campaign: Some("scenarios/wound-levels/fencers-back-alleys.toml"),
         grid: None,
         starter: (
             "scenarios/wound-levels/bruiser-vs-fencer.toml",

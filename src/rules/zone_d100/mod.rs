@@ -278,6 +278,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
         recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
+        campaign: None,
         grid: Some("scenarios/zone-d100/mace-strike-table.toml"),
         starter: (
             "scenarios/zone-d100/broadsword-vs-spear.toml",
