@@ -57,7 +57,7 @@ impl<const N: usize> Field<N> {
     /// The foe `actor`'s target policy picks among those still in the fight (`hurt`: how hurt
     /// each is), or none when none is left or every foe already faces the most attackers
     /// allowed; a die, when one is rolled, from the stream `key`.
-    #[inline]
+    #[inline(always)]
     pub fn choose<D: Dice, L: Log>(
         &mut self,
         (roster, actor): (&Roster, usize),

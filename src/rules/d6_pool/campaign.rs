@@ -12,6 +12,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::rounds::in_rounds;
 use crate::stats::Tally;
 
 /// What a d6-pool fighter carries between fights.
@@ -76,7 +77,15 @@ impl Carried for D6Pool {
         let mut f = self.fresh_fight();
         self.seat_party(&mut f, party, present);
         let sat_out = f.field.out;
-        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let (winner, rounds) = in_rounds(
+            &self.roster,
+            first,
+            self.round_limit,
+            dice,
+            log,
+            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
+        );
         self.deaths(&f, &sat_out, log);
         let dead_at = self.rules.dead_at.i32();
         let n = self.roster.len();

@@ -11,7 +11,9 @@ use crate::stats::Recovery;
 impl D6Pool {
     /// The heal dice after the fight: each day up to `heal_dice_per_day` dice from the pool,
     /// each restoring its roll, while below full health; then natural healing if set. Returns
-    /// the timeline and the heal dice spent.
+    /// the timeline and the heal dice spent. In line: the duel's hot path calls it, and so do a
+    /// fight's and a campaign's survivors (`heal_counted`), which would put it out of line.
+    #[inline(always)]
     pub fn recover<D: Dice, L: Log>(
         &self,
         fighter: usize,

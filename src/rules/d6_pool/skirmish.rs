@@ -34,7 +34,15 @@ impl D6Pool {
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut f = self.fresh_fight();
-        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let (winner, rounds) = in_rounds(
+            &self.roster,
+            first,
+            self.round_limit,
+            dice,
+            log,
+            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
+        );
         self.record_fight(&f, winner, rounds, log, tally);
         self.heal_survivors(&f, dice, log, tally);
     }
@@ -52,27 +60,22 @@ impl D6Pool {
         f
     }
 
-    /// The rounds of a fight from where `f` stands: who strikes first, then every turn until
-    /// a side is out or the round limit. The winner (none on a draw) and the rounds fought.
-    pub(super) fn fight_rounds<D: Dice, L: Log>(
-        &self,
-        f: &mut Fight,
-        dice: &mut D,
-        log: &mut L,
-        tally: &mut Tally,
-    ) -> (Option<Side>, u32) {
-        let roster = &self.roster;
+    /// Which side strikes first in a fight of several (rolled when random), told. The rounds
+    /// are written out where each fight runs them, each with its own turn closure: one shared by
+    /// a fight and a campaign's would be called from two places and not inlined.
+    #[inline(always)]
+    pub(super) fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-            self.turn_in_fight(f, a, r, d, l, tally)
-        })
+        log.say(|| format!("{} strikes first", self.roster.side_names[first.index()]));
+        first
     }
 
     /// `actor`'s turn in `round`: lost to a stun (with `rules.stun_loses_attack`), else the
     /// duel's attack on the foe its policy picks.
-    fn turn_in_fight<D: Dice, L: Log>(
+    // In line in each fight's rounds (a fight's and a campaign's): shared, it went out of line.
+    #[inline(always)]
+    pub(super) fn turn_in_fight<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
         actor: usize,
@@ -204,7 +207,9 @@ impl D6Pool {
     }
 
     /// The heal dice of the wounded survivor at place `i`, at `health` with `pool` heal dice
-    /// left, counted at the tally's place `seat`: its timeline and the dice spent.
+    /// left, counted at the tally's place `seat`: its timeline and the dice spent. Out of line:
+    /// it comes once a survivor, from a fight's end and a campaign's.
+    #[inline(never)]
     pub(super) fn heal_counted<D: Dice, L: Log>(
         &self,
         i: usize,

@@ -14,7 +14,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::in_places;
+use crate::rules::rounds::{in_places, in_rounds};
 use crate::stats::{Side, Tally};
 
 /// What a guard-pierce fighter carries between fights.
@@ -48,7 +48,15 @@ impl GuardPierce {
             }
         }
         let sat_out = f.field.out;
-        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let (winner, rounds) = in_rounds(
+            &self.roster,
+            first,
+            self.round_limit,
+            dice,
+            log,
+            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
+        );
         let (dead, _) = self.fates(&mut f, sat_out, log, tally);
         let mut ended = Ended {
             winner,

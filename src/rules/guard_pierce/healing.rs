@@ -40,6 +40,7 @@ impl GuardPierce {
 
     /// [`GuardPierce::recover`] for a survivor whose recovery has already run `rested` days (a
     /// campaign's rests): its rolls keep their days, and its days to whole count from now.
+    #[inline(always)]
     pub fn recover_from<D: Dice, L: Log>(
         &self,
         me: usize,
@@ -91,6 +92,7 @@ impl GuardPierce {
     /// (counted from the start of its recovery) that fall on the interval, from the stream the
     /// caller named: whole on a day (counted from `from`), dead of an infection, or still
     /// wounded.
+    #[inline(always)]
     pub(super) fn recovery_rolls<D: Dice, L: Log>(
         &self,
         me: usize,

@@ -91,7 +91,15 @@ impl GuardPierce {
         tally: &mut Tally,
     ) {
         let mut f = self.fresh_fight::<N>();
-        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let (winner, rounds) = in_rounds(
+            &self.roster,
+            first,
+            self.round_limit,
+            dice,
+            log,
+            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
+        );
         let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
         self.recover_survivors(&f, &dead, dice, log, tally);
     }
@@ -118,27 +126,22 @@ impl GuardPierce {
         f
     }
 
-    /// The rounds of a fight from where `f` stands: who strikes first, then every turn until
-    /// a side is out or the round limit. The winner (none on a draw) and the rounds fought.
-    pub(super) fn fight_rounds<const N: usize, D: Dice, L: Log>(
-        &self,
-        f: &mut Fight<N>,
-        dice: &mut D,
-        log: &mut L,
-        tally: &mut Tally,
-    ) -> (Option<Side>, u32) {
-        let roster = &self.roster;
+    /// Which side strikes first in a fight of several (rolled when random), told. The rounds
+    /// are written out where each fight runs them, each with its own turn closure: one shared by
+    /// a fight and a campaign's would be called from two places and not inlined.
+    #[inline(always)]
+    pub(super) fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", roster.side_names[first.index()]));
-        in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-            self.turn_in_fight(f, a, r, d, l, tally)
-        })
+        log.say(|| format!("{} strikes first", self.roster.side_names[first.index()]));
+        first
     }
 
     /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the
     /// foe its policy picks, the duel's own.
-    fn turn_in_fight<const N: usize, D: Dice, L: Log>(
+    // In line in each fight's rounds (a fight's and a campaign's): shared, it went out of line.
+    #[inline(always)]
+    pub(super) fn turn_in_fight<const N: usize, D: Dice, L: Log>(
         &self,
         f: &mut Fight<N>,
         actor: usize,
@@ -298,7 +301,9 @@ impl GuardPierce {
     }
 
     /// The recovery of the survivor at place `i` with these `rows`, its recovery `rested` days
-    /// along already, counted at the tally's place `seat`: the timeline and its infections.
+    /// along already, counted at the tally's place `seat`: the timeline and its infections. Out
+    /// of line, as the duel's `recover`: a timeline is long and comes once a survivor.
+    #[inline(never)]
     pub(super) fn recover_counted<D: Dice, L: Log>(
         &self,
         i: usize,

@@ -11,7 +11,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::Field;
+use crate::rules::rounds::{Field, in_rounds};
 use crate::stats::{Side, Tally};
 
 /// What a twin-d20 fighter carries between fights.
@@ -46,7 +46,12 @@ impl Carried for TwinD20 {
             }
         }
         let sat_out = f.field.out;
-        let (winner, rounds) = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let roster = &self.roster;
+        let (winner, rounds) =
+            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+                self.turn_in_fight(&mut f, a, r, d, l, tally)
+            });
         let n = self.fighters.len();
         let mut ended = Ended {
             winner,

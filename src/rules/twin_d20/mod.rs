@@ -340,27 +340,24 @@ impl TwinD20 {
             wounds: [WoundCircles::default(); N],
             field: Field::new(&self.roster),
         };
-        let end = self.fight_rounds(&mut f, dice, log, tally);
+        let first = self.first_to_strike(dice, log);
+        let roster = &self.roster;
+        let end = in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
+            self.turn_in_fight(&mut f, a, r, d, l, tally)
+        });
         self.after_fight(&mut f, end, dice, log, tally);
     }
 
-    /// The rounds of a fight from where `f` stands: who strikes first, then every turn until a
-    /// side is out or the round limit. The winner (none on a draw) and the rounds fought.
+    /// Which side strikes first in a fight of several (rolled when random), told.
+    // The rounds themselves are written out where each fight runs them (here and in a
+    // campaign's), each with its own turn closure: one closure shared by both would be called
+    // from two places and no longer inlined into the rounds' loop.
     #[inline(always)]
-    fn fight_rounds<const N: usize, D: Dice, L: Log>(
-        &self,
-        f: &mut Fight<N>,
-        dice: &mut D,
-        log: &mut L,
-        tally: &mut Tally,
-    ) -> (Option<Side>, u32) {
+    fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
         dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
         let first = self.rules.first_strike.roll(dice);
         log.say(|| format!("{} strikes first", self.names[first.index()]));
-        let roster = &self.roster;
-        in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-            self.turn_in_fight(f, a, r, d, l, tally)
-        })
+        first
     }
 
     /// `attacker`'s turn in `round`: a strike at the foe its policy picks.

@@ -67,7 +67,9 @@ impl WoundLevels {
     }
 
     /// The turns of a fight from where `f` stands, until a side has no one left in it or the
-    /// turn limit: the winner (none on a draw) and the turns fought.
+    /// turn limit: the winner (none on a draw) and the turns fought. In line in each fight
+    /// that runs it (a fight's and a campaign's).
+    #[inline(always)]
     pub(super) fn fight_turns<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
@@ -120,6 +122,7 @@ impl WoundLevels {
 
     /// Initiative: each in the fight rolls; the critical, then the higher total, first; among
     /// equal initiatives of both sides a d2 for the turn says which side goes first.
+    #[inline(always)]
     fn roll_initiative<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
@@ -179,6 +182,7 @@ impl WoundLevels {
     }
 
     /// Declarations, the slowest first, each against the foe its policy picks.
+    #[inline(always)]
     fn declare_all<D: Dice, L: Log>(&self, f: &mut Fight, turn: u32, dice: &mut D, log: &mut L) {
         let n = self.roster.len();
         for slot in (0..f.acting).rev() {
@@ -203,6 +207,7 @@ impl WoundLevels {
     /// Evasion, the slowest first as in the duel: a fighter whose foes still declare attacks
     /// on it turns actions into dodges; a foe that turned all its attacks into dodges no
     /// longer counts for the faster.
+    #[inline(always)]
     fn evade<L: Log>(&self, f: &mut Fight, log: &mut L) {
         let acting = &f.order[..f.acting];
         let mut attackers = [0u32; MAX_FIGHTERS];
@@ -247,6 +252,7 @@ impl WoundLevels {
     }
 
     /// Actions, the fastest first.
+    #[inline(always)]
     fn act_all<D: Dice, L: Log>(
         &self,
         f: &mut Fight,
@@ -320,6 +326,7 @@ impl WoundLevels {
 
     /// Movement, the fastest first: closing into melee range with its foe, or withdrawing out
     /// of every foe's. A move declared towards a foe who fell this turn is lost with it.
+    #[inline(always)]
     fn move_all<D: Dice, L: Log>(&self, f: &mut Fight, turn: u32, dice: &mut D, log: &mut L) {
         for slot in 0..f.acting {
             let i = f.order[slot];
@@ -348,6 +355,7 @@ impl WoundLevels {
 
     /// The end of the turn: Terminal or worse is out, Mortal dies. Returns the fight's end
     /// when a side has no one left in it: the winner, or `None` for a draw.
+    #[inline(always)]
     fn end_of_fight_turn<L: Log>(&self, f: &mut Fight, log: &mut L) -> Option<Option<Side>> {
         let roster = &self.roster;
         for i in 0..roster.len() {
