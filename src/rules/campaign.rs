@@ -637,3 +637,25 @@ impl<R: Carried> Campaign<R> {
         tally.record_extra(c.survivors(survivors), 1);
     }
 }
+
+/// Test support: `model`'s fight from the party's conditions `party` (all present), on
+/// scripted dice, alone (`Seats::alone`): how it ended and its story. The party's conditions
+/// are left as the fight left them.
+#[cfg(test)]
+pub(crate) fn fight_scripted<R: Carried>(
+    model: &R,
+    party: &mut [R::Condition],
+    mut dice: crate::dice::ScriptedDice,
+) -> (Ended, String) {
+    let mut log = crate::log::VecLog::default();
+    let mut tally = Tally::new(model.shape());
+    let present = [true; MAX_FIGHTERS];
+    let ended = model.fight_on(
+        party,
+        &present[..party.len()],
+        Seats::alone(party.len()),
+        (&mut dice, &mut log),
+        &mut tally,
+    );
+    (ended, log.lines.join("\n"))
+}

@@ -138,6 +138,30 @@ pub fn in_rounds<D: Dice, L: Log>(
     (None, rounds)
 }
 
+/// The rounds of a fight of sides of several from where `$f` (a local `Fight`) stands: who
+/// strikes first (`rules.first_strike`, its d2 from the stream of `$first_strike`, told), then
+/// every fighter's `$model.turn_in_fight` until a side is out or the round limit: the winner
+/// (none on a draw) and the rounds fought. A macro, written out where each fight runs its rounds
+/// (a fight's and a campaign's), so that each has its own turn closure: one closure shared by
+/// both is called from two places and no longer inlined into the rounds' loop.
+macro_rules! fight_in_rounds {
+    ($model:ident, $f:ident, $first_strike:expr, ($dice:expr, $log:expr), $tally:expr) => {{
+        $dice.stream($crate::dice::Stream::new($first_strike, 0, 0));
+        let first = $model.rules.first_strike.roll($dice);
+        $log.say(|| format!("{} strikes first", $model.roster.side_names[first.index()]));
+        let roster = &$model.roster;
+        $crate::rules::rounds::in_rounds(
+            roster,
+            first,
+            $model.round_limit,
+            $dice,
+            $log,
+            |a, r, d, l| $model.turn_in_fight(&mut $f, a, r, d, l, $tally),
+        )
+    }};
+}
+pub(crate) use fight_in_rounds;
+
 /// Runs a fight sized to its roster: `$model.$fight::<N, _, _>($args)` with `N` the places
 /// for `$fighters` fighters rounded up to 4, 8, 16 or all ([`MAX_FIGHTERS`]), so a fight of 6
 /// sets up 8 fighters' state, not 32.

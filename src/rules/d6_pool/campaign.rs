@@ -12,7 +12,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::in_rounds;
+use crate::rules::rounds::fight_in_rounds;
 use crate::stats::Tally;
 
 /// What a d6-pool fighter carries between fights.
@@ -77,15 +77,7 @@ impl Carried for D6Pool {
         let mut f = self.fresh_fight();
         self.seat_party(&mut f, party, present);
         let sat_out = f.field.out;
-        let first = self.first_to_strike(dice, log);
-        let (winner, rounds) = in_rounds(
-            &self.roster,
-            first,
-            self.round_limit,
-            dice,
-            log,
-            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
-        );
+        let (winner, rounds) = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         self.deaths(&f, &sat_out, log);
         let dead_at = self.rules.dead_at.i32();
         let n = self.roster.len();
@@ -205,6 +197,7 @@ mod tests {
     use super::*;
     use crate::dice::ScriptedDice;
     use crate::log::VecLog;
+    use crate::rules::campaign::fight_scripted;
     use crate::rules::d6_pool::test_support::{a_first, bare, fighter, model_with};
     use crate::rules::d6_pool::{Fighter, Healing};
     use crate::scenario::fields::Ranged;
@@ -220,17 +213,8 @@ mod tests {
         let m = model_with(bare(), fighter(), rules, Healing::default());
         let fight = |c: Condition| {
             let mut party = [c];
-            let mut dice = ScriptedDice::new(vec![4, 1, 1]);
-            let mut log = VecLog::default();
-            let mut tally = Tally::new(crate::rules::Ruleset::shape(&m));
-            let ended = m.fight_on(
-                &mut party,
-                &[true],
-                Seats::alone(1),
-                (&mut dice, &mut log),
-                &mut tally,
-            );
-            (ended.winner, party[0].health, log.lines.join("\n"))
+            let (ended, story) = fight_scripted(&m, &mut party, ScriptedDice::new(vec![4, 1, 1]));
+            (ended.winner, party[0].health, story)
         };
         // Fresh at 10: 9 after the blow, and a fights on until the dice run out.
         let (winner, health, story) = fight(m.fresh(0));

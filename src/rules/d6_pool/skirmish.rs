@@ -15,7 +15,7 @@ use super::{Blow, D6Pool, EXTRA_HEAL, State, record_attack};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::{MAX_FIGHTERS, Pick};
-use crate::rules::rounds::{Field, Turn, in_rounds};
+use crate::rules::rounds::{Field, Turn, fight_in_rounds};
 use crate::stats::{DuelOutcome, Side, Tally};
 
 /// Where a fight of several stands between attacks: every fighter's health and pools, who is
@@ -34,15 +34,7 @@ impl D6Pool {
     #[inline(never)]
     pub(super) fn fight<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
         let mut f = self.fresh_fight();
-        let first = self.first_to_strike(dice, log);
-        let (winner, rounds) = in_rounds(
-            &self.roster,
-            first,
-            self.round_limit,
-            dice,
-            log,
-            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
-        );
+        let (winner, rounds) = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         self.record_fight(&f, winner, rounds, log, tally);
         self.heal_survivors(&f, dice, log, tally);
     }
@@ -58,17 +50,6 @@ impl D6Pool {
             *s = State::start(member);
         }
         f
-    }
-
-    /// Which side strikes first in a fight of several (rolled when random), told. The rounds
-    /// are written out where each fight runs them, each with its own turn closure: one shared by
-    /// a fight and a campaign's would be called from two places and not inlined.
-    #[inline(always)]
-    pub(super) fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
-        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
-        let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", self.roster.side_names[first.index()]));
-        first
     }
 
     /// `actor`'s turn in `round`: lost to a stun (with `rules.stun_loses_attack`), else the

@@ -14,7 +14,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::{in_places, in_rounds};
+use crate::rules::rounds::{fight_in_rounds, in_places};
 use crate::stats::{Side, Tally};
 
 /// What a guard-pierce fighter carries between fights.
@@ -48,15 +48,7 @@ impl GuardPierce {
             }
         }
         let sat_out = f.field.out;
-        let first = self.first_to_strike(dice, log);
-        let (winner, rounds) = in_rounds(
-            &self.roster,
-            first,
-            self.round_limit,
-            dice,
-            log,
-            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
-        );
+        let (winner, rounds) = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         let (dead, _) = self.fates(&mut f, sat_out, log, tally);
         let mut ended = Ended {
             winner,
@@ -159,6 +151,7 @@ mod tests {
     use crate::log::VecLog;
     use crate::rules::FirstStrike;
     use crate::rules::Ruleset;
+    use crate::rules::campaign::fight_scripted;
     use crate::rules::guard_pierce::test_support::{fighter, ledger_point, rows};
     use crate::rules::guard_pierce::{Healing, Rules};
 
@@ -178,18 +171,7 @@ mod tests {
     }
 
     fn fight_from(model: &GuardPierce, carried: Condition, dice: &[u32]) -> (Ended, String) {
-        let mut party = [carried];
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        let mut log = VecLog::default();
-        let mut tally = Tally::new(model.shape());
-        let ended = model.fight_on(
-            &mut party,
-            &[true],
-            Seats::alone(1),
-            (&mut scripted, &mut log),
-            &mut tally,
-        );
-        (ended, log.lines.join("\n"))
+        fight_scripted(model, &mut [carried], ScriptedDice::new(dice.to_vec()))
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::{EXTRA_DIED_DYING, EXTRA_DYING, EXTRA_INFECTED, EXTRA_INFECTIONS, Gua
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::roster::{Blow, Pick};
-use crate::rules::rounds::{Field, Turn, in_places, in_rounds};
+use crate::rules::rounds::{Field, Turn, fight_in_rounds, in_places};
 use crate::rules::two_d20::{HitFaces, highest_row};
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -91,15 +91,7 @@ impl GuardPierce {
         tally: &mut Tally,
     ) {
         let mut f = self.fresh_fight::<N>();
-        let first = self.first_to_strike(dice, log);
-        let (winner, rounds) = in_rounds(
-            &self.roster,
-            first,
-            self.round_limit,
-            dice,
-            log,
-            |a, r, d, l| self.turn_in_fight(&mut f, a, r, d, l, tally),
-        );
+        let (winner, rounds) = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         let dead = self.dying_and_dead(&mut f, winner, rounds, log, tally);
         self.recover_survivors(&f, &dead, dice, log, tally);
     }
@@ -124,17 +116,6 @@ impl GuardPierce {
         };
         debug_assert!((0..n).all(|i| self.ready(i, &f.rows[i]) == (f.acts[i], f.halves[i])));
         f
-    }
-
-    /// Which side strikes first in a fight of several (rolled when random), told. The rounds
-    /// are written out where each fight runs them, each with its own turn closure: one shared by
-    /// a fight and a campaign's would be called from two places and not inlined.
-    #[inline(always)]
-    pub(super) fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
-        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
-        let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", self.roster.side_names[first.index()]));
-        first
     }
 
     /// `actor`'s turn in `round`: Recover when its Stun calls for it, else an attack on the

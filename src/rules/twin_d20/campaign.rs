@@ -11,7 +11,7 @@ use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Carried, Ended, Seats};
 use crate::rules::roster::MAX_FIGHTERS;
-use crate::rules::rounds::{Field, in_rounds};
+use crate::rules::rounds::{Field, fight_in_rounds};
 use crate::stats::{Side, Tally};
 
 /// What a twin-d20 fighter carries between fights.
@@ -46,12 +46,7 @@ impl Carried for TwinD20 {
             }
         }
         let sat_out = f.field.out;
-        let first = self.first_to_strike(dice, log);
-        let roster = &self.roster;
-        let (winner, rounds) =
-            in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-                self.turn_in_fight(&mut f, a, r, d, l, tally)
-            });
+        let (winner, rounds) = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         let n = self.fighters.len();
         let mut ended = Ended {
             winner,
@@ -132,6 +127,7 @@ mod tests {
     use crate::log::VecLog;
     use crate::rules::FirstStrike;
     use crate::rules::Ruleset;
+    use crate::rules::campaign::fight_scripted;
     use crate::rules::twin_d20::test_support::{fighter, ledger_point};
     use crate::rules::twin_d20::{Healing, Rules};
 
@@ -155,17 +151,8 @@ mod tests {
     /// after, and the story.
     fn fight_from(model: &TwinD20, carried: Condition, dice: &[u32]) -> (Ended, Condition, String) {
         let mut party = [carried];
-        let mut scripted = ScriptedDice::new(dice.to_vec());
-        let mut log = VecLog::default();
-        let mut tally = Tally::new(model.shape());
-        let ended = model.fight_on(
-            &mut party,
-            &[true],
-            Seats::alone(1),
-            (&mut scripted, &mut log),
-            &mut tally,
-        );
-        (ended, party[0], log.lines.join("\n"))
+        let (ended, story) = fight_scripted(model, &mut party, ScriptedDice::new(dice.to_vec()));
+        (ended, party[0], story)
     }
 
     #[test]
@@ -230,11 +217,12 @@ mod tests {
             let mut scripted = ScriptedDice::new(vec![3, 11]);
             let mut log = VecLog::default();
             let mut tally = Tally::new(model.shape());
+            let dice_and_log = (&mut scripted, &mut log);
             let ended = model.fight_on(
                 &mut party,
                 &present,
                 Seats::alone(2),
-                (&mut scripted, &mut log),
+                dice_and_log,
                 &mut tally,
             );
             let story = log.lines.join("\n");

@@ -68,7 +68,7 @@ use crate::stats::{DuelOutcome, Side, Tally, TallyShape};
 use healing::HealingPlan;
 
 use crate::rules::roster::{Enrolled, Pick, Roster};
-use crate::rules::rounds::{Field, Turn, in_rounds};
+use crate::rules::rounds::{Field, Turn, fight_in_rounds};
 use crate::scenario::schema::Target;
 pub use attack::Strike;
 pub use schema::{
@@ -340,24 +340,8 @@ impl TwinD20 {
             wounds: [WoundCircles::default(); N],
             field: Field::new(&self.roster),
         };
-        let first = self.first_to_strike(dice, log);
-        let roster = &self.roster;
-        let end = in_rounds(roster, first, self.round_limit, dice, log, |a, r, d, l| {
-            self.turn_in_fight(&mut f, a, r, d, l, tally)
-        });
+        let end = fight_in_rounds!(self, f, Purpose::FirstStrike, (dice, log), tally);
         self.after_fight(&mut f, end, dice, log, tally);
-    }
-
-    /// Which side strikes first in a fight of several (rolled when random), told.
-    // The rounds themselves are written out where each fight runs them (here and in a
-    // campaign's), each with its own turn closure: one closure shared by both would be called
-    // from two places and no longer inlined into the rounds' loop.
-    #[inline(always)]
-    fn first_to_strike<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L) -> Side {
-        dice.stream(Stream::new(Purpose::FirstStrike, 0, 0));
-        let first = self.rules.first_strike.roll(dice);
-        log.say(|| format!("{} strikes first", self.names[first.index()]));
-        first
     }
 
     /// `attacker`'s turn in `round`: a strike at the foe its policy picks.

@@ -145,24 +145,13 @@ impl Carried for WoundLevels {
 mod tests {
     use super::*;
     use crate::log::VecLog;
-    use crate::rules::Ruleset;
+    use crate::rules::campaign::fight_scripted;
     use crate::rules::wound_levels::test_support::{bob_and_adam, ledger_quiet, script};
 
     /// Bob (the party) fights Adam from `carried` on scripted fudge totals: the story.
     fn story(carried: Condition, rolls: &[i32]) -> (Ended, String) {
         let model = bob_and_adam(ledger_quiet());
-        let mut party = [carried];
-        let mut dice = script(rolls);
-        let mut log = VecLog::default();
-        let mut tally = Tally::new(model.shape());
-        let ended = model.fight_on(
-            &mut party,
-            &[true],
-            Seats::alone(1),
-            (&mut dice, &mut log),
-            &mut tally,
-        );
-        (ended, log.lines.join("\n"))
+        fight_scripted(&model, &mut [carried], script(rolls))
     }
 
     #[test]
