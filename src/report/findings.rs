@@ -151,6 +151,16 @@ fn one_fight(run: &RunResult, t: &Tally, sides: &[SideWords; 2]) -> String {
     out
 }
 
+/// Side a's headline rate in words: "Knight's win rate", or a campaign's "the share of
+/// campaigns the Knights come through".
+fn win_rate_words(a: &SideWords) -> String {
+    if a.campaign {
+        format!("the share of campaigns where {}", a.wins())
+    } else {
+        a.win_rate()
+    }
+}
+
 /// "against the Brigand" or "against the Brigands".
 fn against(sides: &[SideWords; 2]) -> String {
     format!("against {}", sides[1].name)
@@ -173,7 +183,7 @@ fn swept_effects(run: &RunResult, sides: &[SideWords; 2]) -> String {
     let keys = s.points[0].swept.len();
     let done = run.tallies.len().min(s.points.len());
     let rates: Vec<f64> = run.tallies.iter().map(a_wins).collect();
-    let whose = format!("{} win rate", sides[0].possessive());
+    let whose = win_rate_words(&sides[0]);
     if keys == 1 {
         let (lo, hi) = extremes(&rates);
         let phrase = |i: usize| {
@@ -285,7 +295,7 @@ fn compared(run: &RunResult, base: usize, sides: &[SideWords; 2]) -> String {
         .filter_map(|(i, t)| t.paired.delta(0).map(|(d, lo, hi)| (i, d, lo, hi)))
         .collect();
     deltas.sort_by(|a, b| b.1.abs().total_cmp(&a.1.abs()));
-    let whose = format!("{} win rate", sides[0].possessive());
+    let whose = win_rate_words(&sides[0]);
     let Some(&(top, d, lo, hi)) = deltas.first() else {
         return format!("Nothing was compared with {}.", point_phrase(run, base));
     };

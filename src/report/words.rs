@@ -40,6 +40,15 @@ impl SideWords {
         }
     }
 
+    /// "Knight's win rate"; a campaign party's "Knights' rate of coming through".
+    pub(crate) fn win_rate(&self) -> String {
+        if self.campaign {
+            format!("{} rate of coming through", self.possessive())
+        } else {
+            format!("{} win rate", self.possessive())
+        }
+    }
+
     /// "Knight wins", "Brigands win"; a campaign's party "comes through" (wins its last
     /// fight), its foes "beat" it.
     pub(crate) fn wins(&self) -> String {

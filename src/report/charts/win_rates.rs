@@ -32,22 +32,22 @@ pub(super) fn differences(run: &RunResult) -> Option<Chart> {
     Some(Chart {
         name: "differences".into(),
         title: format!(
-            "{} win rate against {}: difference from {}",
-            side_words[0].possessive(),
+            "{} against {}: difference from {}",
+            side_words[0].win_rate(),
             side_words[1].name,
             point_label(run, base)
         ),
         caption: format!(
-            "Each point's difference in {} win rate from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
-            side_words[0].possessive(),
+            "Each point's difference in {} from the baseline ({}), in percentage points, with its 95% interval from the trial-by-trial differences on the same dice; the line marks no difference.",
+            side_words[0].win_rate(),
             point_label(run, base)
         ),
         height: bar_height(shown),
         width: WIDTH,
         plot: Plot::Forest {
             x_label: format!(
-                "difference in {} win rate (percentage points)",
-                side_words[0].possessive()
+                "difference in {} (percentage points)",
+                side_words[0].win_rate()
             ),
             rows,
         },
@@ -181,10 +181,10 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
         return Some(Chart {
             name: "win-rate".into(),
             title: format!(
-                "{} against {}: {} win rate at each point",
+                "{} against {}: {} at each point",
                 side_words[0].name,
                 side_words[1].name,
-                side_words[0].possessive()
+                side_words[0].win_rate()
             ),
             caption: format!(
                 "Share of {}, with its 95% interval, at each swept combination ({}).{}",
@@ -319,7 +319,7 @@ pub(super) fn win_rate(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Opti
             if single {
                 "each side's win rate".to_owned()
             } else {
-                format!("{} win rate", side_words[0].possessive())
+                side_words[0].win_rate()
             },
             axis_title(axes[k], names, run.scenario.ruleset)
         ),
@@ -397,10 +397,10 @@ pub(super) fn matchup(run: &RunResult, names: [&str; 2], axes: &[&str]) -> Chart
     Chart {
         name: "matchup".into(),
         title: format!(
-            "{} against {}: {} win rate by {} and {}",
+            "{} against {}: {} by {} and {}",
             side_words[0].name,
             side_words[1].name,
-            side_words[0].possessive(),
+            side_words[0].win_rate(),
             axis_title(axes[0], names, run.scenario.ruleset),
             axis_title(axes[1], names, run.scenario.ruleset)
         ),
