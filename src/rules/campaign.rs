@@ -508,7 +508,16 @@ impl<R: Carried> Campaign<R> {
             });
             return Some(Finish::TurnedBack);
         }
-        log.say(|| format!("{}: {} of the party stand", encounter.name, standing));
+        log.say(|| {
+            format!(
+                "encounter {} of {}, {}: {} of the party stand against {}",
+                e + 1,
+                self.encounters.len(),
+                encounter.name,
+                standing,
+                self.outline.foes[e]
+            )
+        });
         tally.record_extras(c.of(e, 0), [1, standing as u64]);
         let foes = encounter.fight.shape().sides[1] as usize;
         tally.record_extras(c.fights(), [1, standing as u64, foes as u64]);
