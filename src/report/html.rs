@@ -222,6 +222,7 @@ fn pivot_results(run: &RunResult) -> Option<Markup> {
             }
             .markup())
         }
+        (campaign_tables(run, Precision::Plain))
     })
 }
 
