@@ -431,6 +431,13 @@ fn a_campaign_file_with_a_mistake_in_an_encounter_is_refused_at_the_encounter() 
             "campaign.turn_back_below",
             "from 1",
         ),
+        // turn_back_below above the party: it would never set out.
+        (
+            "turn_back_below = 2",
+            "turn_back_below = 4",
+            "campaign.turn_back_below",
+            "at most 3",
+        ),
     ] {
         assert!(good.contains(from), "{from}");
         let file = dir.join("bad.toml");

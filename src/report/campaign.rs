@@ -63,14 +63,15 @@ fn share(count: u64, of: u64) -> String {
     }
 }
 
-/// The sentence a campaign's report and answer open with: how often the party ends whole,
+/// The sentence a campaign's report and answer open with: how often the party all live,
 /// loses one, two...; how often it is beaten or turns back; where most deaths fall.
 pub(crate) fn headline(run: &RunResult, t: &Tally, outline: &Outline) -> String {
     let c = outline.columns;
     let p = outline.party;
     let n = t.trials;
     let who = party(run, outline);
-    // The likeliest outcomes, most survivors first: "ends the campaign whole in 38% [37, 39],
+    // The likeliest outcomes, most survivors first: "ends the campaign with everyone alive in
+    // 38% [37, 39],
     // loses one in 41% and two in 12%".
     let mut told: Vec<String> = Vec::new();
     let mut covered = 0;
@@ -86,7 +87,7 @@ pub(crate) fn headline(run: &RunResult, t: &Tally, outline: &Outline) -> String 
         let what = match (p, lost, loses_said) {
             (1, 0, _) => "lives".to_owned(),
             (1, _, _) => "dies".to_owned(),
-            (_, 0, _) => "ends the campaign whole".to_owned(),
+            (_, 0, _) => "ends the campaign with everyone alive".to_owned(),
             (_, l, false) if l == p => "loses every fighter".to_owned(),
             (_, l, false) => format!("loses {}", number(l)),
             (_, l, true) if l == p => "every fighter".to_owned(),

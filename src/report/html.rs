@@ -548,7 +548,7 @@ fn campaign_tables(run: &RunResult, precision: Precision) -> Markup {
     let keys = head.len();
     head.extend((0..=party).rev().map(|alive| {
         text(match party - alive {
-            0 => "whole".to_owned(),
+            0 => "all alive".to_owned(),
             lost if lost == party => "none alive".to_owned(),
             lost => format!("{} lost", super::campaign::number(lost)),
         })
@@ -621,7 +621,7 @@ fn campaign_tables(run: &RunResult, precision: Precision) -> Markup {
     html! {
         h3 { "How many of the party live" }
         p {
-            "The share of campaigns that end with the whole party alive, one lost, and so on: a death in a fight, in a rest, or in the healing after the last encounter."
+            "The share of campaigns that end with all of the party alive, one lost, and so on: a death in a fight, in a rest, or in the healing after the last encounter."
         }
         (survivors.markup())
         @if let Some(table) = encounters {

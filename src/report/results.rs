@@ -461,7 +461,7 @@ fn campaign_rates(run: &RunResult, outline: &Outline) -> Vec<Rate> {
         let title = match (p, p - alive) {
             (1, 0) => format!("{} lives", sides[0].name),
             (1, _) => format!("{} dies", sides[0].name),
-            (_, 0) => "the party ends whole".to_owned(),
+            (_, 0) => "all of the party live".to_owned(),
             (_, lost) if lost == p => "every one of the party dies".to_owned(),
             (_, lost) => format!("the party loses {}", number(lost)),
         };

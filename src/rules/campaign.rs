@@ -107,8 +107,9 @@ pub trait Carried: Ruleset + Sized {
         false
     }
 
-    /// `days` of rest for party fighter `i`: its healing goes on from where it stands. True
-    /// when it dies of its wounds.
+    /// `days` of rest for party fighter `i`, wounded or not: its healing goes on from where it
+    /// stands (nothing to heal when unhurt), and what rest restores is restored. True when it
+    /// dies of its wounds.
     fn rest<D: Dice, L: Log>(
         &self,
         i: usize,
@@ -436,6 +437,8 @@ struct March<C> {
     dead: [u32; 2],
     /// Rounds fought over every encounter.
     rounds: u32,
+    /// Encounters met (fought or turned back from).
+    met: usize,
 }
 
 impl<R: Carried> Ruleset for Campaign<R> {
@@ -450,6 +453,7 @@ impl<R: Carried> Ruleset for Campaign<R> {
             out: [false; MAX_FIGHTERS],
             dead: [0; 2],
             rounds: 0,
+            met: 0,
         };
         if let Some(first) = self.encounters.first() {
             for (i, c) in m.party.iter_mut().enumerate().take(self.party) {
@@ -461,6 +465,7 @@ impl<R: Carried> Ruleset for Campaign<R> {
             if e > 0 {
                 dice.next_encounter();
             }
+            m.met = e + 1;
             match self.encounter(e, encounter, &mut m, (dice, log), tally) {
                 Some(end) => {
                     finish = end;
@@ -544,6 +549,7 @@ impl<R: Carried> Campaign<R> {
         }
         m.dead[0] += deaths;
         let standing_end = (0..p).filter(|&i| m.alive[i] && !m.out[i]).count();
+        let wiped = m.alive[..p].iter().all(|&a| !a);
         tally.record_extras(
             c.of(e, 2),
             [
@@ -553,6 +559,12 @@ impl<R: Carried> Campaign<R> {
             ],
         );
         match ended.winner {
+            // Beaten: by the foes, or dead to the last in the fight's end (an Aftermath that
+            // kills the winners).
+            _ if wiped => {
+                tally.record_extra(c.of(e, 6), 1);
+                Some(Finish::Beaten)
+            }
             Some(Side::B) => {
                 tally.record_extra(c.of(e, 6), 1);
                 Some(Finish::Beaten)
@@ -580,15 +592,18 @@ impl<R: Carried> Campaign<R> {
         }
         let mut deaths = 0;
         for i in 0..self.party {
-            if m.alive[i] && R::wounded(&m.party[i]) {
-                let fight = &encounter.fight;
-                let mut died = fight.tend(i, &mut m.party[i], (dice, log));
-                if !died && days > 0 {
-                    died = fight.rest(i, &mut m.party[i], days, (dice, log));
-                }
-                m.alive[i] = !died;
-                deaths += u32::from(died);
+            if !m.alive[i] {
+                continue;
             }
+            // The wounded are tended whatever the rest; everyone rests (a pool refills for the
+            // unhurt too), each ruleset healing only the wounded.
+            let fight = &encounter.fight;
+            let mut died = R::wounded(&m.party[i]) && fight.tend(i, &mut m.party[i], (dice, log));
+            if !died && days > 0 {
+                died = fight.rest(i, &mut m.party[i], days, (dice, log));
+            }
+            m.alive[i] = !died;
+            deaths += u32::from(died);
         }
         m.dead[0] += deaths;
         tally.record_extra(self.columns.of(e, 5), u64::from(deaths));
@@ -634,15 +649,18 @@ impl<R: Carried> Campaign<R> {
                 self.party
             )
         });
-        // The survivors are those who live through their last healing too.
+        // The survivors are those who live through their last healing too; a death there is
+        // one of the rest after the last encounter the party met.
         let mut survivors = alive;
-        if let Some(last) = self.encounters.last().map(|e| &e.fight) {
+        if let Some(last) = self.encounters.get(m.met.saturating_sub(1)) {
             for i in 0..self.party {
                 if m.alive[i] && R::wounded(&m.party[i]) {
-                    survivors -= usize::from(last.heal(i, m.party[i], (dice, log), tally));
+                    survivors -= usize::from(last.fight.heal(i, m.party[i], (dice, log), tally));
                 }
             }
         }
+        let died_healing = (alive - survivors) as u64;
+        tally.record_extra(c.of(m.met.saturating_sub(1), 5), died_healing);
         tally.record_extra(c.survivors(survivors), 1);
     }
 }

@@ -375,6 +375,16 @@ where
     let party_names: Vec<String> =
         first.points[0].model.roster().fighter_names[..party_size].to_vec();
     let party_side = first.points[0].model.roster().side_names[0].clone();
+    if read.turn_back_below > party_size {
+        return Err(source.error_at(
+            source.span_of(&["campaign", "turn_back_below"]),
+            Some("campaign.turn_back_below"),
+            format!(
+                "is {}, more than the party's {party_size}: it would turn back before the first encounter; expected at most {party_size}",
+                read.turn_back_below
+            ),
+        ));
+    }
     let mut encounters = Vec::with_capacity(fights.len());
     let mut foe_names = Vec::new();
     let several = fights.len() > 1;

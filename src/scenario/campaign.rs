@@ -262,9 +262,13 @@ pub fn placed(source: &Source, k: usize, name: &str, e: InputError) -> InputErro
         .split(['.', '['])
         .filter(|s| !s.is_empty() && !s.ends_with(']'))
         .collect();
-    let own = keys
-        .first()
-        .is_some_and(|&k0| matches!(k0, "b" | "round_limit" | "rules"));
+    // The encounter's own keys: its foes and round limit, and a rules switch it writes itself
+    // (one from the file's own [rules] is the file's).
+    let own = match keys.first() {
+        Some(&"b" | &"round_limit") => true,
+        Some(&"rules") => encounter_span(source, k, &keys).is_some(),
+        _ => false,
+    };
     let at_encounter = (1..=keys.len())
         .rev()
         .find_map(|n| encounter_span(source, k, &keys[..n]));
@@ -278,6 +282,7 @@ pub fn placed(source: &Source, k: usize, name: &str, e: InputError) -> InputErro
             ),
         },
     };
+    let field = field.trim_end_matches('.').to_owned();
     let mut placed = source.error_at(span, Some(&field), format!("{} (in {name})", e.message));
     if placed.field.as_deref() == Some("") {
         placed.field = None;

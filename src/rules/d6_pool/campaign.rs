@@ -123,7 +123,7 @@ impl Carried for D6Pool {
             )
         });
         for day in 1..=days {
-            if c.health >= c.full || dice.exhausted() {
+            if !Self::wounded(c) || dice.exhausted() {
                 break;
             }
             if c.heal == 0 {
@@ -289,5 +289,27 @@ mod tests {
         };
         m.rest(0, &mut c, 5, (&mut ScriptedDice::new(vec![]), &mut log));
         assert_eq!((c.heal, c.luck), (0, 1));
+    }
+
+    #[test]
+    fn an_unhurt_fighter_rests_too_and_its_spent_pools_fill_again() {
+        // A fighter who spent luck but took no wound: a rest rolls no heal die and fills it.
+        let m = model_with(
+            Fighter {
+                luck: 3,
+                ..fighter()
+            },
+            bare(),
+            a_first(),
+            Healing::default(),
+        );
+        let mut c = Condition {
+            luck: 0,
+            ..m.fresh(0)
+        };
+        assert!(!D6Pool::wounded(&c));
+        let mut dice = ScriptedDice::new(vec![]);
+        m.rest(0, &mut c, 1, (&mut dice, &mut VecLog::default()));
+        assert_eq!((dice.used(), c.luck), (0, 3));
     }
 }

@@ -81,6 +81,9 @@ impl Carried for TwinD20 {
         days: u32,
         (dice, log): (&mut D, &mut L),
     ) -> bool {
+        if !Self::wounded(c) {
+            return false;
+        }
         dice.stream(Stream::new(Purpose::Recovery, i, 0));
         log.say(|| {
             format!(

@@ -95,6 +95,9 @@ impl Carried for WoundLevels {
         days: u32,
         (dice, log): (&mut D, &mut L),
     ) -> bool {
+        if !Self::wounded(c) {
+            return false;
+        }
         // A stream of its own: the deterioration (`tend`) drew from the first, in this
         // encounter or one before.
         dice.stream(Stream::new(Purpose::Aftermath, i, 0).nth(1));
