@@ -31,7 +31,7 @@ macro_rules! for_each_model {
         $($callback)::+ ! { $($args)*;
             TwinD20($crate::rules::twin_d20::TwinD20) ~ TwinD20Campaign,
             GuardPierce($crate::rules::guard_pierce::GuardPierce) ~ GuardPierceCampaign,
-            ZoneD100($crate::rules::zone_d100::ZoneD100) + ZoneD100Recovery($crate::rules::zone_d100::recovery::Recovery),
+            ZoneD100($crate::rules::zone_d100::ZoneD100) ~ ZoneD100Campaign + ZoneD100Recovery($crate::rules::zone_d100::recovery::Recovery),
             WoundLevels($crate::rules::wound_levels::WoundLevels) ~ WoundLevelsCampaign,
             D6Pool($crate::rules::d6_pool::D6Pool) ~ D6PoolCampaign,
         }

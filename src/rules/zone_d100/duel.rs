@@ -185,8 +185,30 @@ impl Ruleset for ZoneD100 {
         if !self.roster.is_duel() {
             return self.fight(dice, log, tally);
         }
-        let m = &self.melee;
         let mut states = [State::default(); 2];
+        let (winner, rounds) = self.duel_from(&mut states, dice, log, tally);
+        tally.record_duel(&DuelOutcome {
+            winner,
+            rounds,
+            dead: [states[0].dead, states[1].dead].map(u32::from),
+        });
+        self.heal_both(&states, dice, log, tally);
+    }
+}
+
+impl ZoneD100 {
+    /// The duel from the fighters' `states` (fresh, or a campaign's fighter as its last fight
+    /// left it) to its end: the order of action, the rounds, who won and how; each fighter's
+    /// bleeders and amputations counted. The winner and the rounds fought.
+    #[inline(always)]
+    pub(super) fn duel_from<D: Dice, L: Log>(
+        &self,
+        states: &mut [State; 2],
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
+        let m = &self.melee;
         let mut range = Range::duel(self.start_distance);
         // Order of action: the higher Initiative ML first; a tie is a d2 for the duel.
         let (ia, ib) = (m.fighters[0].initiative_ml, m.fighters[1].initiative_ml);
@@ -202,27 +224,20 @@ impl Ruleset for ZoneD100 {
         // The rounds, with the first to act fixed at compile time: each turn's fighter is then
         // read from fixed places, not by a side found at run time.
         let (mut winner, rounds) = match first {
-            Side::A => self.rounds::<0, D, L>(&mut states, &mut range, dice, log, tally),
-            Side::B => self.rounds::<1, D, L>(&mut states, &mut range, dice, log, tally),
+            Side::A => self.rounds::<0, D, L>(states, &mut range, dice, log, tally),
+            Side::B => self.rounds::<1, D, L>(states, &mut range, dice, log, tally),
         };
         if winner.is_none() && !dice.exhausted() {
-            winner = Self::standing_at_the_round_limit(&states);
+            winner = Self::standing_at_the_round_limit(states);
         }
-        self.say_the_duels_end(&states, winner, dice, log, tally);
-        for s in &states {
+        self.say_the_duels_end(states, winner, dice, log, tally);
+        for s in states.iter() {
             // BLEEDERS, then AMPUTATIONS.
             tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
         }
-        tally.record_duel(&DuelOutcome {
-            winner,
-            rounds,
-            dead: [states[0].dead, states[1].dead].map(u32::from),
-        });
-        self.heal_both(&states, dice, log, tally);
+        (winner, rounds)
     }
-}
 
-impl ZoneD100 {
     /// The round limit with one fighter down (INC, or helpless when the victor strikes the
     /// helpless): the one standing has won.
     fn standing_at_the_round_limit(states: &[State; 2]) -> Option<Side> {

@@ -55,7 +55,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         let hours = match self.reroll() {
             Some(hr) => {
                 let state = self.shock;
-                self.extended_shock(hr, state, self.day * 24 * 60)?
+                self.extended_shock(hr, state, (self.day - self.since) * 24 * 60)?
             }
             None => 0,
         };

@@ -214,6 +214,22 @@ impl Healing {
     pub(super) fn shocks_daily(&self) -> bool {
         self.live & self.grim & (self.il >= 4)
     }
+
+    /// The wound was incurred on `day` (a campaign's fight after the first): its Healing
+    /// Roll clock and its days to Minor count from there. Nothing changes for day 0.
+    #[inline]
+    pub(super) fn incurred(&mut self, day: u32) {
+        self.born = day;
+        self.minor_day = self.minor_day.max(day);
+    }
+
+    /// Step 8's permanent impairment of a wound that imparts it, `day` being the last day
+    /// followed: 5 for every 20 days it took to heal to Minor (up to then), at most 25.
+    #[inline]
+    pub(super) fn permanent_impairment(&self, day: u32) -> i32 {
+        let days = self.minor_day.min(day).saturating_sub(self.born);
+        (5 * (days as i32 / 20)).min(25)
+    }
 }
 
 pub(super) fn hr_step(level: SuccessLevel) -> i32 {
@@ -276,6 +292,16 @@ pub(super) struct Timeline<'a, D, L, S> {
     pub(super) extended: Option<i32>,
     /// The minute the healer reaches the patient (`None`: nobody comes).
     pub(super) healer_from: Option<u32>,
+    /// The day of the fight this timeline follows: day 0 after a fight alone, the campaign's
+    /// day of the fight in a campaign ([`rest`]).
+    pub(super) since: u32,
+    /// The last day followed: the horizon, or a rest's last day.
+    pub(super) stop: u32,
+    /// The timeline ends at `stop` (not whole there is not whole at the horizon, and step 8
+    /// follows); a rest's timeline only pauses there.
+    pub(super) last: bool,
+    /// The injuries (by index, as bits) still to be treated: all of them after a fight alone.
+    pub(super) untreated: u32,
 }
 
 impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
@@ -348,6 +374,10 @@ pub fn heal<D: Dice, L: Log>(
         infection: None,
         extended: None,
         healer_from: care.help_minutes.filter(|_| care.has_healer()),
+        since: 0,
+        stop: care.horizon_days,
+        last: true,
+        untreated: u32::MAX,
     };
     // A death ends the timeline early (`Err`): the outcome says so either way.
     let _ = t.run(state);
@@ -355,6 +385,26 @@ pub fn heal<D: Dice, L: Log>(
 
 impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     fn run(&mut self, state: &State) -> Result<(), Cause> {
+        let treated_on = self.first_aid(state)?;
+        // The passes over the wounds are loops whose count the dice chose (in
+        // `broadsword-vs-spear`, one wound in 44% of the patients, two to four in 44%):
+        // written out for each of those counts, their ends are not branches on the dice.
+        match self.injuries.len() {
+            1 => self.heal_wounds::<1>(treated_on),
+            2 => self.heal_wounds::<2>(treated_on),
+            3 => self.heal_wounds::<3>(treated_on),
+            4 => self.heal_wounds::<4>(treated_on),
+            n => {
+                let mut wounds = [Healing::default(); MAX];
+                self.heal_until_whole(&mut wounds[..n], treated_on)
+                    .map(|_| ())
+            }
+        }
+    }
+
+    /// The fight's shock, step 1 BLEEDING and step 2 EXTENDED SHOCK, to their end: the day
+    /// the wounds are treated (steps 4 and 5).
+    pub(super) fn first_aid(&mut self, state: &State) -> Result<u32, Cause> {
         let care = self.care;
         // The state the fight left: a coma already, Extended Shock already, or a Shock Reroll
         // still pending: INC's at the end of its next turn (before the bleeding), UNC's ten
@@ -392,29 +442,17 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         // there, `treatment_delay_days` later: −5 a day since the injury. Untreated injuries
         // take their CF results at once.
         let over = bled_until + 60 * hours;
-        let treated_on = match self.healer_from {
+        let days = match self.healer_from {
             Some(h) => over.max(h) / (24 * 60) + care.treatment_delay_days,
             None => over / (24 * 60),
         };
-        // The passes over the wounds are loops whose count the dice chose (in
-        // `broadsword-vs-spear`, one wound in 44% of the patients, two to four in 44%):
-        // written out for each of those counts, their ends are not branches on the dice.
-        match self.injuries.len() {
-            1 => self.heal_wounds::<1>(treated_on),
-            2 => self.heal_wounds::<2>(treated_on),
-            3 => self.heal_wounds::<3>(treated_on),
-            4 => self.heal_wounds::<4>(treated_on),
-            n => {
-                let mut wounds = [Healing::default(); MAX];
-                self.heal_until_whole(&mut wounds[..n], treated_on)
-            }
-        }
+        Ok(self.since + days)
     }
 
     /// Steps 4 to 8 for a patient of `N` injuries: the wounds' passes with their count fixed.
     fn heal_wounds<const N: usize>(&mut self, treated_on: u32) -> Result<(), Cause> {
         let mut wounds = [Healing::default(); N];
-        self.heal_until_whole(&mut wounds, treated_on)
+        self.heal_until_whole(&mut wounds, treated_on).map(|_| ())
     }
 }
 

@@ -17,23 +17,32 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// and Healing Rolls every five days from each injury (the first after the treatment day);
     /// until whole, dead or the horizon. Step 8 at the end. In line, so that the wounds'
     /// count is a constant in each of `heal_wounds`' copies.
+    ///
+    /// A campaign's rest ([`super::healing::rest`]) runs it from the day of its fight
+    /// (`since`), treating only the wounds not treated before (`untreated`) while the others
+    /// heal on, and pauses at the rest's last day (`stop`, not `last`). Returns whether the
+    /// treatment day came.
     #[inline(always)]
     pub(super) fn heal_until_whole(
         &mut self,
         wounds: &mut [Healing],
         treated_on: u32,
-    ) -> Result<(), Cause> {
-        let care = self.care;
+    ) -> Result<bool, Cause> {
         let mut treated = false;
-        self.day = 0;
+        self.day = self.since;
         loop {
             if !treated && self.day >= treated_on {
                 let day = self.day;
                 treated = true;
+                let untreated = self.untreated;
                 for (i, w) in wounds.iter_mut().enumerate() {
-                    self.treat(i, w)?;
+                    if untreated >> i & 1 != 0 {
+                        self.treat(i, w)?;
+                    }
                 }
-                for w in wounds.iter_mut().filter(|w| w.live) {
+                for (_, w) in (wounds.iter_mut().enumerate())
+                    .filter(|(i, w)| w.live & (untreated >> i & 1 != 0))
+                {
                     let mut next = w.born + self.period();
                     while next <= day {
                         next += self.period();
@@ -78,7 +87,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             } else {
                 next.max(day + 1)
             };
-            if next > care.horizon_days || self.dice.exhausted() {
+            if next > self.stop || self.dice.exhausted() {
                 self.horizon();
                 break;
             }
@@ -133,7 +142,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             // Coma: a Course Roll every ten days (never below HR1); HR6 wakes.
             if let Some(mut c) = self.coma.filter(|c| c.next_roll == day) {
                 let eml = self.patient.healing_base * c.hr
-                    - if care.shelter { 0 } else { 20 }
+                    - if self.care.shelter { 0 } else { 20 }
                     - self.weakness();
                 let t = Test::roll(self.dice, eml, "d100 (coma Course Roll)");
                 let eml = t.eml;
@@ -156,14 +165,16 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 }
             }
         }
+        if !self.last {
+            return Ok(treated);
+        }
         // Step 8: permanent impairment: 5 per 20 days to heal to Minor, up to 25. Each zone's
         // entry takes a wound's by a select, not with the wound's zone as an index, so the
         // entries stay in registers: their sum read back from memory just written a zone at a
         // time would wait for those writes. (No entry is below 0.)
         let mut permanent = self.out.permanent;
         for w in wounds.iter().filter(|w| w.lasting) {
-            let days = w.minor_day.min(self.day).saturating_sub(w.born);
-            let lasting = (5 * (days as i32 / 20)).min(25);
+            let lasting = w.permanent_impairment(self.day);
             for (zone, entry) in permanent.iter_mut().enumerate() {
                 let here = if zone == usize::from(w.zone) {
                     lasting
@@ -175,7 +186,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
         }
         self.out.permanent = permanent;
         self.out.recovery.impairment = permanent.iter().sum::<i32>().max(0) as u32;
-        Ok(())
+        Ok(treated)
     }
 
     /// The days after the treatment while no infection, coma, grim wound or pending shock
@@ -204,7 +215,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
             } else {
                 next.max(day + 1)
             };
-            if next > self.care.horizon_days || self.dice.exhausted() {
+            if next > self.stop || self.dice.exhausted() {
                 self.horizon();
                 return Ok(true);
             }
@@ -220,20 +231,24 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
 
     /// Whole today: the days to whole.
     fn whole(&mut self) {
-        let day = self.day;
+        let day = self.day - self.since;
         self.out.recovery.days_to_whole = Some(day);
         self.log.say(|| format!("whole after {day} days"));
     }
 
-    /// Not whole at the horizon; a coma still running there counts its days up to it.
+    /// Not whole at the horizon; a coma still running there counts its days up to it. A
+    /// rest's timeline only pauses at its last day.
     fn horizon(&mut self) {
-        let horizon = self.care.horizon_days;
+        if !self.last {
+            return;
+        }
+        let horizon = self.stop;
         if let Some(c) = self.coma {
             self.out.comatose_at_horizon = true;
             self.out.coma_days = horizon - c.started;
         }
         self.log
-            .say(|| format!("not whole at the horizon ({horizon} days)"));
+            .say(|| format!("not whole at the horizon ({} days)", horizon - self.since));
     }
 
     /// Blood regeneration, due today: Endurance, with only weakness other than anaemia; a CF

@@ -32,6 +32,7 @@
 //! - `skirmish.rs`: a fight of sides of several fighters (order of action, the ground between
 //!   the sides, engagement and the Outnumbered Penalty);
 //! - `recovery.rs`: recovery scenarios;
+//! - `campaign.rs`: a campaign's fighter: its injuries and healing carried between fights;
 //! - `schema.rs`: the scenario schema's fighters and its compilation; `equipment.rs` (weapons
 //!   and armour pieces), `parameters.rs` (`[rules]`, `[healing]` and `PARAMETERS`);
 //! - `combat_ledger.rs`, `healing_ledger.rs`: the rule ledgers' tests.
@@ -66,6 +67,7 @@ impl crate::dice::Purpose for Purpose {
 }
 pub mod bleeding;
 pub mod body;
+pub mod campaign;
 pub mod duel;
 pub mod equipment;
 pub mod exchange;

@@ -16,7 +16,8 @@ use super::tally::{BLEEDERS, record_end, record_healing_of};
 use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
-use crate::rules::roster::Pick;
+use crate::rules::campaign::{Ended, Seats};
+use crate::rules::roster::{MAX_FIGHTERS, Pick};
 use crate::rules::rounds::in_places;
 use crate::stats::{DuelOutcome, Side, Tally};
 
@@ -162,6 +163,21 @@ impl ZoneD100 {
             kept: [usize::MAX; N],
             turn: 0,
         };
+        let (winner, rounds) = self.fight_out(&mut f, dice, log, tally);
+        self.record_fight(&f, winner, rounds, tally);
+        self.heal_survivors(&f, Seats::alone(0), dice, log, tally);
+    }
+
+    /// A fight of several from where `f` stands (fresh, or a campaign's party as its last
+    /// fight left it, those sitting out already out) to its end: the winner and the rounds.
+    #[inline(always)]
+    fn fight_out<const N: usize, D: Dice, L: Log>(
+        &self,
+        f: &mut Fight<N>,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) -> (Option<Side>, u32) {
         let first = self.side_acting_first(dice, log);
         let mut rounds = 0;
         // The side that won and the fighter whose fall ended the fight.
@@ -170,7 +186,7 @@ impl ZoneD100 {
             rounds = round;
             log.say(|| format!("round {round}"));
             for &actor in &self.order[first.index()] {
-                match self.turn_of(&mut f, actor, round, dice, log, tally) {
+                match self.turn_of(f, actor, round, dice, log, tally) {
                     Turn::Taken => {}
                     Turn::Over(over) => {
                         end = over;
@@ -180,11 +196,67 @@ impl ZoneD100 {
             }
         }
         if end.1.is_none() && !dice.exhausted() {
-            end = self.end_at_the_round_limit(&f);
+            end = self.end_at_the_round_limit(f);
         }
-        self.say_the_end(&f, end, dice, log, tally);
-        self.record_fight(&f, end.0, rounds, tally);
-        self.heal_survivors(&f, dice, log, tally);
+        self.say_the_end(f, end, dice, log, tally);
+        (end.0, rounds)
+    }
+
+    /// A campaign's fight of several: the party's fighters (the first `party.len()` places)
+    /// begin in the states `party` (left as the fight leaves them), those `sitting_out` out
+    /// from the start; the foes fresh, and healed after it as a fight's survivors (counted at
+    /// their `seats`). Each fighter's bleeders and amputations are counted.
+    pub(super) fn fight_several_from(
+        &self,
+        party: &mut [State],
+        sitting_out: &[bool],
+        seats: Seats,
+        (dice, log): (&mut impl Dice, &mut impl Log),
+        tally: &mut Tally,
+    ) -> Ended {
+        in_places!(
+            self.roster.len(),
+            self.fight_several_in(party, sitting_out, seats, (dice, log), tally)
+        )
+    }
+
+    /// [`ZoneD100::fight_several_from`] with `N` places.
+    fn fight_several_in<const N: usize, D: Dice, L: Log>(
+        &self,
+        party: &mut [State],
+        sitting_out: &[bool],
+        seats: Seats,
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> Ended {
+        let mut f = Fight::<N> {
+            states: [State::default(); N],
+            at: [AtRange::default(); N],
+            out: [false; N],
+            kept: [usize::MAX; N],
+            turn: 0,
+        };
+        f.states[..party.len()].copy_from_slice(party);
+        f.out[..party.len()].copy_from_slice(sitting_out);
+        let (winner, rounds) = self.fight_out(&mut f, dice, log, tally);
+        let n = self.roster.len();
+        let mut ended = Ended {
+            winner,
+            rounds,
+            out: [false; MAX_FIGHTERS],
+            dead: [false; MAX_FIGHTERS],
+        };
+        for (i, s) in f.states[..n].iter().enumerate() {
+            // BLEEDERS, then AMPUTATIONS: of those who fought.
+            if !(i < party.len() && sitting_out[i]) {
+                tally.record_extras(BLEEDERS, [s.bleeders, s.amputations].map(u64::from));
+            }
+            ended.out[i] = f.out[i] || !s.can_act();
+            ended.dead[i] = s.dead;
+        }
+        party.copy_from_slice(&f.states[..party.len()]);
+        self.heal_survivors(&f, seats, dice, log, tally);
+        ended
     }
 
     /// Order of action: the higher Initiative ML first; among equals of both sides a d2 for
@@ -419,7 +491,11 @@ impl ZoneD100 {
         f: &Fight<N>,
     ) -> (Option<Side>, Option<usize>) {
         let roster = &self.roster;
-        let down = |side: Side| roster.team(side).all(|i| !f.states[i].can_act());
+        let down = |side: Side| {
+            roster
+                .team(side)
+                .all(|i| f.out[i] || !f.states[i].can_act())
+        };
         let winner = match (down(Side::A), down(Side::B)) {
             (false, true) => Some(Side::A),
             (true, false) => Some(Side::B),
@@ -488,15 +564,21 @@ impl ZoneD100 {
 
     /// The healing sequence for every survivor with injuries, bleeding or shock to recover
     /// from.
+    /// In a campaign (`seats` of a party), only the foes: the party heals in its rests.
     fn heal_survivors<const N: usize, D: Dice, L: Log>(
         &self,
         f: &Fight<N>,
+        seats: Seats,
         dice: &mut D,
         log: &mut L,
         tally: &mut Tally,
     ) {
         let roster = &self.roster;
-        for (i, s) in f.states[..roster.len()].iter().enumerate() {
+        for (i, s) in f.states[..roster.len()]
+            .iter()
+            .enumerate()
+            .skip(seats.party)
+        {
             let hurt = !s.injuries.is_empty()
                 || s.extended_shock.is_some()
                 || s.shock >= ShockState::Incapacitated;
@@ -509,7 +591,7 @@ impl ZoneD100 {
             let mut healed = healing::Outcome::default();
             let (care, patient) = (&self.care, &self.patients[i]);
             healing::heal(care, patient, s, shock_of, dice, log, &mut healed);
-            record_healing_of(tally, i, roster.side_of[i], &healed);
+            record_healing_of(tally, seats.of(i), roster.side_of[i], &healed);
         }
     }
 }

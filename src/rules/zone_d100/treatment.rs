@@ -348,7 +348,10 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
     /// Bleeder, healing at once, amputation).
     /// Writes the treated wound into `slot` in place (a copy of a record just built field by
     /// field would wait on its stores).
+    /// `slot` holds, before, the day the injury was incurred (`born`: 0 after a fight alone),
+    /// which the delay penalty counts from and the treated wound keeps.
     pub(super) fn treat(&mut self, i: usize, slot: &mut Healing) -> Result<(), Cause> {
+        let born = slot.born;
         let Some(injury) = self.injuries.get(i).copied() else {
             *slot = Healing::default();
             return Ok(());
@@ -392,6 +395,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                 )
             });
             *slot = wound(injury.il, 2, 0, table(Kind::Edge), true, area, site);
+            slot.incurred(born);
             slot.infection_chance = false;
             slot.lasting = true;
             return Ok(());
@@ -411,7 +415,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     0
                 }
                 - if area { 20 } else { 0 }
-                - 5 * self.day as i32
+                - 5 * (self.day - slot.born) as i32
                 + if boxed { care.dexterity_modifier } else { 0 };
             let what = || format!("treating {} IL{}", injury.location, injury.il);
             // "Healers make a single Treatment Roll for an Area injury": the best healer.
@@ -466,6 +470,7 @@ impl<D: Dice, L: Log, S: Fn(usize) -> i32> Timeline<'_, D, L, S> {
                     self.cauterised[i] || area,
                     site,
                 );
+                slot.incurred(born);
             }
             Amputate(edge_il) => *slot = self.amputation_wound(i, edge_il, site)?,
         }

@@ -1,0 +1,416 @@
+//! zone-d100 in a campaign: a fighter carries its injury record from one fight into the next,
+//! with the healing sequence where its rests left it (`Course`): each treated injury on its
+//! Healing Roll clock at its Healing Rate, Blood Loss Points and their regeneration, an
+//! infection, a coma, the permanent impairment of the injuries healed. A rest runs the healing
+//! sequence for its days from the fight before it (the new injuries bleed, shock plays out and
+//! they are treated, while the old ones heal on) and pauses at its last day; the next fight
+//! begins with every injury at the level its healing reached, impairing as INJURY EFFECT and
+//! step 8 say (a Minor one only at HR5 or less), and a fighter in a coma sits it out. The
+//! healing after the last encounter goes on to the horizon.
+
+use super::healing::{self, Coma, Healing, MAX, Outcome, Timeline};
+use super::injury::{Injuries, ShockState};
+use super::melee::State;
+use super::tally::record_healing_of;
+use super::{Purpose, ZoneD100, location_shock};
+use crate::dice::{Dice, Stream};
+use crate::log::Log;
+use crate::rules::campaign::{Carried, Ended, Seats};
+use crate::rules::roster::MAX_FIGHTERS;
+use crate::stats::{Side, Tally};
+
+/// A fighter's healing sequence carried between a campaign's fights: where the rests left it.
+#[derive(Clone, Copy, Debug)]
+pub struct Course {
+    /// The campaign's day now: of the last fight, or the end of the last rest.
+    pub(super) day: u32,
+    /// Each injury's healing, by its index in the record: its Healing Roll clock once treated;
+    /// before, only the day it was incurred (`born`).
+    pub(super) wounds: [Healing; MAX],
+    /// The injuries (as bits) whose record `wounds` holds, each known by its `order`.
+    pub(super) known: u32,
+    /// The injuries (as bits) treated (steps 4 and 5): on the Healing Roll clock.
+    pub(super) treated: u32,
+    /// Each known injury's [`super::injury::Injury::order`]: an injury that took another's
+    /// place in a full record is a new one.
+    pub(super) orders: [u16; MAX],
+    /// Which injuries' bleeding Cauterisation stopped.
+    pub(super) cauterised: [bool; MAX],
+    /// Blood Loss Points not regenerated yet, the day of the next regeneration roll, and
+    /// whether a CF skips it.
+    pub(super) blood: (u32, u32, bool),
+    /// A coma on its Course Rolls.
+    pub(super) coma: Option<Coma>,
+    /// An infection: its HR and the healer's bonus.
+    pub(super) infection: Option<(i32, i32)>,
+    /// The best healer's bonus to Extended Shock Course Rolls (one test per patient).
+    pub(super) extended_bonus: Option<i32>,
+    /// What the healing has come to so far: ever infected, a coma and its days, the permanent
+    /// impairment of the injuries healed, by zone.
+    pub(super) out: Outcome,
+    /// A rest has run this fighter's healing: the healing after the campaign goes on from it
+    /// (else it is a fight's own healing sequence, from the fight).
+    pub(super) begun: bool,
+}
+
+impl Default for Course {
+    fn default() -> Self {
+        Course {
+            day: 0,
+            wounds: [Healing::default(); MAX],
+            known: 0,
+            treated: 0,
+            orders: [0; MAX],
+            cauterised: [false; MAX],
+            blood: (0, 0, false),
+            coma: None,
+            infection: None,
+            extended_bonus: None,
+            out: Outcome::default(),
+            begun: false,
+        }
+    }
+}
+
+/// What a zone-d100 fighter carries between fights: its state as the last fight (and the
+/// rests since) left it, and its healing sequence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Condition {
+    /// The injury record (each injury at the level its healing reached), and the shock state
+    /// the last fight left while no rest has followed it.
+    pub state: State,
+    /// The healing sequence so far.
+    pub course: Course,
+}
+
+impl Condition {
+    /// Anything for the healing sequence: an injury, a shock state to settle, Blood Loss
+    /// Points, an infection or a coma.
+    fn to_heal(&self) -> bool {
+        let s = &self.state;
+        !s.injuries.is_empty()
+            || s.extended_shock.is_some()
+            || s.shock >= ShockState::Incapacitated
+            || s.coma
+            || self.course.blood.0 > 0
+            || self.course.infection.is_some()
+            || self.course.coma.is_some()
+    }
+}
+
+impl ZoneD100 {
+    /// Party fighter `i`'s healing sequence from its last fight (on the campaign's day
+    /// `course.day`) for `days`, or to the horizon (`None`: the campaign is over). A rest's
+    /// end leaves each injury at its level, the healed ones gone (their permanent impairment
+    /// kept) and the state fresh for a fight. True when the fighter dies.
+    fn follow<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        c: &mut Condition,
+        days: Option<u32>,
+        (dice, log): (&mut D, &mut L),
+    ) -> bool {
+        let course = &mut c.course;
+        let since = course.day;
+        let n = c.state.injuries.len();
+        let untreated = Self::reconcile(course, &c.state.injuries, since);
+        let (bp, next_blood, blood_skip) = course.blood;
+        let care = &self.care;
+        let last = days.is_none();
+        let stop = since + days.unwrap_or(self.horizon_days);
+        if last {
+            course.out.recovery = Default::default();
+            course.out.cause = None;
+        }
+        let state = c.state;
+        let shock_of = |k: usize| (state.injuries.get(k)).map_or(0, |x| location_shock(x.location));
+        let mut wounds = course.wounds;
+        let mut t = Timeline {
+            care,
+            patient: &self.patients[i],
+            injuries: &state.injuries,
+            location_shock: shock_of,
+            dice,
+            log,
+            out: &mut course.out,
+            day: since,
+            bp,
+            next_blood,
+            blood_skip,
+            shock: state.shock,
+            induced: (i32::from(state.last_shock.0), i32::from(state.last_shock.1)),
+            cauterised: course.cauterised,
+            extended_bonus: course.extended_bonus,
+            coma: course.coma,
+            infection: course.infection,
+            extended: None,
+            healer_from: care.help_minutes.filter(|_| care.has_healer()),
+            since,
+            stop,
+            last,
+            untreated,
+        };
+        let ran = t
+            .first_aid(&state)
+            .and_then(|treated_on| t.heal_until_whole(&mut wounds[..n], treated_on));
+        let (blood, coma, infection) = ((t.bp, t.next_blood, t.blood_skip), t.coma, t.infection);
+        let (cauterised, extended_bonus) = (t.cauterised, t.extended_bonus);
+        course.blood = blood;
+        course.coma = coma;
+        course.infection = infection;
+        course.cauterised = cauterised;
+        course.extended_bonus = extended_bonus;
+        course.wounds = wounds;
+        course.begun = true;
+        course.day = stop;
+        let treated = match ran {
+            Err(_) => return true,
+            Ok(treated) => treated,
+        };
+        if treated {
+            course.treated |= untreated;
+        }
+        if !last {
+            c.state = Self::after_the_rest(course, &state.injuries, stop);
+        }
+        false
+    }
+
+    /// Lines the carried healing up with the injury record a fight left: an injury it knows
+    /// keeps its healing (at the injury's level, should a compound have raised it); a new one
+    /// was incurred on the fight's day `since`. The injuries to be treated, as bits.
+    fn reconcile(course: &mut Course, injuries: &Injuries, since: u32) -> u32 {
+        let mut untreated = 0;
+        for (k, injury) in injuries.iter().enumerate() {
+            let bit = 1u32 << k;
+            let known = course.known & bit != 0 && course.orders[k] == injury.order;
+            if !known {
+                course.wounds[k] = Healing {
+                    born: since,
+                    ..Healing::default()
+                };
+                course.treated &= !bit;
+                course.cauterised[k] = false;
+                course.orders[k] = injury.order;
+                course.known |= bit;
+            }
+            if course.treated & bit == 0 {
+                untreated |= bit;
+                continue;
+            }
+            let w = &mut course.wounds[k];
+            if i32::from(injury.il) > w.il {
+                w.il = i32::from(injury.il);
+                w.live = true;
+            }
+        }
+        untreated
+    }
+
+    /// The fighter's state for its next fight after a rest ending on `day`: the injuries not
+    /// healed, each at its healing's level, bleeding no more (the rest saw it stopped), a
+    /// Minor one impairing only at HR5 or less once treated (step 8, "the 5 impairment exists
+    /// only if the injury's HR is 5 or less") and always untreated ("only un- or ill-treated
+    /// Minor injuries carry this impairment"); the healed ones' permanent impairment kept.
+    fn after_the_rest(course: &mut Course, injuries: &Injuries, day: u32) -> State {
+        let mut kept = Injuries::default();
+        let mut carried = Course {
+            wounds: [Healing::default(); MAX],
+            known: 0,
+            treated: 0,
+            orders: [0; MAX],
+            cauterised: [false; MAX],
+            ..*course
+        };
+        for (k, injury) in injuries.iter().enumerate() {
+            let w = course.wounds[k];
+            let treated = course.treated >> k & 1 != 0;
+            if treated && !w.live {
+                if w.lasting {
+                    let zone = usize::from(w.zone);
+                    let permanent = w.permanent_impairment(day);
+                    carried.out.permanent[zone] = carried.out.permanent[zone].max(permanent);
+                }
+                continue;
+            }
+            let mut injury = *injury;
+            injury.bleeder = false;
+            if treated {
+                injury.il = w.il.clamp(1, 5) as u8;
+                injury.impairs = w.hr <= 5;
+            } else {
+                injury.impairs = true;
+            }
+            let at = kept.add(injury);
+            let bit = 1u32 << at;
+            carried.wounds[at] = w;
+            carried.cauterised[at] = course.cauterised[k];
+            carried.orders[at] = kept.get(at).map_or(0, |x| x.order);
+            carried.known |= bit;
+            if treated {
+                carried.treated |= bit;
+            }
+        }
+        *course = carried;
+        State {
+            injuries: kept,
+            ..State::default()
+        }
+    }
+
+    /// [`Carried::fight_on`]: the party's states as they stand, fresh foes, in a duel when the
+    /// encounter is one against one.
+    fn fight_from_conditions<D: Dice, L: Log>(
+        &self,
+        party: &mut [Condition],
+        present: &[bool],
+        seats: Seats,
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> Ended {
+        let p = party.len();
+        let mut states = [State::default(); MAX_FIGHTERS];
+        let mut sitting_out = [false; MAX_FIGHTERS];
+        for (k, c) in party.iter().enumerate() {
+            states[k] = c.state;
+            self.melee.summarise(k, &mut states[k]);
+            sitting_out[k] = !present[k] || !self.able(k, c);
+        }
+        let ended = if self.roster.is_duel() {
+            self.duel_on(&mut states[0], seats, (dice, log), tally)
+        } else {
+            let (party_states, out) = (&mut states[..p], &sitting_out[..p]);
+            self.fight_several_from(party_states, out, seats, (dice, log), tally)
+        };
+        for (k, c) in party.iter_mut().enumerate() {
+            if present[k] {
+                c.state = states[k];
+            }
+        }
+        ended
+    }
+
+    /// A campaign's duel: the party's one fighter in `state` against a fresh foe, healed after
+    /// it if it survives (counted at its seat).
+    fn duel_on<D: Dice, L: Log>(
+        &self,
+        state: &mut State,
+        seats: Seats,
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> Ended {
+        let mut states = [*state, State::default()];
+        let (winner, rounds) = self.duel_from(&mut states, dice, log, tally);
+        *state = states[0];
+        let mut ended = Ended {
+            winner,
+            rounds,
+            out: [false; MAX_FIGHTERS],
+            dead: [false; MAX_FIGHTERS],
+        };
+        for (k, s) in states.iter().enumerate() {
+            ended.out[k] = !s.can_act();
+            ended.dead[k] = s.dead;
+        }
+        let foe = &states[1];
+        let hurt = !foe.injuries.is_empty()
+            || foe.extended_shock.is_some()
+            || foe.shock >= ShockState::Incapacitated;
+        if !foe.dead && hurt {
+            log.say(|| format!("{} after the fight", self.names[1]));
+            let shock_of = |k: usize| {
+                foe.injuries
+                    .get(k)
+                    .map_or(0, |x| location_shock(x.location))
+            };
+            dice.stream(Stream::new(Purpose::Healing, 1, 0));
+            let mut out = healing::Outcome::default();
+            healing::heal(
+                &self.care,
+                &self.patients[1],
+                foe,
+                shock_of,
+                dice,
+                log,
+                &mut out,
+            );
+            record_healing_of(tally, seats.of(1), Side::B, &out);
+        }
+        ended
+    }
+}
+
+impl Carried for ZoneD100 {
+    type Condition = Condition;
+
+    fn fight_on<D: Dice, L: Log>(
+        &self,
+        party: &mut [Condition],
+        present: &[bool],
+        seats: Seats,
+        dice_and_log: (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> Ended {
+        self.fight_from_conditions(party, present, seats, dice_and_log, tally)
+    }
+
+    fn rest<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        c: &mut Condition,
+        days: u32,
+        (dice, log): (&mut D, &mut L),
+    ) -> bool {
+        if !c.to_heal() {
+            c.course.day += days;
+            return false;
+        }
+        dice.stream(Stream::new(Purpose::Healing, i, 0));
+        log.say(|| format!("{} rests {days} days", self.roster.fighter_names[i]));
+        self.follow(i, c, Some(days), (dice, log))
+    }
+
+    fn heal<D: Dice, L: Log>(
+        &self,
+        i: usize,
+        mut c: Condition,
+        (dice, log): (&mut D, &mut L),
+        tally: &mut Tally,
+    ) -> bool {
+        log.say(|| format!("{} after the fight", self.roster.fighter_names[i]));
+        dice.stream(Stream::new(Purpose::Healing, i, 0));
+        if !c.course.begun {
+            // No rest has begun its healing: a fight's own healing sequence, from the fight.
+            let s = &c.state;
+            let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
+            let mut out = healing::Outcome::default();
+            healing::heal(
+                &self.care,
+                &self.patients[i],
+                s,
+                shock_of,
+                dice,
+                log,
+                &mut out,
+            );
+            record_healing_of(tally, i, Side::A, &out);
+            return out.recovery.died;
+        }
+        let died = self.follow(i, &mut c, None, (dice, log));
+        record_healing_of(tally, i, Side::A, &c.course.out);
+        died
+    }
+
+    fn roster(&self) -> &crate::rules::roster::Roster {
+        &self.roster
+    }
+
+    fn wounded(c: &Condition) -> bool {
+        c.to_heal()
+    }
+
+    fn able(&self, _i: usize, c: &Condition) -> bool {
+        let s = &c.state;
+        !s.dead && c.course.coma.is_none() && !s.coma && s.can_act() && s.extended_shock.is_none()
+    }
+}
