@@ -8,7 +8,8 @@
 //! step 8 say (a Minor one only at HR5 or less), and a fighter in a coma sits it out. The
 //! healing after the last encounter goes on to the horizon.
 
-use super::healing::{self, Coma, Healing, MAX, Outcome, Timeline};
+use super::healing::{self, Coma, Healing, MAX, Outcome, Timeline, infection_weakness};
+use super::impairment::zone_slot;
 use super::injury::{Injuries, ShockState};
 use super::melee::State;
 use super::tally::record_healing_of;
@@ -48,6 +49,9 @@ pub struct Course {
     /// What the healing has come to so far: ever infected, a coma and its days, the permanent
     /// impairment of the injuries healed, by zone.
     pub(super) out: Outcome,
+    /// The permanent impairment of the injuries healed, by [`State::by_zone`]'s zones (an arm
+    /// its own): what the next fight's tests bear.
+    pub(super) lasting: [i32; 5],
     /// A rest has run this fighter's healing: the healing after the campaign goes on from it
     /// (else it is a fight's own healing sequence, from the fight).
     pub(super) begun: bool,
@@ -67,6 +71,7 @@ impl Default for Course {
             infection: None,
             extended_bonus: None,
             out: Outcome::default(),
+            lasting: [0; 5],
             begun: false,
         }
     }
@@ -211,7 +216,10 @@ impl ZoneD100 {
     /// healed, each at its healing's level, bleeding no more (the rest saw it stopped), a
     /// Minor one impairing only at HR5 or less once treated (step 8, "the 5 impairment exists
     /// only if the injury's HR is 5 or less") and always untreated ("only un- or ill-treated
-    /// Minor injuries carry this impairment"); the healed ones' permanent impairment kept.
+    /// Minor injuries carry this impairment"); the healed ones' permanent impairment on their
+    /// zones ("Permanent impairment affects Impaired tests and Move just like indefinite
+    /// impairment"); weakness fatigue from anaemia (5 a Blood Loss Point, "until the blood
+    /// naturally regenerates") and an infection.
     fn after_the_rest(course: &mut Course, injuries: &Injuries, day: u32) -> State {
         let mut kept = Injuries::default();
         let mut carried = Course {
@@ -230,6 +238,8 @@ impl ZoneD100 {
                     let zone = usize::from(w.zone);
                     let permanent = w.permanent_impairment(day);
                     carried.out.permanent[zone] = carried.out.permanent[zone].max(permanent);
+                    let slot = zone_slot(injury);
+                    carried.lasting[slot] = carried.lasting[slot].max(permanent);
                 }
                 continue;
             }
@@ -252,10 +262,16 @@ impl ZoneD100 {
             }
         }
         *course = carried;
-        State {
+        let mut state = State {
             injuries: kept,
+            weakness: 5 * course.blood.0 as i32
+                + course.infection.map_or(0, |(hr, _)| infection_weakness(hr)),
             ..State::default()
+        };
+        for (zone, lasting) in state.by_zone.iter_mut().zip(course.lasting) {
+            zone.lasting = lasting;
         }
+        state
     }
 
     /// [`Carried::fight_on`]: the party's states as they stand, fresh foes, in a duel when the
@@ -412,5 +428,232 @@ impl Carried for ZoneD100 {
     fn able(&self, _i: usize, c: &Condition) -> bool {
         let s = &c.state;
         !s.dead && c.course.coma.is_none() && !s.coma && s.can_act() && s.extended_shock.is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::ScriptedDice;
+    use crate::log::VecLog;
+    use crate::log::assert_in_order as in_order;
+    use crate::rules::campaign::fight_scripted;
+    use crate::rules::zone_d100::body::Location;
+    use crate::rules::zone_d100::healing::{Care, Healers, Patient};
+    use crate::rules::zone_d100::injury::{Aspect, Injury};
+    use crate::rules::zone_d100::shipped_duel;
+
+    /// The shipped duel: the Spearman acts first (Initiative), so the first two dice are its
+    /// attack and the Swordsman's (the party's) Block.
+    fn duel() -> ZoneD100 {
+        shipped_duel("broadsword-vs-spear")
+    }
+
+    fn carrying(injuries: &[Injury]) -> Condition {
+        let mut c = Condition::default();
+        for &x in injuries {
+            c.state.injuries.add(x);
+        }
+        c
+    }
+
+    /// The party's first Block: "Swordsman Block 87 vs EML<n>".
+    fn first_block(c: Condition) -> String {
+        let (_, story) = fight_scripted(&duel(), &mut [c], ScriptedDice::new(vec![64, 87]));
+        let at = story.find("Swordsman Block").unwrap_or(0);
+        story[at..].split(':').next().unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn a_fighter_who_begins_wounded_bears_the_injurys_impairment_on_its_tests() {
+        // INJURY EFFECT: "S Associated actions suffer 10 impairment"; an abdomen injury is the
+        // torso's, which every Melee and Dodge test uses. Fresh, the Block is against EML65.
+        assert_eq!(
+            first_block(Condition::default()),
+            "Swordsman Block 87 vs EML65"
+        );
+        let serious = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 2)]);
+        assert_eq!(first_block(serious), "Swordsman Block 87 vs EML55");
+        // A Grievous one makes the zone unusable: the test "automatically achieves a CF".
+        let grievous = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 4)]);
+        let (_, story) = fight_scripted(&duel(), &mut [grievous], ScriptedDice::new(vec![64]));
+        assert!(
+            story.contains("Swordsman Block") && story.contains("CF"),
+            "{story}"
+        );
+    }
+
+    #[test]
+    fn weakness_fatigue_and_permanent_impairment_carried_weigh_on_the_next_fights_tests() {
+        // "The character suffers 5 weakness fatigue per BP from anaemia. This remains until the
+        // blood naturally regenerates"; "Combatants suffer fatigue and applicable impairment
+        // as a penalty": two Blood Loss Points, 10 off the Block.
+        let mut anaemic = Condition::default();
+        anaemic.state.weakness = 10;
+        assert_eq!(first_block(anaemic), "Swordsman Block 87 vs EML55");
+        // "Permanent impairment affects Impaired tests and Move just like indefinite
+        // impairment": 5 on the torso, 5 off the Block.
+        let mut scarred = Condition::default();
+        scarred.state.by_zone[super::super::impairment::TORSO].lasting = 5;
+        assert_eq!(first_block(scarred), "Swordsman Block 87 vs EML60");
+    }
+
+    /// The healing example's patient and healer (HB13, a Physician ML50 five minutes away).
+    fn patient_model() -> ZoneD100 {
+        let mut model = duel();
+        model.care = Care {
+            healers: Healers::of([50, 0, 0, 0]),
+            help_minutes: Some(5),
+            ..model.care
+        };
+        model.patients[0] = Patient {
+            healing_base: 13,
+            strength_ml: 60,
+            endurance_ml: 60,
+            shock_ml: 65,
+            fatigue: 0,
+        };
+        model
+    }
+
+    fn rest(model: &ZoneD100, c: &mut Condition, days: u32, dice: &mut ScriptedDice) -> String {
+        let mut log = VecLog::default();
+        let died = model.rest(0, c, days, (dice, &mut log));
+        assert!(!died, "{:?}", log.lines);
+        log.lines.join("\n")
+    }
+
+    #[test]
+    fn rests_run_the_healing_sequence_for_their_days_and_the_next_goes_on_where_it_stopped() {
+        // The text's Treatment and Healing-Infection examples (S2E abdomen, HB13, Physician
+        // ML50), a rest of 12 days and then one of 20, with a fight between: the same rolls on
+        // the same days as the one timeline ("whole after 21 days"), and between the rests
+        // the injury is at the level its healing reached.
+        let model = patient_model();
+        let mut c = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 2)]);
+        let mut dice = ScriptedDice::new(vec![71, 62, 24, 95, 99, 42, 42]);
+        let first = rest(&model, &mut c, 12, &mut dice);
+        in_order(
+            &first,
+            &[
+                "Treatment Roll 71 vs EML60: F",
+                "day 5: Healing Roll 62 vs EML52: F: IL2",
+                "day 10: Healing Roll 24 vs EML52: S: IL1",
+            ],
+        );
+        assert!(!first.contains("day 15"), "{first}");
+        // Healed to M1 at HR4: it still impairs ("the 5 impairment exists only if the
+        // injury's HR is 5 or less").
+        let injury = c.state.injuries.get(0).copied();
+        assert_eq!(injury.map(|x| (x.il, x.impairs)), Some((1, true)));
+        assert_eq!(c.course.day, 12);
+        let second = rest(&model, &mut c, 20, &mut dice);
+        in_order(
+            &second,
+            &[
+                "day 15: Healing Roll 95 vs EML52: CF: IL1",
+                "day 15: the injury is infected",
+                "day 16: Infection Course Roll 42 vs EML65: S: HR6",
+                "day 21: Healing Roll 42 vs EML52: S: IL0",
+            ],
+        );
+        assert!(!second.contains("Treatment Roll"), "treated once: {second}");
+        assert!(
+            c.state.injuries.is_empty(),
+            "healed: {:?}",
+            c.state.injuries
+        );
+        assert!(c.course.out.infected);
+    }
+
+    #[test]
+    fn a_new_injury_is_treated_in_the_rest_after_its_fight_while_an_old_one_heals_on() {
+        // The old S2 (treated, HR4, its next Healing Roll on day 15) and a new S2 from a fight
+        // on day 12: the rest treats only the new one, with no delay penalty (treated the day
+        // of its fight), and its first Healing Roll is five days after its fight (day 17).
+        let model = patient_model();
+        let mut c = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 2)]);
+        let mut dice = ScriptedDice::new(vec![71, 62, 88]);
+        rest(&model, &mut c, 12, &mut dice);
+        let new = Injury::new(Location::Thigh, Aspect::Edge, 2);
+        c.state.injuries.add(new);
+        // The abdomen is S2 still (62 F on day 5, 88 F on day 10). The thigh: Edge S,
+        // Treatment Roll 71 vs EML60 as the abdomen's was (F: HR4); day 15 the abdomen's roll,
+        // day 17 the thigh's.
+        let mut dice = ScriptedDice::new(vec![71, 62, 62]);
+        let story = rest(&model, &mut c, 5, &mut dice);
+        in_order(
+            &story,
+            &[
+                "treating thigh IL2",
+                "Treatment Roll 71 vs EML60: F",
+                "day 15: Healing Roll 62 vs EML52: F: IL2",
+                "day 17: Healing Roll 62 vs EML52: F: IL2",
+            ],
+        );
+        assert_eq!(story.matches("Treatment Roll").count(), 1, "{story}");
+        assert_eq!(c.state.injuries.len(), 2);
+    }
+
+    #[test]
+    fn after_a_rest_blood_not_regenerated_weakens_and_a_healed_injury_leaves_its_permanent_impairment()
+     {
+        // Two Blood Loss Points, the regeneration roll due on day 10: a rest of one day leaves
+        // them, "5 weakness fatigue per BP from anaemia".
+        let model = patient_model();
+        let mut c = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 2)]);
+        c.course.blood = (2, 10, false);
+        let mut dice = ScriptedDice::new(vec![71]);
+        rest(&model, &mut c, 1, &mut dice);
+        assert_eq!(c.state.weakness, 10);
+        // "for every 20 days it takes the injury to heal to a Minor injury, the location's
+        // zone accrues 5 permanent impairment": a right shoulder wound 45 days to Minor,
+        // healed by day 60, leaves 10 on the right arm, which the next fight's tests bear.
+        let shoulder = Injury::new(Location::Shoulder, Aspect::Edge, 4);
+        let mut injuries = Injuries::default();
+        injuries.add(shoulder);
+        let mut course = Course {
+            known: 1,
+            treated: 1,
+            ..Course::default()
+        };
+        course.wounds[0] = Healing {
+            lasting: true,
+            live: false,
+            born: 0,
+            minor_day: 45,
+            zone: 2,
+            ..Healing::default()
+        };
+        let state = ZoneD100::after_the_rest(&mut course, &injuries, 60);
+        assert!(state.injuries.is_empty());
+        assert_eq!(course.out.permanent, [0, 0, 10, 0]);
+        assert_eq!(state.by_zone[zone_slot(&shoulder)].lasting, 10);
+        assert_eq!(state.by_zone.iter().map(|z| z.lasting).sum::<i32>(), 10);
+    }
+
+    #[test]
+    fn a_fighter_in_a_coma_or_unable_to_act_sits_the_next_fight_out() {
+        let model = duel();
+        assert!(model.able(0, &Condition::default()));
+        let mut comatose = Condition::default();
+        comatose.course.coma = Some(Coma {
+            hr: 3,
+            started: 0,
+            next_roll: 10,
+        });
+        assert!(!model.able(0, &comatose));
+        let mut dead = Condition::default();
+        dead.state.dead = true;
+        assert!(!model.able(0, &dead));
+    }
+
+    #[test]
+    fn an_unhurt_fighter_rests_without_dice_and_its_days_still_pass() {
+        let model = duel();
+        let mut c = Condition::default();
+        let mut dice = ScriptedDice::new(vec![]);
+        rest(&model, &mut c, 7, &mut dice);
+        assert_eq!((dice.used(), c.course.day), (0, 7));
     }
 }

@@ -10,7 +10,7 @@ use super::melee::{Arms, Melee, State, ZoneInjuries};
 use super::skill::{SuccessLevel, Test};
 
 const HEAD: usize = 0;
-const TORSO: usize = 1;
+pub(super) const TORSO: usize = 1;
 const LEFT_ARM: usize = 2;
 const RIGHT_ARM: usize = 3;
 const LEGS: usize = 4;
@@ -45,7 +45,10 @@ impl State {
     /// [`Melee::summarise`], which refreshes both (a recovery patient makes no melee or
     /// missile test, so this alone does for it).
     pub(super) fn summarise(&mut self) {
-        let mut by_zone = [ZoneInjuries::default(); 5];
+        let mut by_zone = self.by_zone.map(|z| ZoneInjuries {
+            lasting: z.lasting,
+            ..ZoneInjuries::default()
+        });
         for injury in self.injuries.iter() {
             by_zone[zone_slot(injury)].count(injury);
         }
@@ -114,7 +117,10 @@ impl Melee {
         let (minor, serious) = (self.rules.minor_impairment, self.rules.serious_impairment);
         let weigh = |z: usize| {
             let zone = &state.by_zone[z];
-            (zone.minor * minor + zone.serious * serious, zone.grievous)
+            (
+                zone.minor * minor + zone.serious * serious + zone.lasting,
+                zone.grievous,
+            )
         };
         let add = |a: (i32, bool), b: (i32, bool)| (a.0 + b.0, a.1 | b.1);
         let core = add(add(weigh(HEAD), weigh(TORSO)), weigh(LEGS));
@@ -176,7 +182,9 @@ impl Melee {
         ] {
             if counts {
                 let zone = &state.by_zone[z];
-                total += zone.minor * minor + zone.serious * self.rules.serious_impairment;
+                total += zone.minor * minor
+                    + zone.serious * self.rules.serious_impairment
+                    + zone.lasting;
                 prohibited |= zone.grievous;
             }
         }

@@ -298,7 +298,7 @@ impl Melee {
             dice,
             i32::from(location_shock),
             injured.injury_shock,
-            tf.shock_ml - tf.fatigue + injured.shock_bonus,
+            tf.shock_ml - tf.fatigue - state.weakness + injured.shock_bonus,
         );
         let before = state.shock;
         state.shock = before.stack(sh.state);
@@ -380,8 +380,9 @@ impl Melee {
         // tests (Dexterity: head, arms, torso; Agility: head, torso, legs) with fatigue,
         // one level lower while stunned.
         let stunned = state.shock == ShockState::Stunned;
+        let fatigue = tf.fatigue + state.weakness;
         let impaired_roll = |dice: &mut D, ml: i32, impairment: i32, label| {
-            let mut t = Test::roll(dice, ml - impairment - tf.fatigue, label);
+            let mut t = Test::roll(dice, ml - impairment - fatigue, label);
             if stunned {
                 t.level = t.level.lowered();
             }

@@ -181,6 +181,9 @@ pub struct State {
     /// Location Shock and Injury Level of the injury whose Shock roll last raised the shock
     /// state (a coma's HR).
     pub last_shock: (u8, u8),
+    /// Weakness fatigue carried into the fight (a campaign's fighter: 5 a Blood Loss Point
+    /// not regenerated, an infection's weakness), on every test fatigue weighs on.
+    pub weakness: i32,
     /// Bleeders received.
     pub bleeders: u32,
     /// Locations severed.
@@ -196,6 +199,9 @@ pub struct ZoneInjuries {
     pub serious: i32,
     /// Any Grievous injury.
     pub grievous: bool,
+    /// Permanent impairment of the zone's injuries healed in a campaign's rests: it weighs on
+    /// the zone's tests as indefinite impairment does.
+    pub lasting: i32,
 }
 
 impl State {
@@ -686,7 +692,7 @@ impl Melee {
     fn strike_eml_from(&self, side: Side, states: &impl Pair, base: i32) -> (i32, bool) {
         let state = &states[side];
         let f = &self.fighter(states.place(side));
-        let mut eml = base - f.fatigue;
+        let mut eml = base - f.fatigue - state.weakness;
         // "Striking a prone target while standing allows for any default ZN with no aim
         // penalty."
         let prone_target = states[side.other()].prone && !state.prone;
@@ -743,7 +749,7 @@ impl Melee {
             Defence::Dodge => {
                 let (impairment, prohibited) =
                     self.impairment(states.place(side), state, false, true);
-                let impairment = impairment + f.fatigue;
+                let impairment = impairment + f.fatigue + state.weakness;
                 (
                     f.dodge_ml
                         - impairment
@@ -771,6 +777,7 @@ impl Melee {
                 let eml = f.melee_ml
                     - heft
                     - f.fatigue
+                    - state.weakness
                     - impairment
                     - if state.prone {
                         self.rules.prone_penalty

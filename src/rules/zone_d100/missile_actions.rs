@@ -280,7 +280,8 @@ impl ZoneD100 {
             target_dodge_eml: m.fighter(states.place(other)).dodge_ml
                 - m.impairment(states.place(other), &states[other], false, true)
                     .0
-                - m.fighter(states.place(other)).fatigue,
+                - m.fighter(states.place(other)).fatigue
+                - states[other].weakness,
             shooter_moving: false,
             windforce: self.windforce,
             aimed: states[actor].aimed,
@@ -296,7 +297,7 @@ impl ZoneD100 {
         let (impairment, prohibited) =
             m.impairment_of(states.place(actor), &states[actor], arms, true);
         let situation = missile::Situation {
-            trauma: impairment + f.fatigue,
+            trauma: impairment + f.fatigue + states[actor].weakness,
             ..situation
         };
         let mut eml = missile::missile_eml(ml, band, missile, &situation);

@@ -67,7 +67,7 @@ impl Melee {
         let f = &self.members[me];
         let (t, r) = shock_reroll(
             dice,
-            f.shock_ml - f.fatigue,
+            f.shock_ml - f.fatigue - s.weakness,
             self.rules.reroll_penalty,
             s.shock,
         );
@@ -96,7 +96,7 @@ impl Melee {
         let f = &self.members[me];
         let t = Test::roll(
             dice,
-            f.shock_ml - f.fatigue,
+            f.shock_ml - f.fatigue - s.weakness,
             "d100 (Shock roll to shake off STN)",
         );
         if t.level.is_success() {
@@ -124,7 +124,7 @@ impl Melee {
         let f = &self.members[me];
         let t = Test::roll(
             dice,
-            f.initiative_ml - f.fatigue,
+            f.initiative_ml - f.fatigue - s.weakness,
             "d100 (Morale roll: Initiative)",
         );
         if !t.level.is_success() {
