@@ -280,7 +280,7 @@ const ABOUT: crate::rules::About = crate::rules::About {
     examples: crate::rules::Examples {
         duel: "scenarios/zone-d100/broadsword-vs-spear.toml",
         recovery: Some("scenarios/zone-d100/recovery-g4-shoulder-healers.toml"),
-        campaign: None,
+        campaign: Some("scenarios/zone-d100/knight-on-the-pilgrim-road.toml"),
         grid: Some("scenarios/zone-d100/mace-strike-table.toml"),
         starter: (
             "scenarios/zone-d100/broadsword-vs-spear.toml",
