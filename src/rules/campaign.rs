@@ -19,6 +19,7 @@ use crate::dice::Dice;
 use crate::log::Log;
 use crate::rules::Ruleset;
 use crate::rules::roster::MAX_FIGHTERS;
+use crate::rules::rounds::in_places;
 use crate::stats::{Extra, ExtraKind, Side, Tally, TallyShape};
 use std::sync::Mutex;
 
@@ -425,14 +426,16 @@ impl<R: Carried> Campaign<R> {
     }
 }
 
-/// Where a campaign stands between encounters.
-struct March<C> {
+/// Where a campaign stands between encounters: for each party fighter (at least the party's
+/// places; a trial sizes them to the party, as a fight does its places, since a condition can
+/// be large) its condition, whether it is alive and whether it was out of its last fight.
+struct March<'a, C> {
     /// Each party fighter's condition.
-    party: [C; MAX_FIGHTERS],
+    party: &'a mut [C],
     /// Each party fighter alive.
-    alive: [bool; MAX_FIGHTERS],
+    alive: &'a mut [bool],
     /// Each party fighter out of its last fight.
-    out: [bool; MAX_FIGHTERS],
+    out: &'a mut [bool],
     /// The dead of each side, over every encounter and rest.
     dead: [u32; 2],
     /// Rounds fought over every encounter.
@@ -447,10 +450,23 @@ impl<R: Carried> Ruleset for Campaign<R> {
     }
 
     fn trial<D: Dice, L: Log>(&self, dice: &mut D, log: &mut L, tally: &mut Tally) {
+        in_places!(self.party, self.trial_in(dice, log, tally))
+    }
+}
+
+impl<R: Carried> Campaign<R> {
+    /// A campaign's trial with places for `P` party fighters, at least the party's.
+    fn trial_in<const P: usize, D: Dice, L: Log>(
+        &self,
+        dice: &mut D,
+        log: &mut L,
+        tally: &mut Tally,
+    ) {
+        let (mut party, mut alive, mut out) = ([R::Condition::default(); P], [true; P], [false; P]);
         let mut m = March {
-            party: [R::Condition::default(); MAX_FIGHTERS],
-            alive: [true; MAX_FIGHTERS],
-            out: [false; MAX_FIGHTERS],
+            party: &mut party,
+            alive: &mut alive,
+            out: &mut out,
             dead: [0; 2],
             rounds: 0,
             met: 0,
@@ -490,7 +506,7 @@ impl<R: Carried> Campaign<R> {
         &self,
         e: usize,
         encounter: &Encounter<R>,
-        m: &mut March<R::Condition>,
+        m: &mut March<'_, R::Condition>,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) -> Option<Finish> {
@@ -579,7 +595,7 @@ impl<R: Carried> Campaign<R> {
         &self,
         e: usize,
         encounter: &Encounter<R>,
-        m: &mut March<R::Condition>,
+        m: &mut March<'_, R::Condition>,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) {
@@ -617,7 +633,7 @@ impl<R: Carried> Campaign<R> {
     fn finish<D: Dice, L: Log>(
         &self,
         finish: Finish,
-        m: &March<R::Condition>,
+        m: &March<'_, R::Condition>,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) {

@@ -176,7 +176,7 @@ impl ZoneD100 {
             course.treated |= untreated;
         }
         if !last {
-            c.state = Self::after_the_rest(course, &state.injuries, stop);
+            c.state = self.after_the_rest(course, &state.injuries, stop);
         }
         false
     }
@@ -216,11 +216,11 @@ impl ZoneD100 {
     /// healed, each at its healing's level, bleeding no more (the rest saw it stopped), a
     /// Minor one impairing only at HR5 or less once treated (step 8, "the 5 impairment exists
     /// only if the injury's HR is 5 or less") and always untreated ("only un- or ill-treated
-    /// Minor injuries carry this impairment"); the healed ones' permanent impairment on their
-    /// zones ("Permanent impairment affects Impaired tests and Move just like indefinite
-    /// impairment"); weakness fatigue from anaemia (5 a Blood Loss Point, "until the blood
-    /// naturally regenerates") and an infection.
-    fn after_the_rest(course: &mut Course, injuries: &Injuries, day: u32) -> State {
+    /// Minor injuries carry this impairment"); permanent impairment on the zones ("Permanent
+    /// impairment affects Impaired tests and Move just like indefinite impairment"), see
+    /// [`ZoneD100::lasting_impairment`]; weakness fatigue from anaemia (5 a Blood Loss Point,
+    /// "until the blood naturally regenerates") and an infection.
+    fn after_the_rest(&self, course: &mut Course, injuries: &Injuries, day: u32) -> State {
         let mut kept = Injuries::default();
         let mut carried = Course {
             wounds: [Healing::default(); MAX],
@@ -268,10 +268,33 @@ impl ZoneD100 {
                 + course.infection.map_or(0, |(hr, _)| infection_weakness(hr)),
             ..State::default()
         };
-        for (zone, lasting) in state.by_zone.iter_mut().zip(course.lasting) {
-            zone.lasting = lasting;
-        }
+        state.summarise();
+        self.lasting_impairment(&mut state, course, day);
         state
+    }
+
+    /// Each zone's permanent impairment beyond what its carried injuries impair already, into
+    /// [`super::melee::ZoneInjuries::lasting`]: the highest of its injuries' (those healed, and
+    /// those still healing by the days they have taken so far: "the right arm zone accrues 5
+    /// permanent impairment because its recovery has so far taken 20 days"), of which "only
+    /// the higher of the two applies" against the indefinite impairment ("The usual 5
+    /// indefinite impairment of a Minor injury with a HR5 or less is subsumed in the 5
+    /// permanent penalty"). A Grievous injury's zone is unusable whatever it has accrued.
+    fn lasting_impairment(&self, state: &mut State, course: &Course, day: u32) {
+        let mut permanent = course.lasting;
+        for (k, injury) in state.injuries.iter().enumerate() {
+            let w = &course.wounds[k];
+            if course.treated >> k & 1 != 0 && w.lasting {
+                let slot = zone_slot(injury);
+                permanent[slot] = permanent[slot].max(w.permanent_impairment(day));
+            }
+        }
+        let rules = &self.melee.rules;
+        for (zone, permanent) in state.by_zone.iter_mut().zip(permanent) {
+            let indefinite =
+                zone.minor * rules.minor_impairment + zone.serious * rules.serious_impairment;
+            zone.lasting = (permanent - indefinite).max(0);
+        }
     }
 
     /// [`Carried::fight_on`]: the party's states as they stand, fresh foes, in a duel when the
@@ -284,26 +307,16 @@ impl ZoneD100 {
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) -> Ended {
-        let p = party.len();
-        let mut states = [State::default(); MAX_FIGHTERS];
         let mut sitting_out = [false; MAX_FIGHTERS];
         for (k, c) in party.iter().enumerate() {
-            states[k] = c.state;
-            self.melee.summarise(k, &mut states[k]);
             sitting_out[k] = !present[k] || !self.able(k, c);
         }
-        let ended = if self.roster.is_duel() {
-            self.duel_on(&mut states[0], seats, (dice, log), tally)
+        if self.roster.is_duel() {
+            self.duel_on(&mut party[0].state, seats, (dice, log), tally)
         } else {
-            let (party_states, out) = (&mut states[..p], &sitting_out[..p]);
-            self.fight_several_from(party_states, out, seats, (dice, log), tally)
-        };
-        for (k, c) in party.iter_mut().enumerate() {
-            if present[k] {
-                c.state = states[k];
-            }
+            let out = &sitting_out[..party.len()];
+            self.fight_several_from(party, out, seats, (dice, log), tally)
         }
-        ended
     }
 
     /// A campaign's duel: the party's one fighter in `state` against a fresh foe, healed after
@@ -316,6 +329,7 @@ impl ZoneD100 {
         tally: &mut Tally,
     ) -> Ended {
         let mut states = [*state, State::default()];
+        self.melee.summarise(0, &mut states[0]);
         let (winner, rounds) = self.duel_from(&mut states, dice, log, tally);
         *state = states[0];
         let mut ended = Ended {
@@ -625,11 +639,57 @@ mod tests {
             zone: 2,
             ..Healing::default()
         };
-        let state = ZoneD100::after_the_rest(&mut course, &injuries, 60);
+        let state = duel().after_the_rest(&mut course, &injuries, 60);
         assert!(state.injuries.is_empty());
         assert_eq!(course.out.permanent, [0, 0, 10, 0]);
         assert_eq!(state.by_zone[zone_slot(&shoulder)].lasting, 10);
         assert_eq!(state.by_zone.iter().map(|z| z.lasting).sum::<i32>(), 10);
+    }
+
+    /// A right shoulder wound treated on day 0 at `hr`, `il` after `day` days, Minor since
+    /// `minor_day`: the state after a rest ending on `day`.
+    fn shoulder_after(il: i32, hr: i32, minor_day: u32, day: u32) -> State {
+        let mut injuries = Injuries::default();
+        injuries.add(Injury::new(Location::Shoulder, Aspect::Edge, 4));
+        let mut course = Course {
+            known: 1,
+            treated: 1,
+            ..Course::default()
+        };
+        course.wounds[0] = Healing {
+            il,
+            hr,
+            lasting: true,
+            live: true,
+            minor_day,
+            zone: 2,
+            ..Healing::default()
+        };
+        duel().after_the_rest(&mut course, &injuries, day)
+    }
+
+    #[test]
+    fn a_wound_still_healing_bears_the_higher_of_its_indefinite_and_its_permanent_impairment() {
+        // The text's impairment example (G4E shoulder, HR3): "It then takes one more healing
+        // roll to lessen it to an S2 injury (20 days total) ... the right arm zone accrues 5
+        // permanent impairment": the Serious injury's 10 is the higher.
+        let arm = zone_slot(&Injury::new(Location::Shoulder, Aspect::Edge, 4));
+        let impairment = |s: &State| {
+            let z = s.by_zone[arm];
+            z.minor * 5 + z.serious * 10 + z.lasting
+        };
+        assert_eq!(impairment(&shoulder_after(2, 3, u32::MAX, 20)), 10);
+        // "The 5 permanent impairment to the right arm zone remains because it took 25 days
+        // to heal to a Minor injury. The usual 5 indefinite impairment of a Minor injury with
+        // a HR5 or less is subsumed in the 5 permanent penalty": 5, not 10.
+        assert_eq!(impairment(&shoulder_after(1, 3, 25, 27)), 5);
+        // At HR6 the Minor injury imparts none, and its 5 permanent impairment stands.
+        let hr6 = shoulder_after(1, 6, 25, 27);
+        assert!(!hr6.injuries.get(0).is_some_and(|x| x.impairs));
+        assert_eq!(impairment(&hr6), 5);
+        // 45 days still Serious: 10 permanent, no more than its indefinite 10; at 60, 15.
+        assert_eq!(impairment(&shoulder_after(2, 3, u32::MAX, 45)), 10);
+        assert_eq!(impairment(&shoulder_after(2, 3, u32::MAX, 60)), 15);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! comes here: it is the duel.
 
 use super::Purpose;
+use super::campaign::Condition;
 use super::healing;
 use super::injury::ShockState;
 use super::melee::{Bout, State};
@@ -203,12 +204,13 @@ impl ZoneD100 {
     }
 
     /// A campaign's fight of several: the party's fighters (the first `party.len()` places)
-    /// begin in the states `party` (left as the fight leaves them), those `sitting_out` out
-    /// from the start; the foes fresh, and healed after it as a fight's survivors (counted at
-    /// their `seats`). Each fighter's bleeders and amputations are counted.
+    /// begin in the states their conditions hold (left as the fight leaves them), those
+    /// `sitting_out` out from the start; the foes fresh, and healed after it as a fight's
+    /// survivors (counted at their `seats`). Each fighter's bleeders and amputations are
+    /// counted.
     pub(super) fn fight_several_from(
         &self,
-        party: &mut [State],
+        party: &mut [Condition],
         sitting_out: &[bool],
         seats: Seats,
         (dice, log): (&mut impl Dice, &mut impl Log),
@@ -223,7 +225,7 @@ impl ZoneD100 {
     /// [`ZoneD100::fight_several_from`] with `N` places.
     fn fight_several_in<const N: usize, D: Dice, L: Log>(
         &self,
-        party: &mut [State],
+        party: &mut [Condition],
         sitting_out: &[bool],
         seats: Seats,
         (dice, log): (&mut D, &mut L),
@@ -236,7 +238,10 @@ impl ZoneD100 {
             kept: [usize::MAX; N],
             turn: 0,
         };
-        f.states[..party.len()].copy_from_slice(party);
+        for (k, c) in party.iter().enumerate() {
+            f.states[k] = c.state;
+            self.melee.summarise(k, &mut f.states[k]);
+        }
         f.out[..party.len()].copy_from_slice(sitting_out);
         let (winner, rounds) = self.fight_out(&mut f, dice, log, tally);
         let n = self.roster.len();
@@ -254,7 +259,9 @@ impl ZoneD100 {
             ended.out[i] = f.out[i] || !s.can_act();
             ended.dead[i] = s.dead;
         }
-        party.copy_from_slice(&f.states[..party.len()]);
+        for (c, s) in party.iter_mut().zip(&f.states) {
+            c.state = *s;
+        }
         self.heal_survivors(&f, seats, dice, log, tally);
         ended
     }
