@@ -512,7 +512,7 @@ impl<R: Carried> Campaign<R> {
     ) -> Option<Finish> {
         let p = self.party;
         let c = self.columns;
-        let standing = self.standing(&encounter.fight, &m.party, &m.alive);
+        let standing = self.standing(&encounter.fight, m.party, m.alive);
         if standing == 0 {
             // Every fighter alive is down after the rest (a wound worse for the days): the
             // party was beaten there, in the rest after the encounter before.

@@ -91,7 +91,7 @@ pub struct Condition {
 impl Condition {
     /// Anything for the healing sequence: an injury, a shock state to settle, Blood Loss
     /// Points, an infection or a coma.
-    fn to_heal(&self) -> bool {
+    fn has_healing_to_do(&self) -> bool {
         let s = &self.state;
         !s.injuries.is_empty()
             || s.extended_shock.is_some()
@@ -391,7 +391,7 @@ impl Carried for ZoneD100 {
         days: u32,
         (dice, log): (&mut D, &mut L),
     ) -> bool {
-        if !c.to_heal() {
+        if !c.has_healing_to_do() {
             c.course.day += days;
             return false;
         }
@@ -436,7 +436,7 @@ impl Carried for ZoneD100 {
     }
 
     fn wounded(c: &Condition) -> bool {
-        c.to_heal()
+        c.has_healing_to_do()
     }
 
     fn able(&self, _i: usize, c: &Condition) -> bool {
