@@ -10,7 +10,7 @@
 
 use super::healing::{self, Coma, Healing, MAX, Outcome, Timeline, infection_weakness};
 use super::impairment::zone_slot;
-use super::injury::{Injuries, ShockState};
+use super::injury::{Class, Injuries, Injury, Severity, ShockState};
 use super::melee::State;
 use super::tally::record_healing_of;
 use super::{Purpose, ZoneD100, location_shock};
@@ -46,6 +46,9 @@ pub struct Course {
     pub(super) infection: Option<(i32, i32)>,
     /// The best healer's bonus to Extended Shock Course Rolls (one test per patient).
     pub(super) extended_bonus: Option<i32>,
+    /// The day of a treatment a rest ended before (its injuries wait for it): the next rest
+    /// treats them then, with the next fight's, not later.
+    pub(super) treatment_due: Option<u32>,
     /// What the healing has come to so far: ever infected, a coma and its days, the permanent
     /// impairment of the injuries healed, by zone.
     pub(super) out: Outcome,
@@ -70,6 +73,7 @@ impl Default for Course {
             coma: None,
             infection: None,
             extended_bonus: None,
+            treatment_due: None,
             out: Outcome::default(),
             lasting: [0; 5],
             begun: false,
@@ -89,6 +93,33 @@ pub struct Condition {
 }
 
 impl Condition {
+    /// The state the fighter begins its next fight in: what it carries (its injuries and what
+    /// they impair, its weakness, a shock state it cannot shake off in a moment: INC, UNC,
+    /// Extended Shock, a coma; death) and nothing of the last fight's footing: standing, its
+    /// weapon and shield in hand, its morale whole (a routed fighter rallies), no Setup TA,
+    /// nothing loaded or aimed, its counts at nought. A STN wears off, as it does after a
+    /// fight (the healing assumptions).
+    pub(super) fn ready(&self) -> State {
+        let s = &self.state;
+        let shock = if s.shock == ShockState::Stunned {
+            ShockState::None
+        } else {
+            s.shock
+        };
+        State {
+            injuries: s.injuries,
+            shock,
+            reroll_due: s.reroll_due && shock >= ShockState::Incapacitated,
+            extended_shock: s.extended_shock,
+            coma: s.coma,
+            last_shock: s.last_shock,
+            weakness: s.weakness,
+            by_zone: s.by_zone,
+            dead: s.dead,
+            ..State::default()
+        }
+    }
+
     /// Anything for the healing sequence: an injury, a shock state to settle, Blood Loss
     /// Points, an infection or a coma.
     fn has_healing_to_do(&self) -> bool {
@@ -100,6 +131,17 @@ impl Condition {
             || self.course.blood.0 > 0
             || self.course.infection.is_some()
             || self.course.coma.is_some()
+    }
+}
+
+/// The zone of [`State::by_zone`] whose tests an injury's permanent impairment weighs on: its
+/// location's (an arm its side's), the head's for an Area injury (step 8 counts it "like the
+/// head's").
+fn lasting_slot(injury: &Injury) -> usize {
+    if injury.class == Class::Area {
+        0
+    } else {
+        zone_slot(injury)
     }
 }
 
@@ -155,9 +197,15 @@ impl ZoneD100 {
             last,
             untreated,
         };
-        let ran = t
-            .first_aid(&state)
-            .and_then(|treated_on| t.heal_until_whole(&mut wounds[..n], treated_on));
+        let due = course.treatment_due;
+        let mut treated_on = since;
+        let ran = t.first_aid(&state).and_then(|day| {
+            // Nothing to treat: the treatment day is the fight's (whole as soon as healed).
+            if untreated != 0 {
+                treated_on = due.map_or(day, |due| due.min(day));
+            }
+            t.heal_until_whole(&mut wounds[..n], treated_on)
+        });
         let (blood, coma, infection) = ((t.bp, t.next_blood, t.blood_skip), t.coma, t.infection);
         let (cauterised, extended_bonus) = (t.cauterised, t.extended_bonus);
         course.blood = blood;
@@ -175,6 +223,7 @@ impl ZoneD100 {
         if treated {
             course.treated |= untreated;
         }
+        course.treatment_due = (!treated).then_some(treated_on);
         if !last {
             c.state = self.after_the_rest(course, &state.injuries, stop);
         }
@@ -231,21 +280,26 @@ impl ZoneD100 {
             ..*course
         };
         for (k, injury) in injuries.iter().enumerate() {
-            let w = course.wounds[k];
+            let mut w = course.wounds[k];
             let treated = course.treated >> k & 1 != 0;
-            if treated && !w.live {
-                if w.lasting {
-                    let zone = usize::from(w.zone);
-                    let permanent = w.permanent_impairment(day);
-                    carried.out.permanent[zone] = carried.out.permanent[zone].max(permanent);
-                    let slot = zone_slot(injury);
-                    carried.lasting[slot] = carried.lasting[slot].max(permanent);
-                }
+            let healed = treated && !w.live;
+            if healed && w.lasting {
+                let zone = usize::from(w.zone);
+                let permanent = w.permanent_impairment(day);
+                carried.out.permanent[zone] = carried.out.permanent[zone].max(permanent);
+                let slot = lasting_slot(injury);
+                carried.lasting[slot] = carried.lasting[slot].max(permanent);
+            }
+            if healed && !injury.severed {
                 continue;
             }
             let mut injury = *injury;
             injury.bleeder = false;
-            if treated {
+            if healed {
+                // A severed location is lost for good: its stump healed, the location stays
+                // Grievous (unusable), and its healing is over.
+                w.il = i32::from(injury.il);
+            } else if treated {
                 injury.il = w.il.clamp(1, 5) as u8;
                 injury.impairs = w.hr <= 5;
             } else {
@@ -274,26 +328,32 @@ impl ZoneD100 {
     }
 
     /// Each zone's permanent impairment beyond what its carried injuries impair already, into
-    /// [`super::melee::ZoneInjuries::lasting`]: the highest of its injuries' (those healed, and
-    /// those still healing by the days they have taken so far: "the right arm zone accrues 5
-    /// permanent impairment because its recovery has so far taken 20 days"), of which "only
-    /// the higher of the two applies" against the indefinite impairment ("The usual 5
-    /// indefinite impairment of a Minor injury with a HR5 or less is subsumed in the 5
-    /// permanent penalty"). A Grievous injury's zone is unusable whatever it has accrued.
+    /// [`super::melee::ZoneInjuries::lasting`]: the injuries healed in rests weigh theirs in
+    /// full (the highest of the zone's, as step 8 reports it); an injury still healing has
+    /// accrued some by the days it has taken so far ("the right arm zone accrues 5 permanent
+    /// impairment because its recovery has so far taken 20 days"), of which and its own
+    /// indefinite impairment "only the higher of the two applies at a given moment for the
+    /// same injury" ("The usual 5 indefinite impairment of a Minor injury with a HR5 or less
+    /// is subsumed in the 5 permanent penalty"). A Grievous injury's zone is unusable
+    /// whatever it has accrued.
     fn lasting_impairment(&self, state: &mut State, course: &Course, day: u32) {
-        let mut permanent = course.lasting;
+        let rules = &self.melee.rules;
+        let mut lasting = course.lasting;
         for (k, injury) in state.injuries.iter().enumerate() {
             let w = &course.wounds[k];
-            if course.treated >> k & 1 != 0 && w.lasting {
-                let slot = zone_slot(injury);
-                permanent[slot] = permanent[slot].max(w.permanent_impairment(day));
+            if course.treated >> k & 1 == 0 || !w.lasting || !w.live {
+                continue;
             }
+            let indefinite = match injury.severity() {
+                Severity::Minor => rules.minor_impairment * i32::from(injury.impairs),
+                Severity::Serious => rules.serious_impairment,
+                Severity::Grievous => continue,
+            };
+            let slot = lasting_slot(injury);
+            lasting[slot] += (w.permanent_impairment(day) - indefinite).max(0);
         }
-        let rules = &self.melee.rules;
-        for (zone, permanent) in state.by_zone.iter_mut().zip(permanent) {
-            let indefinite =
-                zone.minor * rules.minor_impairment + zone.serious * rules.serious_impairment;
-            zone.lasting = (permanent - indefinite).max(0);
+        for (zone, lasting) in state.by_zone.iter_mut().zip(lasting) {
+            zone.lasting = lasting;
         }
     }
 
@@ -312,26 +372,26 @@ impl ZoneD100 {
             sitting_out[k] = !present[k] || !self.able(k, c);
         }
         if self.roster.is_duel() {
-            self.duel_on(&mut party[0].state, seats, (dice, log), tally)
+            self.duel_on(&mut party[0], seats, (dice, log), tally)
         } else {
             let out = &sitting_out[..party.len()];
             self.fight_several_from(party, out, seats, (dice, log), tally)
         }
     }
 
-    /// A campaign's duel: the party's one fighter in `state` against a fresh foe, healed after
-    /// it if it survives (counted at its seat).
+    /// A campaign's duel: the party's one fighter, [`Condition::ready`], against a fresh foe,
+    /// healed after it if it survives (counted at its seat).
     fn duel_on<D: Dice, L: Log>(
         &self,
-        state: &mut State,
+        c: &mut Condition,
         seats: Seats,
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) -> Ended {
-        let mut states = [*state, State::default()];
+        let mut states = [c.ready(), State::default()];
         self.melee.summarise(0, &mut states[0]);
         let (winner, rounds) = self.duel_from(&mut states, dice, log, tally);
-        *state = states[0];
+        c.state = states[0];
         let mut ended = Ended {
             winner,
             rounds,
@@ -393,6 +453,8 @@ impl Carried for ZoneD100 {
     ) -> bool {
         if !c.has_healing_to_do() {
             c.course.day += days;
+            let (injuries, day) = (c.state.injuries, c.course.day);
+            c.state = self.after_the_rest(&mut c.course, &injuries, day);
             return false;
         }
         dice.stream(Stream::new(Purpose::Healing, i, 0));
@@ -440,7 +502,7 @@ impl Carried for ZoneD100 {
     }
 
     fn able(&self, _i: usize, c: &Condition) -> bool {
-        let s = &c.state;
+        let s = c.ready();
         !s.dead && c.course.coma.is_none() && !s.coma && s.can_act() && s.extended_shock.is_none()
     }
 }
@@ -690,6 +752,81 @@ mod tests {
         // 45 days still Serious: 10 permanent, no more than its indefinite 10; at 60, 15.
         assert_eq!(impairment(&shoulder_after(2, 3, u32::MAX, 45)), 10);
         assert_eq!(impairment(&shoulder_after(2, 3, u32::MAX, 60)), 15);
+    }
+
+    #[test]
+    fn the_next_fight_begins_on_its_feet_with_only_what_the_fighter_carries() {
+        // Straight on with no rest: a fighter the last fight left stunned, prone, disarmed and
+        // routed begins the next standing, armed and rallied (STN wears off, as after a
+        // fight), its injuries carried, its counts at nought; one left INC cannot fight.
+        let mut c = carrying(&[Injury::new(Location::Abdomen, Aspect::Edge, 2)]);
+        let s = &mut c.state;
+        (s.shock, s.prone, s.disarmed, s.routed, s.bleeders) =
+            (ShockState::Stunned, true, true, true, 2);
+        let ready = c.ready();
+        assert_eq!(ready.shock, ShockState::None);
+        assert!(!ready.prone && !ready.disarmed && !ready.routed);
+        assert_eq!((ready.bleeders, ready.injuries.len()), (0, 1));
+        assert!(duel().able(0, &c));
+        c.state.shock = ShockState::Incapacitated;
+        assert!(!duel().able(0, &c));
+        // After a rest an unhurt fighter is as fresh.
+        let mut unhurt = Condition::default();
+        unhurt.state.prone = true;
+        rest(&duel(), &mut unhurt, 1, &mut ScriptedDice::new(vec![]));
+        assert!(!unhurt.state.prone);
+    }
+
+    #[test]
+    fn a_healed_wound_adds_its_permanent_impairment_to_another_injury_in_the_zone() {
+        // "only the higher of the two applies at a given moment for the same injury": for
+        // another injury both weigh. 10 permanent on the right arm from a healed wound, and a
+        // Serious right upper arm injury still healing (not yet accrued any): 20.
+        let mut injuries = Injuries::default();
+        injuries.add(Injury::new(Location::UpperArm, Aspect::Edge, 2));
+        let mut course = Course {
+            known: 1,
+            treated: 1,
+            ..Course::default()
+        };
+        let arm = zone_slot(&Injury::new(Location::UpperArm, Aspect::Edge, 2));
+        course.lasting[arm] = 10;
+        course.wounds[0] = Healing {
+            il: 2,
+            hr: 4,
+            lasting: true,
+            live: true,
+            born: 50,
+            zone: 2,
+            ..Healing::default()
+        };
+        let state = duel().after_the_rest(&mut course, &injuries, 55);
+        let z = state.by_zone[arm];
+        assert_eq!(z.serious * 10 + z.lasting, 20);
+    }
+
+    #[test]
+    fn a_severed_location_stays_lost_after_its_stump_heals() {
+        let mut injuries = Injuries::default();
+        injuries.add(Injury {
+            severed: true,
+            ..Injury::new(Location::Hand, Aspect::Edge, 5)
+        });
+        let mut course = Course {
+            known: 1,
+            treated: 1,
+            ..Course::default()
+        };
+        course.wounds[0] = Healing {
+            live: false,
+            ..Healing::default()
+        };
+        let state = duel().after_the_rest(&mut course, &injuries, 60);
+        assert_eq!(state.injuries.len(), 1);
+        assert!(state.by_zone[zone_slot(&Injury::new(Location::Hand, Aspect::Edge, 5))].grievous);
+        // And no healing starts on it again.
+        let again = ZoneD100::reconcile(&mut course, &state.injuries, 60);
+        assert_eq!((again, course.wounds[0].live), (0, false));
     }
 
     #[test]

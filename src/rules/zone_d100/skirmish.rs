@@ -204,7 +204,7 @@ impl ZoneD100 {
     }
 
     /// A campaign's fight of several: the party's fighters (the first `party.len()` places)
-    /// begin in the states their conditions hold (left as the fight leaves them), those
+    /// begin as their conditions leave them ready (left as the fight leaves them), those
     /// `sitting_out` out from the start; the foes fresh, and healed after it as a fight's
     /// survivors (counted at their `seats`). Each fighter's bleeders and amputations are
     /// counted.
@@ -239,7 +239,7 @@ impl ZoneD100 {
             turn: 0,
         };
         for (k, c) in party.iter().enumerate() {
-            f.states[k] = c.state;
+            f.states[k] = c.ready();
             self.melee.summarise(k, &mut f.states[k]);
         }
         f.out[..party.len()].copy_from_slice(sitting_out);
