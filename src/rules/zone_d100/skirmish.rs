@@ -157,13 +157,7 @@ impl ZoneD100 {
         log: &mut L,
         tally: &mut Tally,
     ) {
-        let mut f = Fight::<N> {
-            states: [State::default(); N],
-            at: [AtRange::default(); N],
-            out: [false; N],
-            kept: [usize::MAX; N],
-            turn: 0,
-        };
+        let mut f = Fight::<N>::fresh();
         let (winner, rounds) = self.fight_out(&mut f, dice, log, tally);
         self.record_fight(&f, winner, rounds, tally);
         self.heal_survivors(&f, Seats::alone(0), dice, log, tally);
@@ -231,13 +225,7 @@ impl ZoneD100 {
         (dice, log): (&mut D, &mut L),
         tally: &mut Tally,
     ) -> Ended {
-        let mut f = Fight::<N> {
-            states: [State::default(); N],
-            at: [AtRange::default(); N],
-            out: [false; N],
-            kept: [usize::MAX; N],
-            turn: 0,
-        };
+        let mut f = Fight::<N>::fresh();
         for (k, c) in party.iter().enumerate() {
             f.states[k] = c.ready();
             self.melee.summarise(k, &mut f.states[k]);
@@ -616,6 +604,19 @@ struct Fight<const N: usize> {
     kept: [usize; N],
     /// Turns taken so far, over every fighter.
     turn: u32,
+}
+
+impl<const N: usize> Fight<N> {
+    /// A fight before its first turn: every fighter fresh, at its side's start, in the fight.
+    fn fresh() -> Self {
+        Fight {
+            states: [State::default(); N],
+            at: [AtRange::default(); N],
+            out: [false; N],
+            kept: [usize::MAX; N],
+            turn: 0,
+        }
+    }
 }
 
 /// What a turn leaves: the fight going on, or over with its winner (`None`: a draw or dice run
