@@ -124,9 +124,7 @@ impl Condition {
     /// Points, an infection or a coma.
     fn has_healing_to_do(&self) -> bool {
         let s = &self.state;
-        !s.injuries.is_empty()
-            || s.extended_shock.is_some()
-            || s.shock >= ShockState::Incapacitated
+        s.needs_healing()
             || s.coma
             || self.course.blood.0 > 0
             || self.course.infection.is_some()
@@ -403,27 +401,10 @@ impl ZoneD100 {
             ended.dead[k] = s.dead;
         }
         let foe = &states[1];
-        let hurt = !foe.injuries.is_empty()
-            || foe.extended_shock.is_some()
-            || foe.shock >= ShockState::Incapacitated;
-        if !foe.dead && hurt {
+        if foe.needs_healing() {
             log.say(|| format!("{} after the fight", self.names[1]));
-            let shock_of = |k: usize| {
-                foe.injuries
-                    .get(k)
-                    .map_or(0, |x| location_shock(x.location))
-            };
-            dice.stream(Stream::new(Purpose::Healing, 1, 0));
             let mut out = healing::Outcome::default();
-            healing::heal(
-                &self.care,
-                &self.patients[1],
-                foe,
-                shock_of,
-                dice,
-                log,
-                &mut out,
-            );
+            self.heal_after_the_fight(1, foe, (dice, log), &mut out);
             record_healing_of(tally, seats.of(1), Side::B, &out);
         }
         ended
@@ -470,24 +451,14 @@ impl Carried for ZoneD100 {
         tally: &mut Tally,
     ) -> bool {
         log.say(|| format!("{} after the fight", self.roster.fighter_names[i]));
-        dice.stream(Stream::new(Purpose::Healing, i, 0));
         if !c.course.begun {
             // No rest has begun its healing: a fight's own healing sequence, from the fight.
-            let s = &c.state;
-            let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
             let mut out = healing::Outcome::default();
-            healing::heal(
-                &self.care,
-                &self.patients[i],
-                s,
-                shock_of,
-                dice,
-                log,
-                &mut out,
-            );
+            self.heal_after_the_fight(i, &c.state, (dice, log), &mut out);
             record_healing_of(tally, i, Side::A, &out);
             return out.recovery.died;
         }
+        dice.stream(Stream::new(Purpose::Healing, i, 0));
         let died = self.follow(i, &mut c, None, (dice, log));
         record_healing_of(tally, i, Side::A, &c.course.out);
         died

@@ -6,7 +6,7 @@
 
 use super::Purpose;
 use super::healing;
-use super::injury::{self, ShockState};
+use super::injury;
 use super::melee::{Pair, State};
 use super::missile_actions::Range;
 use super::tally::{BLEEDERS, EXTRAS, record_end, record_healing};
@@ -282,20 +282,30 @@ impl ZoneD100 {
     ) {
         for side in Side::BOTH {
             let s = &states[side.index()];
-            let hurt = !s.injuries.is_empty()
-                || s.extended_shock.is_some()
-                || s.shock >= ShockState::Incapacitated;
-            if s.dead || !hurt {
+            if !s.needs_healing() {
                 continue;
             }
             log.say(|| format!("{} after the fight", self.names[side.index()]));
-            let shock_of = |i: usize| s.injuries.get(i).map_or(0, |x| location_shock(x.location));
-            dice.stream(Stream::new(Purpose::Healing, side.index(), 0));
             let mut out = healing::Outcome::default();
-            let patient = &self.patients[side.index()];
-            healing::heal(&self.care, patient, s, shock_of, dice, log, &mut out);
+            self.heal_after_the_fight(side.index(), s, (dice, log), &mut out);
             record_healing(tally, side, &out);
         }
+    }
+
+    /// The healing sequence of fighter `place` (its patient, its dice stream) from `state`,
+    /// as its fight left it, into `out`.
+    #[inline(always)]
+    pub(super) fn heal_after_the_fight<D: Dice, L: Log>(
+        &self,
+        place: usize,
+        state: &State,
+        (dice, log): (&mut D, &mut L),
+        out: &mut healing::Outcome,
+    ) {
+        let shock_of = |k: usize| (state.injuries.get(k)).map_or(0, |x| location_shock(x.location));
+        dice.stream(Stream::new(Purpose::Healing, place, 0));
+        let patient = &self.patients[place];
+        healing::heal(&self.care, patient, state, shock_of, dice, log, out);
     }
 }
 

@@ -217,6 +217,15 @@ impl State {
         self.setup_until = self.round + 1;
     }
 
+    /// Alive with something for the healing sequence after its fight: an injury, Extended
+    /// Shock, or a shock state (INC, UNC) to reroll.
+    pub fn needs_healing(&self) -> bool {
+        let hurt = !self.injuries.is_empty()
+            || self.extended_shock.is_some()
+            || self.shock >= ShockState::Incapacitated;
+        !self.dead && hurt
+    }
+
     /// Helpless for the rest of the fight: UNC (its Shock Reroll comes after ten minutes), or
     /// INC in Extended Shock (the state stays for hours).
     pub fn helpless(&self) -> bool {

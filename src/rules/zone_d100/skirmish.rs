@@ -8,13 +8,12 @@
 //! comes here: it is the duel.
 
 use super::Purpose;
+use super::ZoneD100;
 use super::campaign::Condition;
 use super::healing;
-use super::injury::ShockState;
 use super::melee::{Bout, State};
 use super::missile_actions::{Crowd, Range};
 use super::tally::{BLEEDERS, record_end, record_healing_of};
-use super::{ZoneD100, location_shock};
 use crate::dice::{Dice, Stream};
 use crate::log::Log;
 use crate::rules::campaign::{Ended, Seats};
@@ -574,18 +573,12 @@ impl ZoneD100 {
             .enumerate()
             .skip(seats.party)
         {
-            let hurt = !s.injuries.is_empty()
-                || s.extended_shock.is_some()
-                || s.shock >= ShockState::Incapacitated;
-            if s.dead || !hurt {
+            if !s.needs_healing() {
                 continue;
             }
             log.say(|| format!("{} after the fight", roster.fighter_names[i]));
-            let shock_of = |k: usize| s.injuries.get(k).map_or(0, |x| location_shock(x.location));
-            dice.stream(Stream::new(Purpose::Healing, i, 0));
             let mut healed = healing::Outcome::default();
-            let (care, patient) = (&self.care, &self.patients[i]);
-            healing::heal(care, patient, s, shock_of, dice, log, &mut healed);
+            self.heal_after_the_fight(i, s, (dice, log), &mut healed);
             record_healing_of(tally, seats.of(i), roster.side_of[i], &healed);
         }
     }
